@@ -1,0 +1,82 @@
+/**
+ * Instrument facts the product trades, and the unit conventions around them.
+ *
+ * Source: OANDA v20 instrument list (oanda/PROTOCOL.md §6): FX pairs quoted in JPY, THB, INR or HUF
+ * have displayPrecision 3 / pipLocation -2, the others 5 / -4. Lots = units / 100 000 (DESIGN.md §6).
+ * When a broker instrument list is at hand, prefer its values (`displayPrecision`, `pipLocation`).
+ */
+import { Decimal } from "./decimal";
+
+export const SUPPORTED_INSTRUMENTS = ["EUR_USD", "GBP_USD", "USD_JPY"] as const;
+export type SupportedInstrument = (typeof SUPPORTED_INSTRUMENTS)[number];
+
+/** Timeframes (OANDA granularities) the AI chooses among (PRODUCT.md §9). */
+export const AI_TIMEFRAMES = ["M5", "M15", "M30", "H1"] as const;
+export type Timeframe = (typeof AI_TIMEFRAMES)[number];
+
+/** Length of one candle of a granularity, in seconds. */
+export const GRANULARITY_SECONDS: Record<string, number> = {
+  S5: 5, S10: 10, S15: 15, S30: 30, M1: 60, M2: 120, M3: 180, M4: 240, M5: 300, M10: 600, M15: 900,
+  M30: 1800, H1: 3600, H2: 7200, H3: 10800, H4: 14400, H6: 21600, H8: 28800, H12: 43200, D: 86400,
+};
+
+/** Units in one standard lot (PRODUCT.md §9 "Lot divisor 100000"). */
+export const UNITS_PER_LOT = 100_000;
+
+const THREE_DECIMAL_QUOTES = new Set(["JPY", "THB", "INR", "HUF"]);
+
+export interface InstrumentSpec {
+  name: string;
+  base: string;
+  quote: string;
+  /** Decimal places of prices, e.g. 5 for EUR_USD, 3 for USD_JPY. */
+  displayPrecision: number;
+  /** Pip = 10^pipLocation, e.g. -4 → 0.0001. */
+  pipLocation: number;
+  /** Margin rate as a decimal string, e.g. "0.0333" (30:1 leverage). */
+  marginRate: string;
+}
+
+/**
+ * Facts for an `XXX_YYY` FX instrument.
+ * @throws Error when the name is not of the form `XXX_YYY`.
+ */
+export function instrumentSpec(name: string): InstrumentSpec {
+  const m = /^([A-Z]{3})_([A-Z]{3})$/.exec(name);
+  if (!m) throw new Error(`Instrumento inválido: ${name}`);
+  const [, base, quote] = m as unknown as [string, string, string];
+  const three = THREE_DECIMAL_QUOTES.has(quote);
+  return {
+    name,
+    base,
+    quote,
+    displayPrecision: three ? 3 : 5,
+    pipLocation: three ? -2 : -4,
+    marginRate: "0.0333",
+  };
+}
+
+/** Pip size as a Decimal: 0.0001, or 0.01 for JPY pairs. */
+export function pipSize(instrument: string): Decimal {
+  return new Decimal(10).pow(instrumentSpec(instrument).pipLocation);
+}
+
+/** Price formatted to the instrument's precision, as OANDA wants it on the wire ("1.10000"). */
+export function formatPrice(instrument: string, price: Decimal.Value): string {
+  return new Decimal(price).toDecimalPlaces(instrumentSpec(instrument).displayPrecision, Decimal.ROUND_HALF_UP)
+    .toFixed(instrumentSpec(instrument).displayPrecision);
+}
+
+/** Lots from units (signed or not), e.g. "-25000" → 0.25 lots (absolute value). */
+export function unitsToLots(units: Decimal.Value): Decimal {
+  return new Decimal(units).abs().div(UNITS_PER_LOT);
+}
+
+/** Normalises timeframe labels: "15m" → "M15", "1h" → "H1", "D" → "D1" (PRODUCT.md §5 Display). */
+export function normaliseTimeframeLabel(label: string): string {
+  const s = label.trim();
+  const m = /^(\d+)\s*([mhdMHD])$/.exec(s);
+  if (m) return `${m[2]!.toUpperCase()}${m[1]}`;
+  if (s === "D") return "D1";
+  return s.toUpperCase();
+}
