@@ -1,0 +1,7 @@
+/** POST /api/auth/logout: revokes the session (cookie and bearer token alike). */
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiRoute, json } from "~/services/api.server";
+import { logout } from "~/services/auth.server";
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  apiRoute(request, "POST", async () => json({ success: true }, { headers: { "Set-Cookie": await logout(request) } }));

@@ -1,0 +1,16 @@
+/** POST /api/oanda-auth/connect {token, accountId, environment} → {success, message} (PRODUCT.md §7 Broker). */
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiRoute, readBody } from "~/services/api.server";
+import { requireApiUser } from "~/services/auth.server";
+import { connectBroker } from "~/services/broker.server";
+import { notify } from "~/services/notifications.server";
+import { connectSchema } from "~/services/validation";
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  apiRoute(request, "POST", async () => {
+    const user = await requireApiUser(request);
+    const input = await readBody(request, connectSchema);
+    const summary = await connectBroker(user.id, input);
+    await notify(user.id, { type: "success", title: "Conta Oanda conectada", message: `Conta ${summary.alias || summary.id} (${input.environment === "live" ? "real" : "demo"}) conectada.` });
+    return { success: true, message: "Conta Oanda conectada com sucesso!", account: { id: summary.id, name: summary.alias || `Conta ${summary.id}`, environment: input.environment } };
+  });

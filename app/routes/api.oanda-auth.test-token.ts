@@ -1,0 +1,14 @@
+/** POST /api/oanda-auth/test-token {token, environment} → {accounts} (PRODUCT.md §7 Broker). */
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiRoute, readBody } from "~/services/api.server";
+import { requireApiUser } from "~/services/auth.server";
+import { testToken } from "~/services/broker.server";
+import { testTokenSchema } from "~/services/validation";
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  apiRoute(request, "POST", async () => {
+    await requireApiUser(request);
+    const { token, environment } = await readBody(request, testTokenSchema);
+    const accounts = await testToken(token, environment);
+    return { success: true, environment, accounts };
+  });

@@ -1,0 +1,105 @@
+/**
+ * Helpers for the JSON API (PRODUCT.md §7): uniform success/error bodies, body parsing with zod
+ * (400 with a Portuguese message, never a 500), and the Origin check for cookie-authenticated
+ * mutations (DESIGN.md §7).
+ */
+import type { z } from "zod";
+
+/** A JSON response. */
+export function json(data: unknown, init: number | ResponseInit = 200): Response {
+  const base: ResponseInit = typeof init === "number" ? { status: init } : init;
+  const headers = new Headers(base.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  return new Response(JSON.stringify(data), { ...base, headers });
+}
+
+/** An error body `{success:false, message, error}` (the UI reads `message`, else `error`). */
+export function apiError(status: number, message: string, extra: Record<string, unknown> = {}): Response {
+  return json({ success: false, message, error: message, ...extra }, status);
+}
+
+/** Thrown by API helpers; routes convert it with `toResponse`. */
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    message: string,
+    public extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Turns thrown ApiError/Response into a Response; anything else becomes a logged 500 with a Portuguese message. */
+export function toResponse(err: unknown): Response {
+  if (err instanceof Response) return err;
+  if (err instanceof ApiError) return apiError(err.status, err.message, err.extra);
+  console.error("[api] erro inesperado:", err instanceof Error ? err.stack : err);
+  return apiError(500, "Erro interno do servidor. Tente novamente.");
+}
+
+/** Wraps a handler so every thrown error becomes the right JSON response. */
+export function handle(fn: () => Promise<Response>): Promise<Response> {
+  return fn().catch(toResponse);
+}
+
+/**
+ * Reads a JSON (or form-encoded) body and validates it.
+ * @throws ApiError 400 with the first validation message (Portuguese, from the schema).
+ */
+export async function readBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  let raw: unknown = {};
+  const type = request.headers.get("content-type") ?? "";
+  try {
+    if (type.includes("application/json")) {
+      const text = await request.text();
+      raw = text.trim() ? JSON.parse(text) : {};
+    } else if (type.includes("form")) {
+      raw = Object.fromEntries(await request.formData());
+    } else {
+      const text = await request.text();
+      raw = text.trim() ? JSON.parse(text) : {};
+    }
+  } catch {
+    throw new ApiError(400, "Corpo da requisição inválido: JSON malformado.");
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ApiError(400, issue?.message ?? "Dados inválidos.", { field: issue?.path.join(".") });
+  }
+  return parsed.data;
+}
+
+/**
+ * Refuses a cross-site mutation: when the browser sends `Origin` (or `Referer`), its host must be ours.
+ * Requests authenticated by a bearer token are not cookie-driven and need no check.
+ * @throws ApiError 403.
+ */
+export function assertSameOrigin(request: Request): void {
+  if (request.method === "GET" || request.method === "HEAD") return;
+  if (request.headers.get("authorization") || request.headers.get("x-session")) return;
+  const origin = request.headers.get("origin") ?? request.headers.get("referer");
+  if (!origin || origin === "null") return;
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    throw new ApiError(403, "Origem da requisição inválida.");
+  }
+  if (originHost !== host) throw new ApiError(403, "Origem da requisição não permitida.");
+}
+
+/**
+ * Runs a JSON API handler: checks the method (405 otherwise) and the Origin of mutations, turns the
+ * returned value into JSON and every thrown error into its status.
+ */
+export function apiRoute(request: Request, method: string, fn: () => Promise<unknown>): Promise<Response> {
+  return handle(async () => {
+    if (request.method !== method) throw new ApiError(405, `Método ${request.method} não permitido.`);
+    assertSameOrigin(request);
+    const out = await fn();
+    return out instanceof Response ? out : json(out);
+  });
+}

@@ -1,0 +1,141 @@
+/**
+ * The user's broker connection (PRODUCT.md §7 Broker, §3 Broker connection): token test, connect
+ * (token stored encrypted with ENCRYPTION_KEY, never returned), status, disconnect, and the OANDA
+ * client for a connected user. A broker 401/403 is reported to our API callers as 400 with the
+ * broker message: our own 401 means "your session is over" and would log the user out (§8).
+ */
+import type { BrokerPort, Environment } from "../../core/broker/port";
+import { createOandaClient } from "../../core/oanda/client";
+import { BrokerError } from "../../core/oanda/errors";
+import { ApiError } from "./api.server";
+import { config } from "./config.server";
+import { decryptSecret, encryptSecret } from "./crypto.server";
+import { db } from "./db.server";
+
+export interface BrokerConnectionRow {
+  user_id: string;
+  environment: Environment;
+  account_id: string;
+  account_alias: string | null;
+  account_currency: string | null;
+  token_encrypted: string;
+  last_transaction_id: string | null;
+  status: string;
+  connected_at: Date;
+}
+
+/** An OANDA client for a token and environment, on the hosts of the configured mode. */
+export function clientFor(token: string, environment: Environment): BrokerPort {
+  const hosts = config().oanda[environment];
+  const apiUrl = process.env[`OANDA_${environment.toUpperCase()}_API_URL`] || hosts.api;
+  const streamUrl = process.env[`OANDA_${environment.toUpperCase()}_STREAM_URL`] || hosts.stream;
+  return createOandaClient({ environment, token, apiUrl, streamUrl });
+}
+
+/** Maps a broker failure to an ApiError for our JSON API (never 401: see module doc). */
+export function brokerApiError(err: unknown): ApiError {
+  if (err instanceof BrokerError) return new ApiError(err.kind === "network" ? 502 : 400, err.messagePt, { brokerStatus: err.status });
+  if (err instanceof ApiError) return err;
+  return new ApiError(500, "Erro inesperado ao validar token. Tente novamente.");
+}
+
+/** Accounts the token can reach in the environment, with name, currency and balance (wizard step 3). */
+export async function testToken(token: string, environment: Environment) {
+  const client = clientFor(token, environment);
+  try {
+    const refs = await client.listAccounts();
+    const accounts = await Promise.all(
+      refs.map(async (ref) => {
+        try {
+          const s = await client.getAccountSummary(ref.id);
+          return { id: s.id, name: s.alias || `Conta ${s.id}`, alias: s.alias ?? null, currency: s.currency, balance: s.balance, environment };
+        } catch {
+          return { id: ref.id, name: `Conta ${ref.id}`, alias: null, currency: null, balance: null, environment };
+        }
+      }),
+    );
+    return accounts;
+  } catch (err) {
+    throw brokerApiError(err);
+  }
+}
+
+/** Connects (or reconnects) the user's account: checks the token reaches it, stores it encrypted. */
+export async function connectBroker(userId: string, input: { token: string; environment: Environment; accountId: string }) {
+  const client = clientFor(input.token, input.environment);
+  let summary;
+  try {
+    summary = await client.getAccountSummary(input.accountId);
+  } catch (err) {
+    throw brokerApiError(err);
+  }
+  await db()`insert into broker_connections (user_id, environment, account_id, account_alias, account_currency, token_encrypted, last_transaction_id)
+    values (${userId}, ${input.environment}, ${summary.id}, ${summary.alias ?? null}, ${summary.currency},
+            ${encryptSecret(input.token)}, ${summary.lastTransactionID})
+    on conflict (user_id) do update set environment = excluded.environment, account_id = excluded.account_id,
+      account_alias = excluded.account_alias, account_currency = excluded.account_currency,
+      token_encrypted = excluded.token_encrypted, last_transaction_id = excluded.last_transaction_id,
+      status = 'connected', last_error = null, connected_at = now(), updated_at = now()`;
+  return summary;
+}
+
+/** The stored connection of a user, if any. */
+export async function getConnection(userId: string): Promise<BrokerConnectionRow | undefined> {
+  const [row] = await db()<BrokerConnectionRow[]>`select * from broker_connections where user_id = ${userId}`;
+  return row;
+}
+
+/** The user's connection and a client for it. @throws ApiError 400 'Nenhuma conta Oanda conectada.' */
+export async function requireBroker(userId: string) {
+  const conn = await getConnection(userId);
+  if (!conn) throw new ApiError(400, "Nenhuma conta Oanda conectada.");
+  return { conn, client: clientFor(decryptSecret(conn.token_encrypted), conn.environment) };
+}
+
+/** Connection status with live account figures (PRODUCT.md §3 Broker connection Status). */
+export async function brokerStatus(userId: string) {
+  const conn = await getConnection(userId);
+  if (!conn) return { isConnected: false, account: null };
+  const base = {
+    id: conn.account_id,
+    name: conn.account_alias || `Conta ${conn.account_id}`,
+    environment: conn.environment,
+    platform: "OANDA v20",
+    currency: conn.account_currency ?? "USD",
+  };
+  try {
+    const s = await clientFor(decryptSecret(conn.token_encrypted), conn.environment).getAccountSummary(conn.account_id);
+    await markConnection(userId, "connected");
+    return {
+      isConnected: true,
+      account: {
+        ...base,
+        currency: s.currency,
+        balance: s.balance,
+        nav: s.NAV,
+        unrealizedPL: s.unrealizedPL,
+        marginUsed: s.marginUsed,
+        marginAvailable: s.marginAvailable,
+        openTradeCount: s.openTradeCount,
+        openPositionCount: s.openPositionCount,
+        lastTransactionID: s.lastTransactionID,
+      },
+    };
+  } catch (err) {
+    const message = err instanceof BrokerError ? err.messagePt : "Erro ao carregar dados da conta";
+    await markConnection(userId, "error", message);
+    return { isConnected: true, account: { ...base, balance: "0.0000" }, error: message };
+  }
+}
+
+/** Records whether the last broker call of a user's connection worked. */
+export async function markConnection(userId: string, status: "connected" | "error", error?: string) {
+  await db()`update broker_connections set status = ${status}, last_error = ${error ?? null}, updated_at = now()
+    where user_id = ${userId} and status is distinct from ${status}`;
+}
+
+/** Removes the connection (the AI cannot run without it). */
+export async function disconnectBroker(userId: string): Promise<boolean> {
+  const rows = await db()`delete from broker_connections where user_id = ${userId} returning user_id`;
+  return rows.length > 0;
+}

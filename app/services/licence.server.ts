@@ -1,0 +1,56 @@
+/**
+ * Licences: the 7-day trial every new user gets (PRODUCT.md §6), paid/manual licences, and the
+ * licence view of a user (PRODUCT.md §3 User: licenseStatus, license, hasValidLicense).
+ */
+import type postgres from "postgres";
+import { randomToken } from "./crypto.server";
+
+export const TRIAL_DAYS = 7;
+
+export type LicenseStatus = "valid" | "expired" | "pending" | "admin" | "none";
+
+export interface LicenceRow {
+  id: string;
+  key: string;
+  kind: string;
+  plan_id: string | null;
+  plan_name: string | null;
+  start_date: Date;
+  end_date: Date;
+  is_active: boolean;
+}
+
+/** Creates the trial licence for a new user (inside the caller's transaction). */
+export async function createTrialLicence(sql: postgres.Sql | postgres.TransactionSql, userId: string, now = new Date()) {
+  const end = new Date(now.getTime() + TRIAL_DAYS * 86_400_000);
+  await sql`insert into licenses (user_id, key, kind, plan_name, start_date, end_date)
+            values (${userId}, ${"TRIAL-" + randomToken(12).toUpperCase()}, 'trial', 'Teste grátis', ${now}, ${end})`;
+}
+
+/** The newest licence of a user (by end date), if any. */
+export async function latestLicence(sql: postgres.Sql, userId: string): Promise<LicenceRow | undefined> {
+  const [row] = await sql<LicenceRow[]>`select id, key, kind, plan_id, plan_name, start_date, end_date, is_active
+    from licenses where user_id = ${userId} order by end_date desc limit 1`;
+  return row;
+}
+
+/** Licence view for the API. Admins are always licensed (PRODUCT.md §6). */
+export function licenceView(role: string, subscriptionStatus: string, lic: LicenceRow | undefined, now = new Date()) {
+  const valid = !!lic && lic.is_active && lic.end_date.getTime() > now.getTime();
+  const licenseStatus: LicenseStatus = role === "admin" ? "admin" : valid ? "valid" : lic ? "expired" : "none";
+  return {
+    licenseStatus,
+    hasValidLicense: role === "admin" || valid || subscriptionStatus === "active",
+    license: lic
+      ? {
+          key: lic.key,
+          startDate: lic.start_date.toISOString(),
+          endDate: lic.end_date.toISOString(),
+          planId: lic.plan_id,
+          planName: lic.plan_name,
+          isActive: valid,
+        }
+      : null,
+    plan: lic ? { id: lic.plan_id, name: lic.plan_name } : null,
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Trades as the API returns them (PRODUCT.md §3 Trade): open trades live from the broker, enriched
+ * with the AI's reasons from our records; closed-trade history from our reconciled records; the
+ * manual close of one trade. Everything is read through the user's own connection.
+ */
+import { Decimal } from "../../core/decimal";
+import { BrokerError } from "../../core/oanda/errors";
+import { ApiError } from "./api.server";
+import { brokerApiError, requireBroker } from "./broker.server";
+import { db } from "./db.server";
+import { reconcile } from "./reconcile.server";
+
+interface TradeRow {
+  broker_trade_id: string;
+  account_id: string;
+  environment: string;
+  instrument: string;
+  side: "buy" | "sell";
+  units: string;
+  open_price: string;
+  close_price: string | null;
+  stop_loss: string | null;
+  take_profit: string | null;
+  realized_pl: string | null;
+  status: "open" | "closed";
+  result: "WIN" | "LOSS" | "BE" | null;
+  close_reason: string | null;
+  open_time: Date;
+  close_time: Date | null;
+  ai_timeframe: string | null;
+  ai_confidence: string | null;
+  ai_reason: string | null;
+  strategy: string | null;
+  trading_style: string | null;
+}
+
+function aiFields(r: Pick<TradeRow, "ai_timeframe" | "ai_confidence" | "ai_reason" | "strategy" | "trading_style"> | undefined) {
+  return {
+    aiTimeframe: r?.ai_timeframe ?? null,
+    aiSelectedTimeframe: r?.ai_timeframe ?? null,
+    aiConfidence: r?.ai_confidence === null || r?.ai_confidence === undefined ? null : Number(r.ai_confidence),
+    aiReason: r?.ai_reason ?? null,
+    strategy: r?.strategy ?? null,
+    meta: { timeframe: r?.ai_timeframe ?? null, strategy: r?.strategy ?? null, tradingStyle: r?.trading_style ?? null },
+  };
+}
+
+/** Open trades of the connected account, with current price and unrealized P&L. */
+export async function openTrades(userId: string) {
+  const { conn, client } = await requireBroker(userId);
+  try {
+    const trades = await client.listOpenTrades(conn.account_id);
+    const instruments = [...new Set(trades.map((t) => t.instrument))];
+    const prices = instruments.length ? await client.getPricing(conn.account_id, instruments) : [];
+    const rows = await db()<TradeRow[]>`select * from trades where user_id = ${userId} and account_id = ${conn.account_id} and status = 'open'`;
+    return trades.map((t) => {
+      const side = new Decimal(t.currentUnits).gte(0) ? "buy" : "sell";
+      const p = prices.find((x) => x.instrument === t.instrument);
+      const row = rows.find((r) => r.broker_trade_id === t.id);
+      return {
+        id: t.id,
+        tradeId: t.id,
+        accountId: conn.account_id,
+        oandaAccountId: conn.account_id,
+        instrument: t.instrument,
+        side,
+        units: new Decimal(t.currentUnits).abs().toString(),
+        openPrice: t.price,
+        entryPrice: t.price,
+        currentPrice: p ? (side === "buy" ? p.bid : p.ask) : null,
+        stopLoss: t.stopLossOrder?.price ?? row?.stop_loss ?? null,
+        takeProfit: t.takeProfitOrder?.price ?? row?.take_profit ?? null,
+        trailingStopDistance: t.trailingStopLossOrder?.distance ?? null,
+        unrealizedPL: t.unrealizedPL ?? "0",
+        openTime: t.openTime,
+        status: "open" as const,
+        state: "OPEN" as const,
+        ...aiFields(row),
+      };
+    });
+  } catch (err) {
+    throw brokerApiError(err);
+  }
+}
+
+/** Closed trades of the last `days` days (PRODUCT.md §9: 30 by default), newest first, for the connected account. */
+export async function tradeHistory(userId: string, days = 30) {
+  const sql = db();
+  const [conn] = await sql<{ account_id: string }[]>`select account_id from broker_connections where user_id = ${userId}`;
+  if (!conn) return [];
+  const since = new Date(Date.now() - days * 86_400_000);
+  const rows = await sql<TradeRow[]>`select * from trades where user_id = ${userId} and account_id = ${conn.account_id}
+    and status = 'closed' and close_time >= ${since} order by close_time desc limit 1000`;
+  return rows.map((r) => ({
+    id: r.broker_trade_id,
+    tradeId: r.broker_trade_id,
+    accountId: r.account_id,
+    oandaAccountId: r.account_id,
+    instrument: r.instrument,
+    side: r.side,
+    units: r.units,
+    openPrice: r.open_price,
+    entryPrice: r.open_price,
+    closePrice: r.close_price,
+    exitPrice: r.close_price,
+    stopLoss: r.stop_loss,
+    takeProfit: r.take_profit,
+    pnl: r.realized_pl ?? "0",
+    realizedPL: r.realized_pl ?? "0",
+    result: r.result,
+    closeReason: r.close_reason,
+    openTime: r.open_time.toISOString(),
+    closeTime: r.close_time?.toISOString() ?? null,
+    status: "closed" as const,
+    state: "CLOSED" as const,
+    ...aiFields(r),
+  }));
+}
+
+/**
+ * Closes (all or part of) one open trade of the user's connected account.
+ * @throws ApiError 404 when the trade is not an open trade of that account; 400 when the market is
+ *   closed or the broker refuses.
+ */
+export async function closeTrade(userId: string, tradeId: string, units: string) {
+  const { conn, client } = await requireBroker(userId);
+  if (!/^\d+$/.test(tradeId)) throw new ApiError(400, "Identificador de trade inválido.");
+  try {
+    const open = await client.listOpenTrades(conn.account_id);
+    if (!open.some((t) => t.id === tradeId)) throw new ApiError(404, "Trade não encontrado entre as posições abertas.");
+    const result = await client.closeTrade(conn.account_id, tradeId, units);
+    if (!result.filled)
+      throw new ApiError(400, result.cancelReason === "MARKET_HALTED" ? "Mercado fechado: não é possível fechar o trade agora." : `Fechamento cancelado pela corretora (${result.cancelReason ?? "motivo desconhecido"}).`);
+    await reconcile(userId, conn, client);
+    return { success: true, message: "Trade fechado com sucesso." };
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    if (err instanceof BrokerError) throw brokerApiError(err);
+    throw err;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * pg-boss queue definitions: name, zod payload, queue options (DESIGN.md §3, pg-boss docs).
+ * Queues are created up front at boot with their retry and dead-letter policy.
+ */
+import { z } from "zod";
+
+export const DEAD_LETTER_QUEUE = "dead-letter";
+
+/** One bot tick. `stately`: at most one queued and one active job per bot (singletonKey = user id). */
+export const botTickQueue = {
+  name: "bot-tick",
+  payload: z.object({ userId: z.uuid() }),
+  options: {
+    policy: "stately" as const,
+    retryLimit: 2,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 120,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+};
+
+/** Every minute: makes sure each active bot has a tick queued (resumes bots after restarts or lost jobs). */
+export const botSchedulerQueue = {
+  name: "bot-scheduler",
+  cron: "* * * * *",
+  payload: z.object({}).loose(),
+  options: { policy: "singleton" as const, retryLimit: 0, expireInSeconds: 60, deadLetter: DEAD_LETTER_QUEUE },
+};
+
+export const ALL_QUEUES = [botTickQueue, botSchedulerQueue];

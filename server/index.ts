@@ -1,0 +1,178 @@
+/**
+ * The one process (DESIGN.md §1): Express + the Remix handler + pg-boss workers.
+ * Boot order: config → local secrets → database (embedded when no DATABASE_URL) → migrations →
+ * HTTP listen → Remix build → background (workers, admin/demo bootstrap).
+ * Shutdown order on SIGINT/SIGTERM: close HTTP → stop workers gracefully (running ticks finish) →
+ * close pools → stop the embedded database → exit, with a watchdog.
+ * `--dev` serves the app through Vite (HMR); otherwise the production build in `build/`.
+ */
+import { existsSync } from "node:fs";
+import type { Server } from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import helmet from "helmet";
+import postgres from "postgres";
+import { ConfigError, parseConfig } from "../app/services/config.server";
+import { runMigrations } from "../db/migrate";
+import { startEmbeddedPostgres, type EmbeddedDb } from "./embedded-db";
+import { authRateLimits } from "./rate-limits";
+import { ensureLocalSecrets } from "./secrets";
+import { mountSimulator } from "./simulator-mount";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const dev = process.argv.includes("--dev");
+const log = (m: string) => console.log(`[servidor] ${m}`);
+
+type BackgroundModule = {
+  startBackground: (opts: { printLogins: boolean }) => Promise<{ logins: string[] }>;
+  stopBackground: () => Promise<void>;
+};
+
+async function main() {
+  let cfg;
+  try {
+    cfg = parseConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  if (cfg.NODE_ENV !== "production") {
+    const generated = ensureLocalSecrets(process.env, cfg.DATA_DIR);
+    for (const name of generated) log(`AVISO: ${name} não definido; gerado e guardado em ${path.join(cfg.DATA_DIR, "secrets.json")}.`);
+    if (!cfg.SESSION_SECRET || !cfg.ENCRYPTION_KEY) log("Usando segredos locais de DATA_DIR (defina SESSION_SECRET e ENCRYPTION_KEY em produção).");
+  }
+
+  let embedded: EmbeddedDb | undefined;
+  if (!cfg.DATABASE_URL) {
+    log(`DATABASE_URL não definido: iniciando PostgreSQL embutido em ${path.resolve(cfg.DATA_DIR, "pg")}...`);
+    embedded = await startEmbeddedPostgres(cfg.DATA_DIR);
+    process.env.DATABASE_URL = embedded.url;
+  }
+  const migrator = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+  try {
+    const applied = await runMigrations(migrator);
+    if (applied.length) log(`Migrações aplicadas: ${applied.join(", ")}`);
+  } finally {
+    await migrator.end();
+  }
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+  app.use(
+    helmet({
+      contentSecurityPolicy: dev
+        ? false
+        : {
+            directives: {
+              "default-src": ["'self'"],
+              "script-src": ["'self'", "'unsafe-inline'"],
+              "style-src": ["'self'", "'unsafe-inline'"],
+              "img-src": ["'self'", "data:"],
+              "connect-src": ["'self'"],
+              "upgrade-insecure-requests": null,
+            },
+          },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(compression({ filter: (req, res) => !String(req.headers.accept).includes("text/event-stream") && compression.filter(req, res) }));
+
+  let remixHandler: express.RequestHandler | undefined;
+  app.use((req, res, next) => (remixHandler || req.path.startsWith("/oanda-sim") ? next() : res.status(503).json({ message: "Servidor iniciando..." })));
+
+  // Listen before loading the app so the in-process simulator URL knows the real port (PORT may be 0).
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(cfg.PORT, cfg.HOST, () => resolve(s));
+  });
+  const port = (server.address() as { port: number }).port;
+  process.env.PORT = String(port);
+  if (!process.env.APP_URL) process.env.APP_URL = `http://localhost:${port}`;
+
+  let closeSim: (() => Promise<void>) | undefined;
+  if (cfg.OANDA_MODE === "sim") {
+    const base = `http://127.0.0.1:${port}/oanda-sim`;
+    process.env.OANDA_PRACTICE_API_URL ||= `${base}/practice`;
+    process.env.OANDA_PRACTICE_STREAM_URL ||= `${base}/practice`;
+    process.env.OANDA_LIVE_API_URL ||= `${base}/live`;
+    process.env.OANDA_LIVE_STREAM_URL ||= `${base}/live`;
+    closeSim = await mountSimulator(app, {
+      mountPath: "/oanda-sim",
+      dataDir: path.resolve(root, cfg.SIM_DATA_DIR),
+      speed: cfg.SIM_SPEED,
+      statePath: path.resolve(cfg.DATA_DIR, "sim-state.json"),
+    });
+  }
+
+  app.use(authRateLimits());
+
+  let build: ServerBuild;
+  let closeVite: (() => Promise<void>) | undefined;
+  if (dev) {
+    const vite = await import("vite");
+    const before = { int: process.listeners("SIGINT"), term: process.listeners("SIGTERM") };
+    const viteServer = await vite.createServer({ root, server: { middlewareMode: true } });
+    for (const sig of ["SIGINT", "SIGTERM"] as const)
+      for (const l of process.listeners(sig)) if (!(sig === "SIGINT" ? before.int : before.term).includes(l)) process.removeListener(sig, l);
+    app.use(viteServer.middlewares);
+    build = (await viteServer.ssrLoadModule("virtual:remix/server-build")) as ServerBuild;
+    remixHandler = createRequestHandler({
+      build: () => viteServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>,
+    });
+    closeVite = () => viteServer.close();
+  } else {
+    const buildPath = path.join(root, "build/server/index.js");
+    if (!existsSync(buildPath)) {
+      console.error("Build não encontrado: rode `npm run build` (ou use `npm start`, que compila antes).");
+      process.exit(1);
+    }
+    app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
+    app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
+    build = (await import(buildPath)) as ServerBuild;
+    remixHandler = createRequestHandler({ build, mode: "production" });
+  }
+  app.all("*", (req, res, next) => remixHandler!(req, res, next));
+
+  const background = build.entry.module as unknown as BackgroundModule;
+  const { logins } = await background.startBackground({ printLogins: !cfg.DATABASE_URL });
+
+  const url = `http://localhost:${port}`;
+  log(`Pronto em ${url}  (corretora: ${cfg.OANDA_MODE === "sim" ? `simulador OANDA, SIM_SPEED=${cfg.SIM_SPEED}` : "OANDA real"}; workers: ${cfg.WORKERS})`);
+  for (const line of logins) log(line);
+
+  let stopping = false;
+  async function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal} recebido: encerrando...`);
+    const watchdog = setTimeout(() => {
+      console.error("[servidor] encerramento demorou demais; saindo à força.");
+      process.exit(1);
+    }, 30_000);
+    watchdog.unref();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections?.();
+    });
+    await background.stopBackground().catch((e) => console.error(e));
+    await closeSim?.().catch((e) => console.error(e));
+    await closeVite?.().catch(() => {});
+    await embedded?.stop().catch((e) => console.error(e));
+    log("encerrado.");
+    process.exit(0);
+  }
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((err) => {
+  console.error("[servidor] falha ao iniciar:", err);
+  process.exit(1);
+});

@@ -1,0 +1,17 @@
+/**
+ * Mounts the OANDA-protocol simulator (core/simulator) inside the app's Express server when
+ * `OANDA_MODE=sim` (DESIGN.md §4): `/oanda-sim/practice/v3/...`, `/oanda-sim/live/v3/...` and the
+ * control API `/oanda-sim/sim/...`. Broker state persists in `DATA_DIR/sim-state.json`.
+ */
+import type express from "express";
+import { createSimulatorApp } from "../core/simulator/server";
+
+/** Mounts the simulator; returns its close function (stops timers, flushes state). */
+export async function mountSimulator(
+  app: express.Express,
+  opts: { mountPath: string; dataDir: string; speed: number; statePath: string },
+): Promise<() => Promise<void>> {
+  const sim = await createSimulatorApp({ dataDir: opts.dataDir, speed: opts.speed, statePath: opts.statePath });
+  app.use(opts.mountPath, sim.app);
+  return () => sim.close();
+}
