@@ -11,7 +11,7 @@ export async function mountSimulator(
   app: express.Express,
   opts: { mountPath: string; dataDir: string; speed: number; statePath: string },
 ): Promise<() => Promise<void>> {
-  const sim = await createSimulatorApp({ dataDir: opts.dataDir, speed: opts.speed, statePath: opts.statePath });
-  app.use(opts.mountPath, sim.app);
-  return () => sim.close();
+  const sim = createSimulatorApp({ dataDir: opts.dataDir, speed: opts.speed, statePath: opts.statePath });
+  app.use(opts.mountPath, sim);
+  return async () => sim.stop();
 }

@@ -364,13 +364,29 @@ async function placeOrder(userId: string, conn: BrokerConnectionRow, client: Bro
       where user_id = ${userId} and client_order_id = ${id}`;
     return false;
   } catch (err) {
-    if (err instanceof BrokerError && !err.retryable) {
-      await sql`update order_intents set status = 'rejected', detail = ${err.errorCode ?? err.message}, updated_at = now()
+    // RangeError: the client refused the order locally (nothing reached the broker).
+    if ((err instanceof BrokerError && !err.retryable) || err instanceof RangeError) {
+      await sql`update order_intents set status = 'rejected', detail = ${err instanceof BrokerError ? (err.errorCode ?? err.message) : err.message}, updated_at = now()
         where user_id = ${userId} and client_order_id = ${id}`;
-      logger().warn({ userId, code: err.errorCode }, "ordem rejeitada");
+      logger().warn({ userId, code: err instanceof BrokerError ? err.errorCode : err.message }, "ordem rejeitada");
       return false;
     }
     throw err; // unknown outcome: the intent stays pending and the next reconcile settles it
   }
 }
 
+
+/**
+ * Whether a tick of the bot is running in some process right now (its advisory lock is held).
+ * Used to tell an orphaned pg-boss job (its process died) from a live one.
+ */
+export async function isTickRunning(userId: string): Promise<boolean> {
+  const reserved = await db().reserve();
+  try {
+    const [lock] = await reserved<{ ok: boolean }[]>`select pg_try_advisory_lock(${LOCK_NAMESPACE}, hashtext(${userId})) as ok`;
+    if (lock?.ok) await reserved`select pg_advisory_unlock(${LOCK_NAMESPACE}, hashtext(${userId}))`;
+    return !lock?.ok;
+  } finally {
+    reserved.release();
+  }
+}

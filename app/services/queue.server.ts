@@ -19,7 +19,6 @@ export async function startQueue(): Promise<PgBoss> {
     connectionString: config().DATABASE_URL ?? process.env.DATABASE_URL,
     max: 4,
     maintenanceIntervalSeconds: 30,
-    monitorStateIntervalSeconds: undefined,
   });
   boss.on("error", (err) => logger().error({ err }, "pg-boss error"));
   await boss.start();

@@ -1,0 +1,338 @@
+/**
+ * Broker (OANDA) connection wizard, a modal in three steps (PRODUCT.md §2 Broker connection modal,
+ * §4, §5, §8): 1 intro with benefits, 2 environment + personal token (validated by
+ * POST /api/oanda-auth/test-token), 3 account choice and POST /api/oanda-auth/connect.
+ * Escape closes; the page behind does not scroll while it is open.
+ */
+import clsx from "clsx";
+import { useEffect, useId, useRef, useState } from "react";
+import { apiFetch, errorMessage } from "~/lib/api";
+import { formatMoney } from "~/lib/format";
+import { connectSchema, testTokenSchema } from "~/services/validation";
+import { AlertIcon, BoltIcon, ExternalIcon, EyeIcon, EyeOffIcon, ShieldIcon, TargetIcon, XIcon } from "./icons";
+import { Banner, Button } from "./ui";
+
+/** One account the token can reach (test-token response). */
+export interface BrokerAccountOption {
+  id: string;
+  name: string;
+  currency: string | null;
+  balance: string | null;
+}
+
+type Environment = "practice" | "live";
+
+/** OANDA sign-up page (free demo account), opened in a new tab. */
+export const OANDA_OPEN_ACCOUNT_URL = "https://www.oanda.com/br-pt/trading/contas/demo/";
+/** Where the user generates a personal access token, per environment. */
+const TOKEN_PAGE: Record<Environment, string> = {
+  practice: "https://www.oanda.com/demo-account/tpa/personal_token",
+  live: "https://www.oanda.com/account/tpa/personal_token",
+};
+
+/** Body scroll lock while a modal is open. */
+function useBodyScrollLock(active: boolean) {
+  useEffect(() => {
+    if (!active) return;
+    const prev = document.body.style.overflow;
+    document.body.style.overflow = "hidden";
+    return () => {
+      document.body.style.overflow = prev;
+    };
+  }, [active]);
+}
+
+/** The connection wizard; `onConnected` runs after a successful connect (the parent reloads data). */
+export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; onClose: () => void; onConnected: () => void }) {
+  const [step, setStep] = useState<1 | 2 | 3>(1);
+  const [environment, setEnvironment] = useState<Environment>("practice");
+  const [token, setToken] = useState("");
+  const [showToken, setShowToken] = useState(false);
+  const [accounts, setAccounts] = useState<BrokerAccountOption[]>([]);
+  const [accountId, setAccountId] = useState("");
+  const [busy, setBusy] = useState<"test" | "connect" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const titleId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const onCloseRef = useRef(onClose);
+  useEffect(() => {
+    onCloseRef.current = onClose;
+  }, [onClose]);
+
+  useBodyScrollLock(open);
+
+  // Reset when (re)opened.
+  useEffect(() => {
+    if (!open) return;
+    setStep(1);
+    setToken("");
+    setShowToken(false);
+    setAccounts([]);
+    setAccountId("");
+    setError(null);
+    setSuccess(null);
+    setBusy(null);
+  }, [open]);
+
+  // Escape closes; focus moves into the dialog.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") onCloseRef.current();
+    };
+    document.addEventListener("keydown", onKey);
+    dialogRef.current?.focus();
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open]);
+
+  if (!open) return null;
+
+  async function testToken() {
+    setError(null);
+    const parsed = testTokenSchema.safeParse({ token, environment });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? "Por favor, insira seu token da Oanda");
+      return;
+    }
+    setBusy("test");
+    try {
+      const res = await apiFetch<{ accounts?: BrokerAccountOption[] }>("/api/oanda-auth/test-token", { body: parsed.data });
+      const list = res.accounts ?? [];
+      setAccounts(list);
+      setAccountId(list.length === 1 ? list[0]!.id : "");
+      setStep(3);
+    } catch (err) {
+      setError(errorMessage(err, "Erro inesperado ao validar token. Tente novamente."));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function connect() {
+    setError(null);
+    const parsed = connectSchema.safeParse({ token, environment, accountId });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? "Por favor, selecione uma conta");
+      return;
+    }
+    setBusy("connect");
+    try {
+      const res = await apiFetch<{ message?: string }>("/api/oanda-auth/connect", { body: parsed.data });
+      setSuccess(res.message || "Conta Oanda conectada com sucesso!");
+      onConnected();
+    } catch (err) {
+      setError(errorMessage(err, "Erro ao conectar conta no servidor"));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div className="fixed inset-0 z-50 flex items-end justify-center bg-black/70 backdrop-blur-sm sm:items-center sm:p-4" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div
+        ref={dialogRef}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        className="max-h-[92dvh] w-full max-w-lg overflow-y-auto rounded-t-3xl border border-white/10 bg-slate-900 p-5 shadow-2xl outline-none sm:rounded-3xl sm:p-6"
+      >
+        <div className="mb-4 flex items-start justify-between gap-4">
+          <div>
+            <p className="text-xs font-semibold uppercase tracking-wider text-emerald-300">Passo {step} de 3</p>
+            <h2 id={titleId} className="mt-1 text-xl font-bold text-white">
+              {step === 1 ? "Conectar conta Oanda" : step === 2 ? "Ambiente e token de acesso" : "Escolha a conta"}
+            </h2>
+          </div>
+          <button type="button" onClick={onClose} aria-label="Fechar" className="grid h-10 w-10 place-items-center rounded-xl text-slate-400 hover:bg-white/10 hover:text-white">
+            <XIcon />
+          </button>
+        </div>
+        <div className="mb-5 flex gap-1.5" aria-hidden="true">
+          {[1, 2, 3].map((s) => (
+            <span key={s} className={clsx("h-1.5 flex-1 rounded-full", s <= step ? "bg-emerald-400" : "bg-white/10")} />
+          ))}
+        </div>
+
+        {error && (
+          <Banner tone="error" onClose={() => setError(null)} className="mb-4">
+            {error}
+          </Banner>
+        )}
+        {success && (
+          <Banner tone="success" className="mb-4">
+            {success}
+          </Banner>
+        )}
+
+        {step === 1 && (
+          <div className="space-y-4">
+            <p className="text-slate-300">Por que conectar? A IA precisa da sua conta na corretora para executar as operações por você.</p>
+            <ul className="space-y-3">
+              {[
+                { Icon: BoltIcon, title: "Execução automática", text: "A IA abre e fecha operações na sua conta, sem você precisar ficar na tela." },
+                { Icon: TargetIcon, title: "Controle total", text: "O dinheiro continua na sua conta Oanda. Ligue ou desligue a IA quando quiser." },
+                { Icon: ShieldIcon, title: "Segurança máxima", text: "Seu token é guardado criptografado e nunca é exibido novamente." },
+              ].map(({ Icon, title, text }) => (
+                <li key={title} className="flex gap-3 rounded-2xl bg-white/[0.03] p-3 ring-1 ring-white/5">
+                  <span className="grid h-10 w-10 shrink-0 place-items-center rounded-xl bg-emerald-500/15 text-emerald-300">
+                    <Icon />
+                  </span>
+                  <span>
+                    <span className="block font-semibold text-slate-100">{title}</span>
+                    <span className="block text-sm text-slate-400">{text}</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+            <a href={OANDA_OPEN_ACCOUNT_URL} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1.5 text-sm font-medium text-sky-300 hover:underline">
+              Ainda não tem conta? Abra uma conta grátis na Oanda <ExternalIcon size={14} />
+              <span className="sr-only">(abre em nova aba)</span>
+            </a>
+            <Button type="button" className="w-full" onClick={() => setStep(2)}>
+              Começar
+            </Button>
+          </div>
+        )}
+
+        {step === 2 && (
+          <form
+            className="space-y-4"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!busy) void testToken();
+            }}
+          >
+            <fieldset>
+              <legend className="mb-2 text-sm font-medium text-slate-300">Ambiente</legend>
+              <div className="grid grid-cols-2 gap-2">
+                {(
+                  [
+                    ["practice", "Demo (Practice)", "Conta de treino"],
+                    ["live", "Real (Live)", "Dinheiro real"],
+                  ] as const
+                ).map(([value, label, hint]) => (
+                  <label
+                    key={value}
+                    className={clsx(
+                      "cursor-pointer rounded-2xl p-3 ring-1 transition",
+                      environment === value ? "bg-emerald-500/10 ring-emerald-400/60" : "bg-white/[0.03] ring-white/10 hover:ring-white/20",
+                    )}
+                  >
+                    <input type="radio" name="environment" value={value} checked={environment === value} onChange={() => setEnvironment(value)} className="sr-only" />
+                    <span className="block font-semibold text-slate-100">{label}</span>
+                    <span className="block text-xs text-slate-400">{hint}</span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <div>
+              <label htmlFor="oanda-token" className="mb-1.5 block text-sm font-medium text-slate-300">
+                Token de acesso pessoal da Oanda
+              </label>
+              <div className="relative">
+                <input
+                  id="oanda-token"
+                  name="token"
+                  type={showToken ? "text" : "password"}
+                  value={token}
+                  onChange={(e) => setToken(e.target.value)}
+                  autoComplete="off"
+                  spellCheck={false}
+                  placeholder="Cole aqui seu token"
+                  className="block min-h-11 w-full rounded-xl border border-white/10 bg-slate-950/60 py-2.5 pl-3.5 pr-11 font-mono text-sm text-slate-100 placeholder:font-sans placeholder:text-slate-500 focus:border-emerald-400/60 focus:outline-none focus:ring-2 focus:ring-emerald-400/30"
+                />
+                <button
+                  type="button"
+                  onClick={() => setShowToken((v) => !v)}
+                  aria-label={showToken ? "Ocultar token" : "Mostrar token"}
+                  aria-pressed={showToken}
+                  className="absolute inset-y-0 right-1 my-auto grid h-9 w-9 place-items-center rounded-lg text-slate-400 hover:bg-white/10 hover:text-slate-100"
+                >
+                  {showToken ? <EyeOffIcon size={18} /> : <EyeIcon size={18} />}
+                </button>
+              </div>
+            </div>
+            <details className="rounded-2xl bg-white/[0.03] p-3 text-sm text-slate-300 ring-1 ring-white/5">
+              <summary className="cursor-pointer font-medium text-slate-200">Como gerar meu token?</summary>
+              <ol className="mt-2 list-decimal space-y-1 pl-5">
+                <li>Entre na sua conta Oanda.</li>
+                <li>
+                  Abra a página de{" "}
+                  <a href={TOKEN_PAGE[environment]} target="_blank" rel="noopener noreferrer" className="text-sky-300 hover:underline">
+                    token de acesso pessoal
+                  </a>
+                  .
+                </li>
+                <li>Clique em &quot;Generate&quot; (Gerar).</li>
+                <li>Copie o token e cole no campo acima.</li>
+              </ol>
+            </details>
+            <div className="flex gap-2 rounded-2xl border border-amber-400/30 bg-amber-500/10 p-3 text-sm text-amber-200">
+              <AlertIcon size={18} className="mt-0.5 shrink-0" />
+              <p>
+                O token deve ser do mesmo ambiente escolhido: um token de conta <strong>Demo</strong> não funciona no ambiente <strong>Real</strong>, e vice-versa.
+              </p>
+            </div>
+            <div className="flex gap-2">
+              <Button type="button" variant="secondary" onClick={() => setStep(1)}>
+                Voltar
+              </Button>
+              <Button type="submit" className="flex-1" loading={busy === "test"} disabled={!token.trim() || busy !== null}>
+                Validar token
+              </Button>
+            </div>
+          </form>
+        )}
+
+        {step === 3 && (
+          <div className="space-y-4">
+            {accounts.length === 0 ? (
+              <div className="rounded-2xl bg-white/[0.03] p-4 text-center ring-1 ring-white/5">
+                <p className="text-slate-300">Nenhuma conta encontrada para este token/ambiente.</p>
+                <Button type="button" variant="secondary" className="mt-3" loading={busy === "test"} onClick={() => void testToken()}>
+                  Tentar novamente
+                </Button>
+              </div>
+            ) : (
+              <fieldset>
+                <legend className="mb-2 text-sm font-medium text-slate-300">
+                  Contas disponíveis ({environment === "live" ? "Real" : "Demo"})
+                </legend>
+                <div className="space-y-2" role="radiogroup">
+                  {accounts.map((a) => (
+                    <label
+                      key={a.id}
+                      className={clsx(
+                        "flex cursor-pointer items-center justify-between gap-3 rounded-2xl p-3 ring-1 transition",
+                        accountId === a.id ? "bg-emerald-500/10 ring-emerald-400/60" : "bg-white/[0.03] ring-white/10 hover:ring-white/20",
+                      )}
+                    >
+                      <span className="flex items-center gap-3">
+                        <input type="radio" name="accountId" value={a.id} checked={accountId === a.id} onChange={() => setAccountId(a.id)} className="h-4 w-4 accent-emerald-500" />
+                        <span>
+                          <span className="block font-semibold text-slate-100">{a.name}</span>
+                          <span className="block font-mono text-xs text-slate-400">{a.id}</span>
+                        </span>
+                      </span>
+                      <span className="text-right text-sm tabular-nums text-slate-200">{a.balance !== null ? formatMoney(a.balance, a.currency) : a.currency ?? ""}</span>
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+            )}
+            <div className="flex gap-2">
+              <Button type="button" variant="secondary" onClick={() => setStep(2)} disabled={busy !== null}>
+                Voltar
+              </Button>
+              <Button type="button" className="flex-1" onClick={() => void connect()} loading={busy === "connect"} disabled={!accountId || busy !== null || !!success}>
+                Conectar conta
+              </Button>
+            </div>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,185 @@
+/** Trade lists of the dashboard: open positions (with close button) and the last closed trades with their summary header. */
+import clsx from "clsx";
+import { useState } from "react";
+import { apiFetch, errorMessage } from "~/lib/api";
+import { formatInstrument, formatLots, formatMoney, formatPercent, formatPrice, normaliseTimeframe, relativeTime, toNumber } from "~/lib/format";
+import { priceTrend, tradeStats } from "~/lib/trading";
+import { Badge, Banner, Button, signTone } from "./ui";
+
+/** An open trade as GET /api/trades/account/open returns it. */
+export interface OpenTradeView {
+  id: string;
+  instrument: string;
+  side: string;
+  units: string;
+  openPrice: string;
+  currentPrice: string | null;
+  stopLoss: string | null;
+  takeProfit: string | null;
+  unrealizedPL: string;
+  openTime: string;
+  aiTimeframe: string | null;
+  aiConfidence: number | null;
+  aiReason: string | null;
+}
+
+/** A closed trade as GET /api/trades/account/history returns it. */
+export interface ClosedTradeView {
+  id: string;
+  instrument: string;
+  side: string;
+  units: string;
+  openPrice: string;
+  closePrice: string | null;
+  pnl: string;
+  result: string | null;
+  openTime: string;
+  closeTime: string | null;
+  aiTimeframe: string | null;
+  aiReason: string | null;
+}
+
+function SideBadge({ side }: { side: string }) {
+  return <Badge tone={side === "sell" ? "red" : "green"}>{side === "sell" ? "VENDA" : "COMPRA"}</Badge>;
+}
+
+/** One open position: instrument, side, lots, entry, live price chip, unrealized P&L, SL/TP, AI timeframe and reason, close button. */
+export function OpenTradeCard({ trade, currency, now, onClosed }: { trade: OpenTradeView; currency: string; now: Date; onClosed: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const trend = priceTrend(trade.side, trade.openPrice, trade.currentPrice);
+  const upl = toNumber(trade.unrealizedPL);
+  async function close() {
+    setBusy(true);
+    setError(null);
+    try {
+      await apiFetch(`/api/trades/${encodeURIComponent(trade.id)}/close`, { method: "POST", body: { units: "ALL" } });
+      onClosed();
+    } catch (err) {
+      setError(errorMessage(err, "Erro ao fechar o trade"));
+      window.setTimeout(() => setError(null), 5000);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <li className="rounded-2xl bg-white/[0.03] p-4 ring-1 ring-white/10" data-testid="open-trade">
+      <div className="flex items-start justify-between gap-3">
+        <div>
+          <p className="flex items-center gap-2 text-lg font-bold text-white">
+            {formatInstrument(trade.instrument)} <SideBadge side={trade.side} />
+          </p>
+          <p className="mt-0.5 text-xs text-slate-400">
+            {formatLots(trade.units)} lotes · <span suppressHydrationWarning>{relativeTime(trade.openTime, now)}</span>
+          </p>
+        </div>
+        <p className={clsx("text-right text-lg font-bold tabular-nums", upl && upl > 0 ? "text-emerald-300" : upl && upl < 0 ? "text-rose-300" : "text-slate-200")}>
+          {formatMoney(trade.unrealizedPL, currency, { signed: true })}
+        </p>
+      </div>
+      <dl className="mt-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
+        <div>
+          <dt className="text-xs text-slate-400">Entrada</dt>
+          <dd className="font-mono tabular-nums text-slate-200">{formatPrice(trade.instrument, trade.openPrice)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-400">Preço atual</dt>
+          <dd>
+            <span
+              data-trend={trend}
+              className={clsx(
+                "inline-block rounded-md px-1.5 font-mono tabular-nums",
+                trend === "up" ? "bg-emerald-500/15 text-emerald-300" : trend === "down" ? "bg-rose-500/15 text-rose-300" : "bg-slate-500/15 text-slate-300",
+              )}
+            >
+              {formatPrice(trade.instrument, trade.currentPrice)}
+            </span>
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-400">Stop loss</dt>
+          <dd className="font-mono tabular-nums text-rose-200/90">{formatPrice(trade.instrument, trade.stopLoss)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-400">Take profit</dt>
+          <dd className="font-mono tabular-nums text-emerald-200/90">{formatPrice(trade.instrument, trade.takeProfit)}</dd>
+        </div>
+      </dl>
+      {(trade.aiTimeframe || trade.aiReason) && (
+        <p className="mt-3 text-sm text-slate-300">
+          <span className="mr-1.5 rounded-md bg-sky-500/15 px-1.5 py-0.5 text-xs font-semibold text-sky-300">IA {normaliseTimeframe(trade.aiTimeframe)}</span>
+          {trade.aiConfidence !== null && <span className="mr-1.5 text-xs text-slate-400">confiança {formatPercent(trade.aiConfidence * 100, 0)}</span>}
+          {trade.aiReason}
+        </p>
+      )}
+      {error && (
+        <Banner tone="error" className="mt-3">
+          {error}
+        </Banner>
+      )}
+      <Button variant="danger" className="mt-3 w-full sm:w-auto" loading={busy} onClick={() => void close()}>
+        Fechar posição
+      </Button>
+    </li>
+  );
+}
+
+/** Summary header of a trade list: P&L total, win rate, winners and total (PRODUCT.md §2 Dashboard). */
+export function TradeListHeader({ trades, currency }: { trades: ClosedTradeView[]; currency: string }) {
+  const s = tradeStats(trades);
+  return (
+    <div className="mb-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-4" data-testid="closed-summary">
+      <div className="rounded-xl bg-white/[0.03] px-3 py-2">
+        <p className="text-xs text-slate-400">P&L total</p>
+        <p className={clsx("font-semibold tabular-nums", signTone(s.pnlTotal) === "up" ? "text-emerald-300" : signTone(s.pnlTotal) === "down" ? "text-rose-300" : "text-slate-100")}>
+          {formatMoney(s.pnlTotal, currency, { signed: true })}
+        </p>
+      </div>
+      <div className="rounded-xl bg-white/[0.03] px-3 py-2">
+        <p className="text-xs text-slate-400">Win rate</p>
+        <p className="font-semibold tabular-nums text-slate-100">{formatPercent(s.winRate)}</p>
+      </div>
+      <div className="rounded-xl bg-white/[0.03] px-3 py-2">
+        <p className="text-xs text-slate-400">Vencedores</p>
+        <p className="font-semibold tabular-nums text-slate-100">{s.winners}</p>
+      </div>
+      <div className="rounded-xl bg-white/[0.03] px-3 py-2">
+        <p className="text-xs text-slate-400">Total</p>
+        <p className="font-semibold tabular-nums text-slate-100">{s.total}</p>
+      </div>
+    </div>
+  );
+}
+
+/** One closed trade row: instrument, side, lots, prices, result and P&L. `className` lets callers hide rows per breakpoint. */
+export function ClosedTradeRow({ trade, currency, now, className }: { trade: ClosedTradeView; currency: string; now: Date; className?: string }) {
+  const pnl = toNumber(trade.pnl) ?? 0;
+  const result = trade.result ?? (pnl > 0 ? "WIN" : pnl < 0 ? "LOSS" : "BE");
+  return (
+    <li className={clsx("items-center justify-between gap-3 rounded-xl bg-white/[0.03] px-3 py-2.5 ring-1 ring-white/5", className ?? "flex")} data-testid="closed-trade">
+      <div className="min-w-0">
+        <p className="flex items-center gap-2 font-semibold text-slate-100">
+          {formatInstrument(trade.instrument)} <SideBadge side={trade.side} />
+          <span className="text-xs font-medium text-slate-400">{formatLots(trade.units)} lotes</span>
+        </p>
+        <p className="truncate text-xs text-slate-400">
+          <span className="font-mono">
+            {formatPrice(trade.instrument, trade.openPrice)} → {formatPrice(trade.instrument, trade.closePrice)}
+          </span>
+          {trade.aiTimeframe && <span className="ml-2 text-sky-300">{normaliseTimeframe(trade.aiTimeframe)}</span>}
+          <span className="ml-2" suppressHydrationWarning>
+            {relativeTime(trade.closeTime, now)}
+          </span>
+        </p>
+      </div>
+      <div className="text-right">
+        <p className={clsx("font-semibold tabular-nums", pnl > 0 ? "text-emerald-300" : pnl < 0 ? "text-rose-300" : "text-slate-300")}>
+          {formatMoney(pnl, currency, { signed: true })}
+        </p>
+        <Badge tone={result === "WIN" ? "green" : result === "LOSS" ? "red" : "grey"} className="mt-0.5">
+          {result}
+        </Badge>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,27 @@
+/** Loader helpers shared by the page routes: logged-in non-admin users, the header's unread count, the bot dot. */
+import { redirect } from "@remix-run/node";
+import { getUser, requireUser, type UserRow } from "~/services/auth.server";
+import { db } from "~/services/db.server";
+
+/** The logged-in regular user; logged out → /auth, admin → /admin (PRODUCT.md §2, §6). */
+export async function requireAppUser(request: Request): Promise<UserRow> {
+  const user = await requireUser(request);
+  if (user.role === "admin") throw redirect("/admin");
+  return user;
+}
+
+/** What the app chrome needs: who is logged in, unread notifications, whether the AI is on. */
+export async function chromeData(request: Request) {
+  const user = await getUser(request);
+  if (!user) return { user: null, unread: 0, botActive: false };
+  const sql = db();
+  const [[n], [bot]] = await Promise.all([
+    sql<{ count: number }[]>`select count(*)::int as count from notifications where user_id = ${user.id} and not read`,
+    sql<{ is_active: boolean }[]>`select is_active from bots where user_id = ${user.id}`,
+  ]);
+  return {
+    user: { firstName: user.first_name, lastName: user.last_name, email: user.email, role: user.role },
+    unread: n?.count ?? 0,
+    botActive: bot?.is_active ?? false,
+  };
+}

@@ -1,0 +1,83 @@
+/** Document shell: pt-BR html, styles, app chrome (header + dock for logged-in users) and the router error screen. */
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { AppHeader, NavDock } from "~/components/layout";
+import { chromeData } from "~/lib/pages.server";
+import styles from "./tailwind.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.ico", sizes: "any" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: "Forex IA — Trading automático com inteligência artificial" },
+  { name: "description", content: "A IA opera o mercado de câmbio 24/7 na sua conta Oanda." },
+  { name: "theme-color", content: "#020617" },
+];
+
+export const loader = async ({ request }: LoaderFunctionArgs) => chromeData(request);
+
+/** Pages where the header and dock are hidden (PRODUCT.md §2 Navigation and header). */
+function chromeHidden(pathname: string): boolean {
+  return pathname.startsWith("/auth") || pathname.startsWith("/admin") || pathname.startsWith("/subscription");
+}
+
+/** The html document around every page and the error screen. */
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const { pathname } = useLocation();
+  const showChrome = !!data?.user && data.user.role !== "admin" && !chromeHidden(pathname);
+  return (
+    <html lang="pt-BR" className="dark">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {showChrome && <AppHeader unread={data?.unread ?? 0} />}
+        <div className={showChrome ? "pb-24 md:pb-28" : undefined}>{children}</div>
+        {showChrome && <NavDock botActive={!!data?.botActive} />}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+/** The routed page. */
+export default function App() {
+  return <Outlet />;
+}
+
+/** Generic router error screen (PRODUCT.md §2): 'Unexpected Application Error!' plus the message. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const message = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}${typeof error.data === "string" && error.data ? ` — ${error.data}` : ""}`
+    : error instanceof Error
+      ? error.message
+      : "Erro desconhecido";
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-6 text-center">
+      <h1 className="text-2xl font-bold text-rose-300">Unexpected Application Error!</h1>
+      <p className="break-words text-slate-300">{message}</p>
+      <a href="/" className="rounded-xl bg-white/10 px-4 py-2.5 text-sm font-semibold hover:bg-white/15">
+        Voltar ao início
+      </a>
+    </main>
+  );
+}

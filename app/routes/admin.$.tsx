@@ -1,0 +1,4 @@
+/** /admin/* — sub-pages of the admin area arrive later; the parent route guards access. */
+export default function AdminSubPage() {
+  return null;
+}

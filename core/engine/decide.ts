@@ -1,0 +1,222 @@
+/**
+ * The engine's one entry point (DESIGN.md §3 step 2): candles + price + settings + account →
+ * a Decision (data, not an order). Pure and deterministic: the same input gives the same
+ * decision and the same id. Pipeline: features → regime/timeframe → signal → stops → size.
+ *
+ * Two forms share one implementation:
+ * - `decide(input)`: batch, builds the indicators from the candle arrays (live bot ticks).
+ * - `DecisionEngine`: streaming, candles are pushed once and indicators updated in O(1) per
+ *   candle (backtests); `engine.decide(...)` equals `decide(...)` on the same closed candles.
+ */
+import { Decimal } from "../decimal";
+import { AI_TIMEFRAMES, formatPrice, GRANULARITY_SECONDS, instrumentSpec } from "../instruments";
+import type { Timeframe } from "../instruments";
+import type { Candle } from "../candles";
+import { effectiveLotMode } from "../settings";
+import type { TradingSettings } from "../settings";
+import { FeatureTracker } from "./features";
+import type { FeatureConfig, Features } from "./features";
+import { classifyRegime, pickTimeframe, regimeTimeframe } from "./regime";
+import type { Trend, Volatility } from "./regime";
+import { computeSignal } from "./signal";
+import { computeStops } from "./stops";
+import { computeUnits } from "./sizing";
+
+/** Minimum signal confidence (0–1) to open a trade: with the 3 default indicators, all must agree. */
+export const MIN_CONFIDENCE = 0.6;
+/** Take-profit multiplier applied by the scalper's `reduceTpOnChop` when the market is ranging. */
+export const CHOP_TP_FACTOR = 0.7;
+/** The chosen timeframe's last closed candle may be at most this many candle lengths older than `now`. */
+export const MAX_STALE_CANDLES = 3;
+
+export type CandlesByTimeframe = Partial<Record<Timeframe, Candle[]>>;
+
+export interface EngineInput {
+  /** Decision instant (UTC); the app passes its clock's now. */
+  now: Date;
+  instrument: string;
+  /** Ascending candles per timeframe; incomplete candles are ignored. */
+  candles: CandlesByTimeframe;
+  /** Current quote, decimal strings. */
+  price: { bid: string; ask: string; tradeable: boolean };
+  settings: TradingSettings;
+  /** Balance and margin in account currency (decimal strings). */
+  account: { balance: string; currency: string; marginAvailable?: string };
+  /** Quote → account currency rate, needed when neither side of the pair is the account currency. */
+  quoteToAccountRate?: string;
+}
+
+export interface Decision {
+  /** Deterministic: instrument, timeframe and last closed candle time (used as the order's client id). */
+  id: string;
+  instrument: string;
+  action: "open" | "none";
+  side?: "buy" | "sell";
+  /** 0–1. */
+  confidence: number;
+  timeframe: Timeframe;
+  regime: { volatility: Volatility; trend: Trend; reason: string };
+  /** Portuguese: why this action. */
+  reason: string;
+  entryPrice?: string;
+  stopLoss?: string;
+  takeProfit?: string;
+  /** Scalper trailing-stop distance, price units formatted to the instrument's precision. */
+  trailingStopDistance?: string;
+  /** Signed integer string (+ buy, − sell). */
+  units?: string;
+  /** Scalper: close the position after this many seconds (settings.aiSettings.scalper.maxHoldSec). */
+  maxHoldSec?: number;
+  /** Features of the chosen timeframe (numbers), when available. */
+  features?: Features;
+}
+
+/** Input of the streaming engine's decide: EngineInput without candles. */
+export type StreamInput = Omit<EngineInput, "candles">;
+
+/** Feature configuration taken from the scalper settings. */
+export function featureConfig(settings: TradingSettings): FeatureConfig {
+  const s = settings.aiSettings.scalper;
+  return { microAtrPeriod: s.microAtrPeriod, impulseLookback: s.impulseLookback };
+}
+
+/** "ia-EUR_USD-M15-20260105T0815Z": compact, stable, ≤ 128 chars (OANDA clientExtensions.id). */
+export function decisionId(instrument: string, timeframe: Timeframe, lastCandleTime: number): string {
+  if (!Number.isFinite(lastCandleTime)) return `ia-${instrument}-${timeframe}-none`;
+  const d = new Date(lastCandleTime);
+  const p2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+  const ss = d.getUTCSeconds();
+  const t = `${d.getUTCFullYear()}${p2(d.getUTCMonth() + 1)}${p2(d.getUTCDate())}T${p2(d.getUTCHours())}${p2(d.getUTCMinutes())}${ss ? p2(ss) : ""}Z`;
+  return `ia-${instrument}-${timeframe}-${t}`;
+}
+
+/** Streaming decision engine of one instrument: push closed candles, then decide. */
+export class DecisionEngine {
+  private readonly trackers = new Map<Timeframe, FeatureTracker>();
+
+  /** @param config indicator parameters from the scalper settings (see featureConfig). */
+  constructor(readonly config: FeatureConfig) {
+    for (const tf of AI_TIMEFRAMES) this.trackers.set(tf, new FeatureTracker(config));
+  }
+
+  /** Adds a closed candle of a timeframe (ignored when incomplete or not newer). */
+  push(tf: Timeframe, candle: Candle): boolean {
+    return this.trackers.get(tf)!.push(candle);
+  }
+
+  /** Adds every closed candle of every timeframe. */
+  load(candles: CandlesByTimeframe): this {
+    for (const tf of AI_TIMEFRAMES) for (const c of candles[tf] ?? []) this.push(tf, c);
+    return this;
+  }
+
+  /** Open time (UTC ms) of the last candle pushed for a timeframe. */
+  lastCandleTime(tf: Timeframe): number {
+    return this.trackers.get(tf)!.lastCandleTime;
+  }
+
+  /** The decision on the candles pushed so far. Pure given the pushed candles. */
+  decide(input: StreamInput): Decision {
+    return decideFrom((tf) => this.trackers.get(tf)!, input);
+  }
+}
+
+/**
+ * The decision for one instrument now. Never throws for market reasons; returns action "none"
+ * with a Portuguese reason (insufficient data, divergent signals, closed market, sizing problem).
+ */
+export function decide(input: EngineInput): Decision {
+  const engine = new DecisionEngine(featureConfig(input.settings)).load(input.candles);
+  return engine.decide(input);
+}
+
+function fmt2(n: number): string {
+  return n.toFixed(2);
+}
+
+function decideFrom(tracker: (tf: Timeframe) => FeatureTracker, input: StreamInput): Decision {
+  const { instrument, settings } = input;
+  const ai = settings.aiSettings;
+  const scalper = ai.scalper.enabled || ai.tradingStyle === "scalper";
+  const anchorTf = ai.autoTimeframeSelection ? regimeTimeframe(ai.tradingStyle) : pickTimeframe({ volatility: "normal", trend: "ranging" }, settings).timeframe;
+  const anchor = tracker(anchorTf).snapshot();
+  const base = (tf: Timeframe, reason: string, regime: Decision["regime"], features?: Features): Decision => ({
+    id: decisionId(instrument, tf, tracker(tf).lastCandleTime),
+    instrument,
+    action: "none",
+    confidence: 0,
+    timeframe: tf,
+    regime,
+    reason,
+    ...(features ? { features } : {}),
+  });
+  if (!anchor) {
+    const reason = `Dados insuficientes para ${anchorTf}`;
+    return base(anchorTf, reason, { volatility: "normal", trend: "ranging", reason });
+  }
+  const cls = classifyRegime(anchor);
+  const pick = pickTimeframe(cls, settings);
+  const regime = { ...cls, reason: pick.reason };
+  const tf = pick.timeframe;
+  const f = tf === anchorTf ? anchor : tracker(tf).snapshot();
+  if (!f) return base(tf, `Dados insuficientes para ${tf}`, regime);
+  const closeTime = f.time + GRANULARITY_SECONDS[tf]! * 1000;
+  if (input.now.getTime() - closeTime > MAX_STALE_CANDLES * GRANULARITY_SECONDS[tf]! * 1000) {
+    return base(tf, `Dados desatualizados para ${tf}: último candle fechado em ${new Date(closeTime).toISOString()}`, regime, f);
+  }
+
+  const signal = computeSignal(f, ai.indicators);
+  const none = (reason: string): Decision => ({ ...base(tf, reason, regime, f), confidence: signal.confidence });
+  if (signal.direction === "none" || signal.confidence < MIN_CONFIDENCE) {
+    return none(`Sinais divergentes: confiança ${fmt2(signal.confidence)} abaixo do mínimo ${fmt2(MIN_CONFIDENCE)} (${signal.reason})`);
+  }
+  const side = signal.direction;
+  if (scalper) {
+    const dirOk = Math.sign(f.impulseMove) === (side === "buy" ? 1 : -1);
+    if (f.impulse < ai.scalper.impulseThreshold || !dirOk) {
+      return none(`Scalper sem impulso: ${fmt2(dirOk ? f.impulse : 0)} abaixo do limiar ${fmt2(ai.scalper.impulseThreshold)} (${signal.reason})`);
+    }
+  }
+  if (!input.price.tradeable) return none("Mercado fechado: preço não negociável");
+  const bid = new Decimal(input.price.bid || "0");
+  const ask = new Decimal(input.price.ask || "0");
+  if (!bid.isFinite() || !ask.isFinite() || bid.lte(0) || ask.lt(bid)) return none("Preço inválido recebido da corretora");
+  const entry = side === "buy" ? ask : bid;
+  const tpRatio = scalper && ai.scalper.reduceTpOnChop && regime.trend === "ranging" ? settings.tpRatio * CHOP_TP_FACTOR : settings.tpRatio;
+  const stops = computeStops({
+    instrument,
+    side,
+    entry,
+    atr: f.atr,
+    slRatio: settings.slRatio,
+    tpRatio,
+    ...(scalper && ai.scalper.trailWithMicroAtr ? { trailing: { microAtr: f.microAtr, mult: ai.scalper.trailMult } } : {}),
+  });
+  const size = computeUnits({
+    instrument,
+    side,
+    mode: effectiveLotMode(settings),
+    fixedLot: settings.fixedLot,
+    balance: input.account.balance,
+    accountCurrency: input.account.currency,
+    price: entry,
+    stopDistance: stops.stopDistance,
+    ...(input.quoteToAccountRate !== undefined ? { quoteToAccountRate: input.quoteToAccountRate } : {}),
+    ...(input.account.marginAvailable !== undefined ? { marginAvailable: input.account.marginAvailable } : {}),
+    marginRate: instrumentSpec(instrument).marginRate,
+  });
+  if (!size.ok) return none(size.reason);
+  const verb = side === "buy" ? "Compra" : "Venda";
+  return {
+    ...base(tf, `${verb} com confiança ${fmt2(signal.confidence)}: ${signal.reason}`, regime, f),
+    action: "open",
+    side,
+    confidence: signal.confidence,
+    entryPrice: formatPrice(instrument, entry),
+    stopLoss: stops.stopLoss,
+    takeProfit: stops.takeProfit,
+    ...(stops.trailingStopDistance ? { trailingStopDistance: stops.trailingStopDistance } : {}),
+    units: size.units,
+    ...(scalper ? { maxHoldSec: ai.scalper.maxHoldSec } : {}),
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Position size in units (DESIGN.md §3 step 2; PRODUCT.md §5 fixed-lot rule).
+ *
+ * - auto: risk RISK_PER_TRADE_PCT of the balance (account currency) over the stop distance:
+ *   units = floor(balance × 1% / (stopDistance × quote→account rate)). The rate is 1 when the
+ *   quote currency is the account currency (EUR_USD on USD), 1/price when the base currency is
+ *   (USD_JPY on USD), else the caller's `quoteToAccountRate`. Capped by margin:
+ *   units ≤ marginAvailable / (price × rate × marginRate) when marginAvailable is given.
+ * - fixed: fixedLot × 100 000 units (UNITS_PER_LOT, PRODUCT.md §9), floored to whole units.
+ * The result is a signed integer string: + buy, − sell (OANDA convention).
+ */
+import { Decimal } from "../decimal";
+import { instrumentSpec, UNITS_PER_LOT } from "../instruments";
+import type { LotMode } from "../settings";
+
+/** Percent of the balance risked per trade in automatic sizing (the common 1 % rule of retail risk management). */
+export const RISK_PER_TRADE_PCT = 1;
+
+export interface SizingInput {
+  instrument: string;
+  side: "buy" | "sell";
+  mode: LotMode;
+  fixedLot: number;
+  /** Balance in account currency. */
+  balance: Decimal.Value;
+  accountCurrency: string;
+  /** Entry price (quote currency per base unit). */
+  price: Decimal.Value;
+  /** Stop-loss distance in price units (quote currency per unit). */
+  stopDistance: Decimal.Value;
+  /** Quote currency → account currency, needed when neither side of the pair is the account currency. */
+  quoteToAccountRate?: Decimal.Value;
+  /** Margin available in account currency; caps automatic sizing when given. */
+  marginAvailable?: Decimal.Value;
+  /** Margin rate (e.g. "0.0333"); defaults to the instrument's. */
+  marginRate?: Decimal.Value;
+}
+
+export type SizingResult = { ok: true; units: string } | { ok: false; reason: string };
+
+/**
+ * Quote → account currency rate: 1 if quote = account, 1/price if base = account, else `given`.
+ * Returns null when a rate is needed and not given (or not positive).
+ */
+export function quoteToAccount(instrument: string, accountCurrency: string, price: Decimal.Value, given?: Decimal.Value): Decimal | null {
+  const { base, quote } = instrumentSpec(instrument);
+  if (quote === accountCurrency) return new Decimal(1);
+  if (base === accountCurrency) return new Decimal(1).div(price);
+  if (given === undefined) return null;
+  const r = new Decimal(given);
+  return r.isFinite() && r.gt(0) ? r : null;
+}
+
+/** Units for an order, signed by side. Errors are returned (Portuguese reason), never thrown. */
+export function computeUnits(input: SizingInput): SizingResult {
+  const sign = input.side === "buy" ? 1 : -1;
+  if (input.mode === "fixed") {
+    const units = new Decimal(input.fixedLot).mul(UNITS_PER_LOT).floor();
+    if (units.lte(0)) return { ok: false, reason: "Lote fixo inválido" };
+    return { ok: true, units: units.mul(sign).toFixed(0) };
+  }
+  const rate = quoteToAccount(input.instrument, input.accountCurrency, input.price, input.quoteToAccountRate);
+  if (!rate) return { ok: false, reason: `Sem taxa de conversão de ${instrumentSpec(input.instrument).quote} para ${input.accountCurrency}` };
+  const stop = new Decimal(input.stopDistance);
+  if (!stop.gt(0)) return { ok: false, reason: "Distância do stop inválida" };
+  const risk = new Decimal(input.balance).mul(RISK_PER_TRADE_PCT).div(100);
+  let units = risk.div(stop.mul(rate)).floor();
+  if (input.marginAvailable !== undefined) {
+    const marginRate = new Decimal(input.marginRate ?? instrumentSpec(input.instrument).marginRate);
+    const perUnit = new Decimal(input.price).mul(rate).mul(marginRate);
+    if (perUnit.gt(0)) units = Decimal.min(units, new Decimal(input.marginAvailable).div(perUnit).floor());
+  }
+  if (units.lte(0)) return { ok: false, reason: "Tamanho calculado é zero (saldo ou margem insuficiente para o risco)" };
+  return { ok: true, units: units.mul(sign).toFixed(0) };
+}

@@ -1,0 +1,247 @@
+/**
+ * The HTTP layer of the OANDA v20 client: headers, timeout, rate limit, retries, error mapping and
+ * zod parsing of replies.
+ *
+ * Rules (oanda/PROTOCOL.md §2, §4, §5; PITFALLS.md §10):
+ * - headers `Authorization: Bearer`, `Accept-Datetime-Format: RFC3339`, `Content-Type:
+ *   application/json` on every request;
+ * - one module-level limiter shared by every client instance: at most 120 requests per second
+ *   (OANDA's per-IP REST limit), each retry attempt counted;
+ * - timeout per attempt (default 10 s) through `AbortSignal.timeout`;
+ * - retries (p-retry) only for idempotent requests (GET) and only on network errors, 5xx and 429
+ *   (honouring `Retry-After`); POST/PUT are never retried. Backoff waits go through the `Clock`.
+ * - non-2xx → `BrokerError` (errors.ts); 2xx body that fails its schema → `BrokerError`
+ *   `invalid_response`. The token never appears in a log line or error message.
+ */
+import Bottleneck from "bottleneck";
+import pRetry from "p-retry";
+import type { z } from "zod";
+import type { Clock } from "../clock";
+import { BrokerError, kindForStatus, redact } from "./errors";
+import { errorBodySchema, findRejectTransaction } from "./schemas";
+
+/** pino-compatible subset: `logger.warn({ ...fields }, "message")`. Every method optional. */
+export interface OandaLogger {
+  debug?(obj: Record<string, unknown>, msg: string): void;
+  info?(obj: Record<string, unknown>, msg: string): void;
+  warn?(obj: Record<string, unknown>, msg: string): void;
+  error?(obj: Record<string, unknown>, msg: string): void;
+}
+
+/** The `fetch` signature the client needs (global `fetch` by default; injectable for tests). */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** OANDA REST limit: 120 requests per second per client IP (PROTOCOL.md §5). */
+export const OANDA_REQUESTS_PER_SECOND = 120;
+
+/**
+ * The one limiter shared by all client instances of this process (module level): a reservoir of
+ * 120 requests refilled every second.
+ */
+export const oandaLimiter = new Bottleneck({
+  reservoir: OANDA_REQUESTS_PER_SECOND,
+  reservoirRefreshAmount: OANDA_REQUESTS_PER_SECOND,
+  reservoirRefreshInterval: 1000,
+});
+
+export interface HttpOptions {
+  token: string;
+  clock: Clock;
+  fetch: FetchLike;
+  logger?: OandaLogger;
+  /** Per-attempt timeout, ms (default 10 000). */
+  timeoutMs?: number;
+  /** Retries after the first attempt for idempotent requests (default 3). */
+  retries?: number;
+  /** First backoff delay, ms (default 500), doubled per retry, capped at `maxRetryDelayMs` (default 8 000). */
+  minRetryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** Random source in [0,1) for jitter (default Math.random). */
+  random?: () => number;
+}
+
+export interface RequestSpec<S extends z.ZodType> {
+  method: "GET" | "POST" | "PUT";
+  /** Absolute URL without the query string. */
+  url: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Schema of the 2xx body. */
+  schema: S;
+  /** Caller's cancellation (independent of the per-attempt timeout). */
+  signal?: AbortSignal;
+}
+
+export interface HttpClient {
+  /** Sends one request; resolves with the parsed 2xx body. @throws BrokerError */
+  request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>>;
+  /** Headers for a request made outside `request` (the stream). */
+  headers(): Record<string, string>;
+  /** Maps a non-2xx response to a BrokerError (reads the body). */
+  errorFromResponse(res: Response, what: string): Promise<BrokerError>;
+  /** Maps a thrown fetch error to a BrokerError `network`. */
+  networkError(e: unknown, what: string): BrokerError;
+}
+
+/** Parses `Retry-After` (seconds or HTTP date) into ms, capped at 60 s; undefined if absent/unreadable. */
+export function parseRetryAfter(value: string | null, now: Date): number | undefined {
+  if (!value) return undefined;
+  const v = value.trim();
+  let ms: number;
+  if (/^\d+(\.\d+)?$/.test(v)) ms = Number(v) * 1000;
+  else {
+    const at = Date.parse(v);
+    if (Number.isNaN(at)) return undefined;
+    ms = at - now.getTime();
+  }
+  return Math.min(Math.max(0, ms), 60_000);
+}
+
+/** Builds a URL with the query string; undefined values are skipped. */
+export function withQuery(url: string, query?: Record<string, string | number | boolean | undefined>): string {
+  if (!query) return url;
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) qs.set(k, String(v));
+  const s = qs.toString();
+  return s ? `${url}?${s}` : url;
+}
+
+/** Creates the HTTP layer for one token. */
+export function createHttp(opts: HttpOptions): HttpClient {
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const retries = opts.retries ?? 3;
+  const minDelay = opts.minRetryDelayMs ?? 500;
+  const maxDelay = opts.maxRetryDelayMs ?? 8_000;
+  const random = opts.random ?? Math.random;
+  const r = (s: string) => redact(s, opts.token);
+
+  const headers = (): Record<string, string> => ({
+    Authorization: `Bearer ${opts.token}`,
+    "Content-Type": "application/json",
+    "Accept-Datetime-Format": "RFC3339",
+  });
+
+  const describe = (method: string, url: string) => {
+    try {
+      return `${method} ${new URL(url).pathname}`;
+    } catch {
+      return method;
+    }
+  };
+
+  const networkError = (e: unknown, what: string): BrokerError => {
+    if (e instanceof BrokerError) return e;
+    const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+    const timedOut = err?.name === "TimeoutError";
+    const detail = timedOut ? "timeout" : (err?.cause?.code ?? err?.cause?.message ?? err?.message ?? String(e));
+    return new BrokerError(r(`OANDA ${what}: network error (${detail})`), { status: 0, kind: "network" });
+  };
+
+  const errorFromResponse = async (res: Response, what: string): Promise<BrokerError> => {
+    let text = "";
+    try {
+      text = await res.text();
+    } catch {
+      /* body unreadable: keep the status only */
+    }
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const env = errorBodySchema.safeParse(body);
+    const reject = findRejectTransaction(body);
+    const errorMessage = env.success ? env.data.errorMessage : undefined;
+    const errorCode = reject?.rejectReason ?? (env.success ? env.data.errorCode : undefined);
+    const lastTransactionID = env.success ? env.data.lastTransactionID : undefined;
+    const retryAfterMs = parseRetryAfter(res.headers.get("retry-after"), opts.clock.now());
+    const init = {
+      status: res.status,
+      kind: kindForStatus(res.status),
+      ...(errorCode !== undefined && { errorCode }),
+      ...(errorMessage !== undefined && { errorMessage: r(errorMessage) }),
+      ...(reject !== undefined && { rejectTransaction: reject }),
+      ...(lastTransactionID !== undefined && { lastTransactionID }),
+      ...(retryAfterMs !== undefined && { retryAfterMs }),
+    };
+    const msg = `OANDA ${what} → ${res.status}${errorCode ? ` ${errorCode}` : ""}${errorMessage ? `: ${errorMessage}` : ""}`;
+    return new BrokerError(r(msg), init);
+  };
+
+  async function attempt<S extends z.ZodType>(spec: RequestSpec<S>, url: string, what: string): Promise<z.output<S>> {
+    const signals = [AbortSignal.timeout(timeoutMs)];
+    if (spec.signal) signals.push(spec.signal);
+    const started = opts.clock.now().getTime();
+    let res: Response;
+    try {
+      res = await opts.fetch(url, {
+        method: spec.method,
+        headers: headers(),
+        ...(spec.body !== undefined && { body: JSON.stringify(spec.body) }),
+        signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals),
+      });
+    } catch (e) {
+      if (spec.signal?.aborted) throw spec.signal.reason;
+      throw networkError(e, what);
+    }
+    opts.logger?.debug?.({ what, status: res.status, ms: opts.clock.now().getTime() - started }, "OANDA: resposta");
+    if (!res.ok) throw await errorFromResponse(res, what);
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch (e) {
+      if (spec.signal?.aborted) throw spec.signal.reason;
+      const name = (e as { name?: string })?.name;
+      if (name === "TimeoutError" || name === "AbortError") throw networkError(e, what);
+      throw new BrokerError(`OANDA ${what} → ${res.status}: body is not JSON`, {
+        status: res.status,
+        kind: "invalid_response",
+      });
+    }
+    const parsed = spec.schema.safeParse(body);
+    if (!parsed.success) {
+      const issues = parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join(".")}: ${i.message}`)
+        .join("; ");
+      opts.logger?.warn?.({ what, status: res.status, issues }, "OANDA: resposta inválida");
+      throw new BrokerError(r(`OANDA ${what} → ${res.status}: invalid body (${issues})`), {
+        status: res.status,
+        kind: "invalid_response",
+      });
+    }
+    return parsed.data as z.output<S>;
+  }
+
+  async function request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
+    const url = withQuery(spec.url, spec.query);
+    const what = describe(spec.method, spec.url);
+    const once = () => oandaLimiter.schedule(() => attempt(spec, url, what));
+    if (spec.method !== "GET") return once();
+
+    const isRetryable = (e: unknown) => e instanceof BrokerError && e.retryable && !spec.signal?.aborted;
+    return pRetry(once, {
+      retries,
+      // p-retry's own timer is disabled: the backoff is waited in onFailedAttempt on the Clock.
+      minTimeout: 0,
+      maxTimeout: 0,
+      randomize: false,
+      ...(spec.signal && { signal: spec.signal }),
+      shouldRetry: (e) => isRetryable(e),
+      onFailedAttempt: async (e) => {
+        if (!isRetryable(e) || e.retriesLeft <= 0) return;
+        const be = e as unknown as BrokerError;
+        const backoff = Math.min(maxDelay, minDelay * 2 ** (e.attemptNumber - 1)) * (0.5 + random() / 2);
+        const delay = Math.max(backoff, be.retryAfterMs ?? 0);
+        opts.logger?.warn?.(
+          { what, status: be.status, kind: be.kind, attempt: e.attemptNumber, delayMs: Math.round(delay) },
+          "OANDA: nova tentativa",
+        );
+        await opts.clock.sleep(delay, spec.signal);
+      },
+    });
+  }
+
+  return { request, headers, errorFromResponse, networkError };
+}

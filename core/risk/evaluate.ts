@@ -1,0 +1,42 @@
+/**
+ * The risk gate (DESIGN.md §3 step 3): runs the protections in a fixed order and returns the first
+ * that blocks. Pure: `now` and every counter are passed in.
+ */
+import {
+  brokerRule,
+  consecutiveLossesRule,
+  cooldownRule,
+  dailyLossRule,
+  licenceRule,
+  marketOpenRule,
+  maxDailyTradesRule,
+  maxDrawdownRule,
+  maxTradesRule,
+  newsBlackoutRule,
+  spreadRule,
+} from "./rules";
+import type { RiskContext, RiskRule, RiskVerdict } from "./types";
+
+/** The protections in evaluation order (DESIGN.md §3 step 3). */
+export const RISK_RULES: readonly { name: string; rule: RiskRule }[] = [
+  { name: "licence", rule: licenceRule },
+  { name: "broker", rule: brokerRule },
+  { name: "marketOpen", rule: marketOpenRule },
+  { name: "newsBlackout", rule: newsBlackoutRule },
+  { name: "spread", rule: spreadRule },
+  { name: "maxTrades", rule: maxTradesRule },
+  { name: "maxDailyTrades", rule: maxDailyTradesRule },
+  { name: "dailyLossLimit", rule: dailyLossRule },
+  { name: "maxDrawdown", rule: maxDrawdownRule },
+  { name: "cooldown", rule: cooldownRule },
+  { name: "consecutiveLosses", rule: consecutiveLossesRule },
+];
+
+/** Whether a new trade may be opened now; the first blocking rule wins. Never throws on valid decimals. */
+export function evaluateRisk(ctx: RiskContext): RiskVerdict {
+  for (const { rule } of RISK_RULES) {
+    const v = rule(ctx);
+    if (v) return v;
+  }
+  return { allowed: true, code: "ok", reason: "Todas as proteções de risco aprovadas" };
+}

@@ -1,0 +1,66 @@
+/**
+ * The trading day for daily limits (maxDailyTrades, dailyLossLimitPct): from local midnight to the
+ * next local midnight in the user's timezone (PRODUCT.md §9 "P&L today from local midnight to next
+ * midnight"; default timezone America/Sao_Paulo, PRODUCT.md §9 admin defaults). Computed with Intl
+ * only (IANA tz database of the runtime), DST-safe.
+ */
+
+export const DEFAULT_TIMEZONE = "America/Sao_Paulo";
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: tz,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    formatters.set(tz, f);
+  }
+  return f;
+}
+
+/** Local wall-clock fields of an instant in a timezone. */
+function localParts(t: number, tz: string): { y: number; m: number; d: number; h: number; mi: number; s: number } {
+  const p: Record<string, number> = {};
+  for (const part of formatter(tz).formatToParts(new Date(t))) if (part.type !== "literal") p[part.type] = Number(part.value);
+  return { y: p.year!, m: p.month!, d: p.day!, h: p.hour!, mi: p.minute!, s: p.second! };
+}
+
+/** Offset (ms) of a timezone at an instant: local wall clock read as UTC minus the instant. */
+function offsetAt(t: number, tz: string): number {
+  const l = localParts(t, tz);
+  return Date.UTC(l.y, l.m - 1, l.d, l.h, l.mi, l.s) - Math.floor(t / 1000) * 1000;
+}
+
+/** UTC instant of local midnight of the calendar day (y, m, d) in tz. */
+function localMidnight(y: number, m: number, d: number, tz: string): Date {
+  const wall = Date.UTC(y, m - 1, d);
+  let t = wall - offsetAt(wall, tz);
+  t = wall - offsetAt(t, tz); // second pass settles DST transitions
+  return new Date(t);
+}
+
+/**
+ * UTC instant where the trading day containing `now` starts: local midnight in `tz`.
+ * E.g. 2026-01-05T02:00Z in America/Sao_Paulo (UTC−3) → 2026-01-04T03:00:00Z.
+ * @throws RangeError for an unknown timezone.
+ */
+export function tradingDayStart(now: Date, tz: string = DEFAULT_TIMEZONE): Date {
+  const l = localParts(now.getTime(), tz);
+  return localMidnight(l.y, l.m, l.d, tz);
+}
+
+/** UTC instant where the next trading day starts (next local midnight in `tz`). */
+export function nextTradingDayStart(now: Date, tz: string = DEFAULT_TIMEZONE): Date {
+  const l = localParts(now.getTime(), tz);
+  const next = new Date(Date.UTC(l.y, l.m - 1, l.d + 1));
+  return localMidnight(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), tz);
+}

@@ -1,0 +1,53 @@
+/**
+ * Types of the risk gate (DESIGN.md §3 step 3). Money is in account currency as decimal strings;
+ * times are UTC instants.
+ */
+import type { TradingSettings } from "../settings";
+
+/** Stop reasons a tripped rule may impose on the bot (PRODUCT.md §4 "AI loop" stop reasons, plus licence/broker). */
+export type StopBotReason = "max_consecutive_losses" | "daily_loss_limit" | "max_drawdown" | "trading_hours" | "licence" | "broker";
+
+export interface RiskContext {
+  /** Decision instant (UTC). */
+  now: Date;
+  settings: TradingSettings;
+  instrument: string;
+  licenceValid: boolean;
+  brokerConnected: boolean;
+  /** Price tradeable flag from the broker (false = market closed or halted). */
+  priceTradeable: boolean;
+  /** Current spread in pips. */
+  spreadPips: number;
+  /** Override of the spread limit in pips; default from MAX_SPREAD_PIPS. */
+  maxSpreadPips?: number;
+  newsBlackout?: { active: boolean; event?: string };
+  /** Open trades on the account / on this instrument. */
+  openTrades: number;
+  openTradesOnInstrument: number;
+  /** Trades opened since tradingDayStart(now). */
+  tradesToday: number;
+  /** Realized P&L since tradingDayStart(now), account currency (negative = loss). */
+  realizedPLToday: string;
+  /** Balance at tradingDayStart(now), account currency. */
+  dayStartBalance: string;
+  /** Current balance (or NAV for an equity-based drawdown), account currency. */
+  balance: string;
+  /** High-water mark of balance/equity, account currency. */
+  peakBalance: string;
+  /** Closed trades in a row with result LOSS, newest first (reset by a WIN). */
+  consecutiveLosses: number;
+  /** Open time of the last trade opened. */
+  lastTradeAt?: Date;
+}
+
+export interface RiskVerdict {
+  allowed: boolean;
+  /** Machine code of the rule that decided ("ok" when allowed). */
+  code: string;
+  /** Portuguese, shown to the user and logged. */
+  reason: string;
+  stopBot?: StopBotReason;
+}
+
+/** One protection: returns a blocking verdict, or null to pass. */
+export type RiskRule = (ctx: RiskContext) => RiskVerdict | null;

@@ -1,0 +1,316 @@
+/**
+ * Trading settings of one user (PRODUCT.md §3 "Trading settings"): schema, defaults, load-time
+ * normalisation, save-time validation, and the fixed-lot rule.
+ *
+ * - Bounds and steps: PRODUCT.md §5 "Trading settings bounds". Defaults: PRODUCT.md §9 "Defaults".
+ * - `tradingSettingsSchema` is the one zod schema for the settings form: the server action and the
+ *   client (progressive enhancement) both use it. It coerces numeric strings ("1.5") and form
+ *   booleans ("on", "true") and carries the Portuguese messages.
+ * - Canonical form: `lotMode`/`fixedLot` at the top level. The alternative `positionSizing {mode,
+ *   fixedLot}` (PRODUCT.md §3) is accepted on input and mapped onto them.
+ */
+import { z } from "zod";
+import { AI_TIMEFRAMES, normaliseTimeframeLabel, SUPPORTED_INSTRUMENTS } from "./instruments";
+
+export const TRADING_STYLES = ["scalper", "day", "swing", "position"] as const;
+export type TradingStyle = (typeof TRADING_STYLES)[number];
+export const NEWS_SENSITIVITIES = ["low", "medium", "high"] as const;
+export const LOT_MODES = ["auto", "fixed"] as const;
+export type LotMode = (typeof LOT_MODES)[number];
+
+/** pt-BR number for messages: 0.5 → "0,5". */
+function ptNumber(n: number): string {
+  return String(n).replace(".", ",");
+}
+
+/** True when `v` sits on the grid `base + k·step` (float-safe to 1e-9). */
+function onStep(v: number, step: number, base: number): boolean {
+  const k = (v - base) / step;
+  return Math.abs(k - Math.round(k)) < 1e-9;
+}
+
+/** Numeric strings from forms/JSON become numbers; anything else is left for zod to reject. */
+function coerceNumber(v: unknown): unknown {
+  if (typeof v === "string" && v.trim() !== "") {
+    const n = Number(v.trim().replace(",", "."));
+    return Number.isFinite(n) ? n : v;
+  }
+  return v;
+}
+
+/** Form booleans ("on", "true", "1", "false", "0", "off") become booleans. */
+function coerceBoolean(v: unknown): unknown {
+  if (typeof v === "string") {
+    const s = v.trim().toLowerCase();
+    if (["true", "on", "1", "yes", "sim"].includes(s)) return true;
+    if (["false", "off", "0", "no", "nao", "não", ""].includes(s)) return false;
+  }
+  if (v === 1) return true;
+  if (v === 0) return false;
+  return v;
+}
+
+interface NumberRule {
+  min: number;
+  max?: number;
+  step?: number;
+  int?: boolean;
+}
+
+/** A bounded number field with Portuguese messages naming the field and its bounds. */
+function boundedNumber(name: string, rule: NumberRule) {
+  const range =
+    rule.max === undefined
+      ? `${name} deve ser no mínimo ${ptNumber(rule.min)}`
+      : `${name} deve estar entre ${ptNumber(rule.min)} e ${ptNumber(rule.max)}`;
+  let s = z.number(`${name} deve ser um número`).min(rule.min, range);
+  if (rule.max !== undefined) s = s.max(rule.max, range);
+  if (rule.int) s = s.int(`${name} deve ser um número inteiro`);
+  const { step } = rule;
+  const checked =
+    step === undefined ? s : s.refine((v) => onStep(v, step, 0), `${name} deve variar em passos de ${ptNumber(step)}`);
+  return z.preprocess(coerceNumber, checked);
+}
+
+function bool(name: string) {
+  return z.preprocess(coerceBoolean, z.boolean(`${name} deve ser verdadeiro ou falso`));
+}
+
+/** Instrument list: '*' (all supported) or names like EUR_USD; a comma-separated string is split. */
+const instrumentsSchema = z.preprocess(
+  (v) => {
+    if (v === "*" || v === "" || (Array.isArray(v) && v.length === 1 && v[0] === "*")) return "*";
+    const list = typeof v === "string" ? v.split(",") : v;
+    if (!Array.isArray(list)) return v;
+    return [...new Set(list.map((s) => (typeof s === "string" ? s.trim().toUpperCase().replace("/", "_") : s)))];
+  },
+  z.union(
+    [
+      z.literal("*"),
+      z
+        .array(z.string().regex(/^[A-Z]{3}_[A-Z]{3}$/, "instruments deve conter nomes como EUR_USD"))
+        .min(1, "instruments deve ter pelo menos um instrumento")
+        .max(20, "instruments deve ter no máximo 20 instrumentos"),
+    ],
+    "instruments deve ser '*' ou uma lista como EUR_USD, GBP_USD",
+  ),
+);
+
+/** Manual timeframe (used when autoTimeframeSelection is off); labels like "15m" are normalised. */
+const timeframeSchema = z.preprocess(
+  (v) => (typeof v === "string" ? normaliseTimeframeLabel(v) : v === null ? undefined : v),
+  z.enum(AI_TIMEFRAMES, `timeframe deve ser um de ${AI_TIMEFRAMES.join(", ")}`).optional(),
+);
+
+/**
+ * The trading settings schema (PRODUCT.md §3 fields, §5 bounds). Unknown keys are dropped.
+ * Style outside the list becomes 'swing', sensitivity 'medium', impulseThreshold is clamped to 0–1
+ * (PRODUCT.md §5); every other invalid value is rejected with a Portuguese message.
+ */
+export const tradingSettingsSchema = z.object({
+  lotMode: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
+    z.enum(LOT_MODES, "lotMode deve ser auto ou fixed"),
+  ),
+  fixedLot: boundedNumber("fixedLot", { min: 0.01, step: 0.01 }),
+  maxDailyTrades: boundedNumber("maxDailyTrades", { min: 1, max: 100, int: true }),
+  maxDrawdownPct: boundedNumber("maxDrawdownPct", { min: 1, max: 100, step: 0.5 }),
+  dailyLossLimitPct: boundedNumber("dailyLossLimitPct", { min: 0.5, max: 20, step: 0.5 }),
+  tpRatio: boundedNumber("tpRatio", { min: 0.5, max: 5, step: 0.1 }),
+  slRatio: boundedNumber("slRatio", { min: 0.5, max: 3, step: 0.1 }),
+  maxTrades: boundedNumber("maxTrades", { min: 1, max: 20, int: true }),
+  instruments: instrumentsSchema,
+  timeframe: timeframeSchema,
+  aiSettings: z.object({
+    tradingStyle: z.preprocess(
+      (v) => (typeof v === "string" && (TRADING_STYLES as readonly string[]).includes(v) ? v : "swing"),
+      z.enum(TRADING_STYLES),
+    ),
+    cooldownSec: boundedNumber("cooldownSec", { min: 0, max: 3600, step: 5 }),
+    autoTimeframeSelection: bool("autoTimeframeSelection"),
+    indicators: z.object({
+      rsi: bool("rsi"),
+      macd: bool("macd"),
+      ema: bool("ema"),
+      bollinger: bool("bollinger"),
+      stochastic: bool("stochastic"),
+    }),
+    scalper: z.object({
+      enabled: bool("scalper.enabled"),
+      maxHoldSec: boundedNumber("maxHoldSec", { min: 5, max: 3600, step: 5 }),
+      m1FallbackToM5: bool("m1FallbackToM5"),
+      microAtrPeriod: boundedNumber("microAtrPeriod", { min: 2, max: 200, int: true }),
+      impulseLookback: boundedNumber("impulseLookback", { min: 1, max: 200, int: true }),
+      impulseThreshold: z.preprocess((v) => {
+        const n = coerceNumber(v);
+        return typeof n === "number" && Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : n;
+      }, z.number("impulseThreshold deve ser um número")),
+      trailWithMicroAtr: bool("trailWithMicroAtr"),
+      trailMult: boundedNumber("trailMult", { min: 0.1, max: 10 }),
+      reduceTpOnChop: bool("reduceTpOnChop"),
+    }),
+    news: z.object({
+      enabled: bool("news.enabled"),
+      sensitivity: z.preprocess(
+        (v) => (typeof v === "string" && (NEWS_SENSITIVITIES as readonly string[]).includes(v) ? v : "medium"),
+        z.enum(NEWS_SENSITIVITIES),
+      ),
+      impactedOnly: bool("impactedOnly"),
+      blackout: z.object({
+        beforeMin: boundedNumber("blackout.beforeMin", { min: 0, max: 120 }),
+        afterMin: boundedNumber("blackout.afterMin", { min: 0, max: 240 }),
+      }),
+    }),
+  }),
+});
+
+/** Trading settings in canonical form (units: pct in percent, sec in seconds, min in minutes). */
+export type TradingSettings = z.output<typeof tradingSettingsSchema>;
+
+/** The defaults of PRODUCT.md §9 ("Defaults: lotMode auto, fixedLot 0.01, ..."); no manual timeframe. */
+export const DEFAULT_SETTINGS: Readonly<TradingSettings> = deepFreeze({
+  lotMode: "auto",
+  fixedLot: 0.01,
+  maxDailyTrades: 15,
+  maxDrawdownPct: 5,
+  dailyLossLimitPct: 3,
+  tpRatio: 1.5,
+  slRatio: 1,
+  maxTrades: 3,
+  instruments: "*",
+  aiSettings: {
+    tradingStyle: "swing",
+    cooldownSec: 60,
+    autoTimeframeSelection: true,
+    indicators: { rsi: true, macd: true, ema: true, bollinger: false, stochastic: false },
+    scalper: {
+      enabled: false,
+      maxHoldSec: 180,
+      m1FallbackToM5: true,
+      microAtrPeriod: 10,
+      impulseLookback: 8,
+      impulseThreshold: 0.7,
+      trailWithMicroAtr: true,
+      trailMult: 1.2,
+      reduceTpOnChop: true,
+    },
+    news: {
+      enabled: true,
+      sensitivity: "medium",
+      impactedOnly: true,
+      blackout: { beforeMin: 5, afterMin: 10 },
+    },
+  },
+} satisfies TradingSettings);
+
+function deepFreeze<T>(o: T): T {
+  if (typeof o === "object" && o !== null) {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}
+
+/** A fresh, mutable copy of the defaults. */
+export function defaultSettings(): TradingSettings {
+  return structuredClone(DEFAULT_SETTINGS) as TradingSettings;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Walks a zod object shape: each leaf keeps the stored value if valid, else the default. */
+function normaliseObject(shape: Record<string, z.ZodType>, raw: unknown, fallback: Record<string, unknown>): Record<string, unknown> {
+  const src = isRecord(raw) ? raw : {};
+  const out: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(shape)) {
+    const def = fallback[key];
+    if (schema instanceof z.ZodObject) {
+      out[key] = normaliseObject(schema.shape as Record<string, z.ZodType>, src[key], def as Record<string, unknown>);
+      continue;
+    }
+    const r = schema.safeParse(src[key]);
+    out[key] = r.success && (r.data !== undefined || src[key] === undefined) ? r.data : structuredClone(def);
+  }
+  return out;
+}
+
+/**
+ * Settings as stored (any shape, possibly old or corrupt) → valid settings. Each invalid or missing
+ * field falls back to its default (PRODUCT.md §5 "On load invalid values fall back to defaults");
+ * the `positionSizing` form is honoured. Never throws.
+ */
+export function normaliseLoadedSettings(raw: unknown): TradingSettings {
+  const src = isRecord(raw) ? liftPositionSizing(raw) : {};
+  const out = normaliseObject(
+    tradingSettingsSchema.shape as unknown as Record<string, z.ZodType>,
+    src,
+    DEFAULT_SETTINGS as unknown as Record<string, unknown>,
+  ) as TradingSettings;
+  if (out.timeframe === undefined) delete out.timeframe;
+  return out;
+}
+
+/** Maps `positionSizing {mode, fixedLot}` onto `lotMode`/`fixedLot` (top-level values win). */
+function liftPositionSizing(body: Record<string, unknown>): Record<string, unknown> {
+  const { positionSizing, ...rest } = body;
+  if (isRecord(positionSizing)) {
+    if (rest.lotMode === undefined && positionSizing.mode !== undefined) rest.lotMode = positionSizing.mode;
+    if (rest.fixedLot === undefined && positionSizing.fixedLot !== undefined) rest.fixedLot = positionSizing.fixedLot;
+  }
+  return rest;
+}
+
+/** Deep merge of a partial update onto a base: objects merge, everything else (arrays too) replaces. */
+function deepMerge(base: unknown, patch: unknown): unknown {
+  if (!isRecord(patch) || !isRecord(base)) return patch === undefined ? base : patch;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined) continue;
+    out[k] = deepMerge(base[k], v);
+  }
+  return out;
+}
+
+export type SettingsUpdateResult =
+  | { ok: true; settings: TradingSettings }
+  | { ok: false; message: string; field: string };
+
+/**
+ * Validates a (partial) settings update from a form or JSON body and deep-merges it onto `current`.
+ * Numeric strings are coerced; `positionSizing` is mapped to lotMode/fixedLot; choosing a
+ * tradingStyle sets `scalper.enabled` to (style === 'scalper') (PRODUCT.md §4 "Settings save").
+ * On failure returns the first problem: a Portuguese message naming the field and its bounds
+ * (e.g. "maxTrades deve estar entre 1 e 20") and the dotted field path. Never throws.
+ */
+export function parseSettingsUpdate(body: unknown, current: TradingSettings): SettingsUpdateResult {
+  if (!isRecord(body)) return { ok: false, message: "Corpo inválido: esperado um objeto com as configurações", field: "" };
+  const patch = liftPositionSizing(body);
+  const merged = deepMerge(current, patch) as Record<string, unknown>;
+  if (patch.timeframe === null) delete merged.timeframe;
+  const r = tradingSettingsSchema.safeParse(merged);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    return { ok: false, message: issue.message, field: issue.path.join(".") };
+  }
+  const settings = r.data;
+  const styleChosen = isRecord(patch.aiSettings) && patch.aiSettings.tradingStyle !== undefined;
+  if (styleChosen) settings.aiSettings.scalper.enabled = settings.aiSettings.tradingStyle === "scalper";
+  if (settings.timeframe === undefined) delete settings.timeframe;
+  return { ok: true, settings };
+}
+
+/**
+ * The fixed-lot rule (PRODUCT.md §5): fixed only if lotMode is 'fixed' and fixedLot is a finite
+ * number above 0; otherwise automatic sizing.
+ */
+export function effectiveLotMode(settings: { lotMode?: unknown; fixedLot?: unknown }): LotMode {
+  const lot = typeof settings.fixedLot === "string" ? Number(settings.fixedLot) : settings.fixedLot;
+  return settings.lotMode === "fixed" && typeof lot === "number" && Number.isFinite(lot) && lot > 0 ? "fixed" : "auto";
+}
+
+/** The instruments the bot trades: '*' means every supported instrument (EUR_USD, GBP_USD, USD_JPY). */
+export function resolveInstruments(settings: Pick<TradingSettings, "instruments">): string[] {
+  return settings.instruments === "*" ? [...SUPPORTED_INSTRUMENTS] : [...settings.instruments];
+}

@@ -1,0 +1,111 @@
+/**
+ * Entry points of the OANDA v20 simulator (DESIGN.md §4):
+ * - `createSimulatorApp(opts)`: an Express router serving `/practice/v3/...`, `/live/v3/...` (REST
+ *   and streams) and the control API `/sim/...`, to mount in the main app (`OANDA_MODE=sim`).
+ * - `startSimulator(opts)`: the same on its own HTTP server.
+ * A 1 s real-time timer evaluates stops/targets even when no request comes in.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express, { type Router } from "express";
+import { controlRouter } from "./control";
+import { errorHandler, notFound, oandaHeaders } from "./http";
+import { v3Router } from "./routes";
+import { Simulator, type SimulatorOptions } from "./simulator";
+import type { StreamRegistry, Timers } from "./stream";
+
+export { Simulator, type SimulatorOptions } from "./simulator";
+
+export interface SimulatorAppOptions extends SimulatorOptions {
+  /** Timer functions (default the global ones). */
+  timers?: Timers;
+  /** Use an existing simulator instead of creating one from the options. */
+  sim?: Simulator;
+}
+
+/** The mounted simulator: an Express router plus its simulator and a `stop()` that ends timers and streams. */
+export type SimulatorApp = Router & { sim: Simulator; stop(): void };
+
+/** Real-time ms between background trigger evaluations. */
+export const TRIGGER_TICK_MS = 1000;
+
+const globalTimers: Timers = {
+  setInterval: (fn, ms) => {
+    const h = setInterval(fn, ms);
+    h.unref?.();
+    return h;
+  },
+  clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>),
+};
+
+/**
+ * Builds the simulator router. Mount it at the root of an app: it answers only under `/practice`,
+ * `/live` and `/sim` (unknown paths there → 404 envelope).
+ * @throws Error when the data folder or state file cannot be read
+ */
+export function createSimulatorApp(opts: SimulatorAppOptions): SimulatorApp {
+  const sim = opts.sim ?? new Simulator(opts);
+  const timers = opts.timers ?? globalTimers;
+  const streams: StreamRegistry = { timers, open: new Set() };
+  const router = express.Router();
+  const json = express.json({ type: () => true, limit: "1mb" });
+  for (const prefix of ["/practice", "/live", "/sim"]) router.use(prefix, oandaHeaders, json);
+  router.use("/sim", controlRouter(sim));
+  router.use("/practice/v3", v3Router(sim, "practice", streams));
+  router.use("/live/v3", v3Router(sim, "live", streams));
+  for (const prefix of ["/practice", "/live", "/sim"]) router.use(prefix, notFound);
+  router.use(["/practice", "/live", "/sim"], errorHandler);
+  const tick = timers.setInterval(() => {
+    try {
+      sim.sync();
+    } catch {
+      // A failed background evaluation is retried on the next tick or request.
+    }
+  }, TRIGGER_TICK_MS);
+  return Object.assign(router, {
+    sim,
+    stop() {
+      timers.clearInterval(tick);
+      for (const res of streams.open) res.end();
+      streams.open.clear();
+      sim.save();
+    },
+  });
+}
+
+export interface StartSimulatorOptions extends SimulatorAppOptions {
+  /** TCP port; 0 = random (default 0). */
+  port?: number;
+  /** Listen address (default 127.0.0.1). */
+  host?: string;
+}
+
+/**
+ * Starts the simulator on its own HTTP server.
+ * @returns `url` (e.g. "http://127.0.0.1:4001"; OANDA hosts are `${url}/practice` and `${url}/live`),
+ *   the bound `port`, `close()` (ends streams, saves state, stops listening) and the `sim`
+ */
+export async function startSimulator(opts: StartSimulatorOptions): Promise<{ url: string; port: number; close(): Promise<void>; sim: Simulator }> {
+  const app = express();
+  app.disable("x-powered-by");
+  const simApp = createSimulatorApp(opts);
+  app.use(simApp);
+  const host = opts.host ?? "127.0.0.1";
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    sim: simApp.sim,
+    close: () => (closing ??= new Promise<void>((resolve, reject) => {
+      simApp.stop();
+      server.close((err) => (err ? reject(err) : resolve()));
+      server.closeAllConnections?.();
+    })),
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * Persists the simulator state as one JSON file so a restart keeps users, accounts, trades and
+ * transactions. Writes are atomic (temp file + rename).
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { SimState } from "./state";
+
+/**
+ * Reads the state file; undefined when it does not exist.
+ * @throws Error when the file exists but is not a version-1 simulator state
+ */
+export function loadState(path: string): SimState | undefined {
+  if (!existsSync(path)) return undefined;
+  const s = JSON.parse(readFileSync(path, "utf8")) as SimState;
+  if (s?.version !== 1 || !Array.isArray(s.users) || !Array.isArray(s.accounts)) throw new Error(`Not a simulator state file: ${path}`);
+  return s;
+}
+
+/** Writes the state file atomically, creating its folder. */
+export function saveState(path: string, state: SimState): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(state));
+  renameSync(tmp, path);
+}

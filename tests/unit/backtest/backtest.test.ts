@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import type { Candle } from "../../../core/candles";
+import { Decimal } from "../../../core/decimal";
+import { bucketCandles, loadCsvCandles } from "../../../core/backtest/csv";
+import { checkBar } from "../../../core/backtest/fill";
+import type { OpenPosition } from "../../../core/backtest/fill";
+import { runBacktest } from "../../../core/backtest/run";
+import type { BacktestResult } from "../../../core/backtest/run";
+import { defaultSettings } from "../../../core/settings";
+
+const DATA = "/work/shared/data/fx";
+
+function consistent(r: BacktestResult, initial: string): void {
+  const s = r.stats;
+  expect(s.wins + s.losses + s.breakeven).toBe(s.trades);
+  expect(s.trades).toBe(r.trades.length);
+  const sum = r.trades.reduce((a, t) => a.add(t.pnl), new Decimal(0));
+  expect(new Decimal(s.netPnl).eq(sum)).toBe(true);
+  expect(new Decimal(s.finalBalance).eq(sum.add(initial))).toBe(true);
+  expect(s.netPips).toBeCloseTo(r.trades.reduce((a, t) => a + t.pips, 0), 6);
+  for (let i = 0; i < r.trades.length; i++) {
+    const t = r.trades[i]!;
+    expect(t.exitTime >= t.entryTime).toBe(true);
+    expect(t.result).toBe(new Decimal(t.pnl).gt(0) ? "WIN" : new Decimal(t.pnl).lt(0) ? "LOSS" : "BE");
+    if (i > 0) expect(t.entryTime >= r.trades[i - 1]!.exitTime).toBe(true); // one position at a time
+    expect(Number(t.units)).not.toBe(0);
+    expect(Math.sign(Number(t.units))).toBe(t.side === "buy" ? 1 : -1);
+  }
+  const wins = r.trades.filter((t) => t.result === "WIN");
+  const losses = r.trades.filter((t) => t.result === "LOSS");
+  if (wins.length && losses.length) {
+    const avgWin = wins.reduce((a, t) => a.add(t.pnl), new Decimal(0)).div(wins.length);
+    const avgLoss = losses.reduce((a, t) => a.add(new Decimal(t.pnl).abs()), new Decimal(0)).div(losses.length);
+    expect(s.profitFactor).toBe(avgWin.div(avgLoss).toDecimalPlaces(2).toNumber());
+  }
+  expect(s.winRatePct).toBe(Math.round((s.wins / s.trades) * 1000) / 10);
+}
+
+describe("backtest on real data", () => {
+  it("EUR_USD 2026 slice: same engine and risk gate, consistent stats", () => {
+    const candlesByTf = loadCsvCandles(DATA, "EUR_USD");
+    const r = runBacktest({ instrument: "EUR_USD", candlesByTf, settings: defaultSettings(), from: "2026-01-12T00:00:00Z", to: "2026-02-07T00:00:00Z", spreadPips: 1, initialBalance: "10000", accountCurrency: "USD" });
+    expect(r.stepTimeframe).toBe("M5");
+    expect(r.candles).toBeGreaterThan(5000);
+    expect(r.trades.length).toBeGreaterThan(10);
+    consistent(r, "10000");
+    expect(r.trades[0]!.entryTime >= "2026-01-12").toBe(true);
+    expect(r.trades[0]!.entryPrice).toMatch(/^1\.\d{5}$/);
+    // deterministic
+    const again = runBacktest({ instrument: "EUR_USD", candlesByTf, settings: defaultSettings(), from: "2026-01-12T00:00:00Z", to: "2026-02-07T00:00:00Z", spreadPips: 1, initialBalance: "10000", accountCurrency: "USD" });
+    expect(again.trades).toEqual(r.trades);
+  });
+
+  it("USD_JPY histdata 2016 (bid M1 → M5 file present), 3-decimal prices", () => {
+    const candlesByTf = loadCsvCandles(`${DATA}/histdata_2016`, "USD_JPY");
+    const s = defaultSettings();
+    s.aiSettings.tradingStyle = "day";
+    const r = runBacktest({ instrument: "USD_JPY", candlesByTf, settings: s, to: "2016-03-01T00:00:00Z", spreadPips: 1, initialBalance: "10000", accountCurrency: "USD" });
+    expect(r.trades.length).toBeGreaterThan(10);
+    consistent(r, "10000");
+    expect(r.trades[0]!.stopLoss).toMatch(/^1\d\d\.\d{3}$/);
+  });
+
+  it("builds USD_JPY M5 from the 2026 M3 file by bucketing", () => {
+    const c = loadCsvCandles(DATA, "USD_JPY");
+    expect(c.M5!.length).toBeGreaterThan(18000);
+    expect(c.M5!.every((x) => x.time % 300_000 === 0)).toBe(true);
+    expect(c.M15!.length).toBe(6236); // native file preferred
+  });
+
+  it("fails clearly on a missing folder or instrument", () => {
+    expect(() => loadCsvCandles("/nonexistent", "EUR_USD")).toThrow(/Pasta de dados não encontrada/);
+    expect(() => loadCsvCandles(DATA, "AUD_NZD")).toThrow(/Nenhum arquivo AUD_NZD/);
+  });
+});
+
+describe("fill model", () => {
+  it("stop loss first when one bar touches both; bid side for a buy", () => {
+    const p = { side: "buy" as const, entry: 1.1, stopLoss: 1.099, takeProfit: 1.1015, openTime: 0 };
+    expect(checkBar({ ...p }, { open: 1.1, high: 1.102, low: 1.098, close: 1.1 }, 0.00005)).toEqual({ price: 1.099, reason: "STOP_LOSS" });
+    // the TP needs the bid (mid − half spread) to reach it
+    expect(checkBar({ ...p }, { open: 1.1, high: 1.10153, low: 1.1, close: 1.1 }, 0.00005)).toBeNull();
+    expect(checkBar({ ...p }, { open: 1.1, high: 1.10155, low: 1.1, close: 1.1 }, 0.00005)).toEqual({ price: 1.1015, reason: "TAKE_PROFIT" });
+    // a gap through the stop fills at the open
+    expect(checkBar({ ...p }, { open: 1.0985, high: 1.0986, low: 1.098, close: 1.098 }, 0)).toEqual({ price: 1.0985, reason: "STOP_LOSS" });
+  });
+  it("sell uses the ask; trailing stop follows the best price", () => {
+    const p: OpenPosition = { side: "sell", entry: 1.1, stopLoss: 1.101, takeProfit: 1.095, trailDistance: 0.0005, openTime: 0 };
+    expect(checkBar(p, { open: 1.1, high: 1.1002, low: 1.0990, close: 1.0992 }, 0)).toBeNull();
+    expect(p.trailStop).toBeCloseTo(1.0995, 10);
+    expect(checkBar(p, { open: 1.0992, high: 1.0996, low: 1.0991, close: 1.0995 }, 0)).toEqual({ price: 1.0995, reason: "TRAILING_STOP" });
+  });
+});
+
+describe("hand-built series", () => {
+  it("a take profit hit gives a WIN of the expected pips", () => {
+    // EUR_USD M5: +1 pip per bar, high/low = close ± 2 pips → ATR = 4 pips; SL 4 pips, TP 6 pips
+    const t0 = Date.UTC(2026, 0, 5, 9, 0);
+    const m5: Candle[] = [];
+    for (let i = 0; i < 90; i++) {
+      const close = 1.1 + i * 0.0001;
+      m5.push({ time: t0 + i * 300_000, open: close - 0.0001, high: close + 0.0002, low: close - 0.0002, close, volume: 1, complete: true });
+    }
+    const s = defaultSettings();
+    s.aiSettings.autoTimeframeSelection = false;
+    s.timeframe = "M5";
+    s.aiSettings.indicators = { ema: true, macd: true, rsi: false, bollinger: false, stochastic: false };
+    const r = runBacktest({ instrument: "EUR_USD", candlesByTf: { M5: m5 }, settings: s, spreadPips: 1, initialBalance: "10000", accountCurrency: "USD" });
+    const t = r.trades[0]!;
+    expect(t.side).toBe("buy");
+    expect(t.exitReason).toBe("TAKE_PROFIT");
+    expect(t.result).toBe("WIN");
+    // entry = close + 0.5 pip (ask); TP = entry + round(ATR × 1.5) = entry + 6 pips
+    expect(new Decimal(t.takeProfit).sub(t.entryPrice).toNumber()).toBeCloseTo(0.0006, 10);
+    expect(new Decimal(t.entryPrice).sub(t.stopLoss).toNumber()).toBeCloseTo(0.0004, 10);
+    expect(t.pips).toBe(6);
+    expect(t.pnl).toBe(new Decimal(t.units).mul("0.0006").toFixed(4));
+    // TP reached on the 5th bar after entry: bid high = close0 + 5 pips + 2 − 0.5 ≥ entry + 6
+    expect(Date.parse(t.exitTime) - Date.parse(t.entryTime)).toBe(5 * 300_000);
+  });
+
+  it("bucketCandles aggregates OHLCV on epoch-aligned buckets", () => {
+    const mk = (min: number, o: number, h: number, l: number, c: number): Candle => ({ time: min * 60_000, open: o, high: h, low: l, close: c, volume: 1, complete: true });
+    const out = bucketCandles([mk(0, 1, 2, 0.5, 1.5), mk(3, 1.5, 3, 1, 2), mk(6, 2, 2.5, 1.8, 2.2)], 300);
+    expect(out).toEqual([
+      { time: 0, open: 1, high: 3, low: 0.5, close: 2, volume: 2, complete: true },
+      { time: 300_000, open: 2, high: 2.5, low: 1.8, close: 2.2, volume: 1, complete: true },
+    ]);
+  });
+});

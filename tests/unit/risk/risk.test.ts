@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { evaluateRisk, MAX_CONSECUTIVE_LOSSES, maxSpreadPips, RISK_RULES, spreadInPips } from "../../../core/risk";
+import type { RiskContext } from "../../../core/risk";
+import { defaultSettings } from "../../../core/settings";
+
+const NOW = new Date("2026-01-05T15:00:00Z");
+
+function ctx(over: Partial<RiskContext> = {}): RiskContext {
+  return {
+    now: NOW,
+    settings: defaultSettings(),
+    instrument: "EUR_USD",
+    licenceValid: true,
+    brokerConnected: true,
+    priceTradeable: true,
+    spreadPips: 1,
+    openTrades: 0,
+    openTradesOnInstrument: 0,
+    tradesToday: 0,
+    realizedPLToday: "0",
+    dayStartBalance: "10000",
+    balance: "10000",
+    peakBalance: "10000",
+    consecutiveLosses: 0,
+    ...over,
+  };
+}
+
+describe("evaluateRisk", () => {
+  it("allows when every protection passes", () => {
+    expect(evaluateRisk(ctx())).toEqual({ allowed: true, code: "ok", reason: "Todas as proteções de risco aprovadas" });
+  });
+
+  it.each<[string, Partial<RiskContext>, string, string, string | undefined]>([
+    ["licence", { licenceValid: false }, "licence_invalid", "Licença inválida ou expirada: assine para continuar operando", "licence"],
+    ["broker", { brokerConnected: false }, "broker_disconnected", "Corretora desconectada: reconecte sua conta Oanda", "broker"],
+    ["market", { priceTradeable: false }, "market_closed", "Mercado fechado para EUR_USD", undefined],
+    ["news", { newsBlackout: { active: true, event: "Payroll (USD)" } }, "news_blackout", "Pausa por notícia de alto impacto: Payroll (USD)", undefined],
+    ["spread", { spreadPips: 3.5 }, "spread_too_wide", "Spread de 3,5 pips acima do máximo de 3,0 pips para EUR_USD", undefined],
+    ["maxTrades", { openTrades: 3 }, "max_trades", "Limite de 3 trades simultâneos atingido (3 abertos)", undefined],
+    ["one per instrument", { openTrades: 1, openTradesOnInstrument: 1 }, "instrument_busy", "Já existe um trade aberto em EUR_USD", undefined],
+    ["maxDailyTrades", { tradesToday: 15 }, "max_daily_trades", "Limite diário de 15 trades atingido", undefined],
+    ["daily loss", { realizedPLToday: "-300", balance: "9700", peakBalance: "9800" }, "daily_loss_limit", "Limite diário de perdas atingido: 3,00% (máximo 3,0%)", "daily_loss_limit"],
+    ["drawdown", { balance: "9500", peakBalance: "10000" }, "max_drawdown", "Drawdown máximo atingido: 5,00% (máximo 5,0%)", "max_drawdown"],
+    ["cooldown", { lastTradeAt: new Date(NOW.getTime() - 25_000) }, "cooldown", "Aguardando intervalo entre trades: 35 s restantes de 60 s", undefined],
+    ["consecutive losses", { consecutiveLosses: MAX_CONSECUTIVE_LOSSES }, "max_consecutive_losses", "4 perdas consecutivas (máximo 4)", "max_consecutive_losses"],
+  ])("%s trips with its Portuguese reason", (_name, over, code, reason, stopBot) => {
+    const v = evaluateRisk(ctx(over));
+    expect(v.allowed).toBe(false);
+    expect(v.code).toBe(code);
+    expect(v.reason).toBe(reason);
+    expect(v.stopBot).toBe(stopBot);
+  });
+
+  it("just below each limit passes", () => {
+    expect(evaluateRisk(ctx({ spreadPips: 3 })).allowed).toBe(true);
+    expect(evaluateRisk(ctx({ tradesToday: 14, openTrades: 2 })).allowed).toBe(true);
+    expect(evaluateRisk(ctx({ realizedPLToday: "-299.99" })).allowed).toBe(true);
+    expect(evaluateRisk(ctx({ balance: "9500.01" })).allowed).toBe(true);
+    expect(evaluateRisk(ctx({ lastTradeAt: new Date(NOW.getTime() - 60_000) })).allowed).toBe(true);
+    expect(evaluateRisk(ctx({ consecutiveLosses: 3 })).allowed).toBe(true);
+    // news blackout ignored when news filtering is off
+    const s = defaultSettings();
+    s.aiSettings.news.enabled = false;
+    expect(evaluateRisk(ctx({ settings: s, newsBlackout: { active: true } })).allowed).toBe(true);
+  });
+
+  it("checks in the fixed order", () => {
+    expect(RISK_RULES.map((r) => r.name)).toEqual([
+      "licence", "broker", "marketOpen", "newsBlackout", "spread", "maxTrades", "maxDailyTrades", "dailyLossLimit", "maxDrawdown", "cooldown", "consecutiveLosses",
+    ]);
+    const all: Partial<RiskContext> = {
+      licenceValid: false, brokerConnected: false, priceTradeable: false, newsBlackout: { active: true }, spreadPips: 9, openTrades: 5,
+      tradesToday: 99, realizedPLToday: "-5000", balance: "5000", consecutiveLosses: 9, lastTradeAt: NOW,
+    };
+    const expected = ["licence_invalid", "broker_disconnected", "market_closed", "news_blackout", "spread_too_wide", "max_trades", "max_daily_trades", "daily_loss_limit", "max_drawdown", "cooldown", "max_consecutive_losses"];
+    const c = ctx(all);
+    const seen: string[] = [];
+    for (let i = 0; i < expected.length; i++) {
+      const v = evaluateRisk(c);
+      seen.push(v.code);
+      // clear the condition that tripped, the next one must show
+      if (v.code === "licence_invalid") c.licenceValid = true;
+      if (v.code === "broker_disconnected") c.brokerConnected = true;
+      if (v.code === "market_closed") c.priceTradeable = true;
+      if (v.code === "news_blackout") delete c.newsBlackout;
+      if (v.code === "spread_too_wide") c.spreadPips = 1;
+      if (v.code === "max_trades") c.openTrades = 0;
+      if (v.code === "max_daily_trades") c.tradesToday = 0;
+      if (v.code === "daily_loss_limit") c.realizedPLToday = "0";
+      if (v.code === "max_drawdown") c.balance = "10000";
+      if (v.code === "cooldown") delete c.lastTradeAt;
+      if (v.code === "max_consecutive_losses") c.consecutiveLosses = 0;
+    }
+    expect(seen).toEqual(expected);
+    expect(evaluateRisk(c).allowed).toBe(true);
+  });
+
+  it("spread helpers", () => {
+    expect(maxSpreadPips("EUR_USD")).toBe(3);
+    expect(maxSpreadPips("AUD_NZD")).toBe(5);
+    expect(spreadInPips("USD_JPY", "150.000", "150.015")).toBe(1.5);
+    expect(spreadInPips("EUR_USD", "1.10000", "1.10012")).toBe(1.2);
+  });
+});
