@@ -8,7 +8,7 @@ export default defineConfig({
     projects: [
       {
         plugins: [tsconfigPaths()],
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", sequence: { groupOrder: 0 } },
       },
       {
         plugins: [tsconfigPaths()],
@@ -21,6 +21,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           fileParallelism: true,
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -6,7 +6,6 @@
 import DecimalJs from "decimal.js";
 
 export const Decimal = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_UP });
-// eslint-disable-next-line @typescript-eslint/no-namespace, @typescript-eslint/no-redeclare
 export type Decimal = DecimalJs;
 // eslint-disable-next-line @typescript-eslint/no-namespace
 export declare namespace Decimal {

@@ -43,11 +43,31 @@ export function pricePrecision(instrument: string): number {
   return /JPY/i.test(instrument) ? 3 : 5;
 }
 
+/**
+ * Rounds a decimal (string or number) half away from zero to `dp` places without binary-float error
+ * ('151.2345' → '151.235', where `Number.toFixed` would give '151.234').
+ */
+export function roundDecimal(value: string | number, dp: number): string | null {
+  const text = typeof value === "number" ? (Number.isFinite(value) ? String(value) : "") : value.trim();
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text);
+  if (!m || (!m[2] && !m[3])) {
+    const n = toNumber(value);
+    return n === null ? null : n.toFixed(dp); // e.g. exponent notation
+  }
+  const neg = m[1] === "-";
+  const frac = (m[3] ?? "").padEnd(dp + 1, "0");
+  let scaled = BigInt((m[2] || "0") + frac.slice(0, dp));
+  if (Number(frac[dp]) >= 5) scaled += 1n;
+  const digits = scaled.toString().padStart(dp + 1, "0");
+  const out = dp > 0 ? `${digits.slice(0, -dp)}.${digits.slice(-dp)}` : digits;
+  return neg && scaled !== 0n ? `-${out}` : out;
+}
+
 /** A price with the instrument's precision, e.g. '1.08423' or '151.234'; '—' when unknown. */
 export function formatPrice(instrument: string, price: unknown): string {
-  const n = toNumber(price);
-  if (n === null) return "—";
-  return n.toFixed(pricePrecision(instrument));
+  if (typeof price !== "string" && typeof price !== "number") return "—";
+  if (toNumber(price) === null) return "—";
+  return roundDecimal(price, pricePrecision(instrument)) ?? "—";
 }
 
 /** 'EUR_USD' → 'EUR/USD'. */

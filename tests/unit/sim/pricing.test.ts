@@ -87,7 +87,7 @@ describe("path and spread", () => {
     expect(halfSpread("EUR_USD", Date.parse("2026-01-13T10:00:00Z")).toFixed()).toBe("0.00005");
     expect(halfSpread("USD_JPY", Date.parse("2026-01-13T10:00:00Z")).toFixed()).toBe("0.006");
     expect(spreadMultiplier(Date.parse("2026-01-13T21:30:00Z")).toNumber()).toBe(3);
-    expect(spreadMultiplier(Date.parse("2026-01-16T20:30:00Z")).toNumber()).toBe(3);
+    expect(spreadMultiplier(Date.parse("2026-01-16T21:00:00Z")).toNumber()).toBe(3);
     expect(spreadMultiplier(Date.parse("2026-01-16T20:00:00Z")).toNumber()).toBe(2.5);
     expect(spreadMultiplier(Date.parse("2026-01-16T18:30:00Z")).toNumber()).toBe(1.5);
     const q = pricing.quote("GBP_USD", Date.parse("2026-01-13T10:01:23Z"));
