@@ -11,6 +11,7 @@ const LIMITED = new Set([
   "/api/auth/forgot-password",
   "/api/auth/resend-confirmation",
   "/auth",
+  "/auth.data",
 ]);
 
 /** One limiter per path: 20 POSTs per IP per 15 minutes. */

@@ -30,7 +30,7 @@ function ensureChromium() {
 }
 
 mkdirSync("test-results", { recursive: true });
-if (run("npm", ["run", "build"]) !== 0) {
+if (run("npm", ["run", "build"], { NODE_ENV: "production" }) !== 0) {
   console.error("O build falhou.");
   process.exit(1);
 }

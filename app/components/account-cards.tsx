@@ -82,7 +82,7 @@ export function BalanceCard({ account }: { account: AccountView }) {
       }
       data-testid="balance-card"
     >
-      <p className="text-3xl font-bold tabular-nums text-white" data-testid="balance-value">
+      <p className="text-2xl font-bold tabular-nums text-white sm:text-3xl" data-testid="balance-value">
         {formatMoney(account.balance ?? "0.0000", account.currency)}
       </p>
       <div className="mt-3 grid grid-cols-2 gap-2">

@@ -67,7 +67,7 @@ export function NavDock({ botActive }: { botActive: boolean }) {
       aria-label="Navegação principal"
       className="fixed inset-x-0 bottom-0 z-30 border-t border-white/10 bg-slate-950/95 pb-[env(safe-area-inset-bottom)] backdrop-blur md:inset-x-auto md:bottom-5 md:left-1/2 md:-translate-x-1/2 md:rounded-2xl md:border md:bg-slate-900/90 md:px-2 md:shadow-2xl md:shadow-black/40"
     >
-      <ul className="mx-auto flex max-w-lg items-stretch justify-around md:gap-1">
+      <ul className="mx-auto flex max-w-lg items-stretch justify-around md:max-w-none md:gap-1">
         {NAV.map(({ to, label, Icon, end }) => (
           <li key={to} className="flex-1 md:flex-none">
             <NavLink

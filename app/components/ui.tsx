@@ -150,13 +150,13 @@ export function Field({
 }
 
 /** A label/value row for figure cards. */
-export function Stat({ label, value, tone, hint }: { label: string; value: ReactNode; tone?: "up" | "down" | "neutral"; hint?: ReactNode }) {
+export function Stat({ label, value, tone, hint, className }: { label: string; value: ReactNode; tone?: "up" | "down" | "neutral"; hint?: ReactNode; className?: string }) {
   return (
-    <div className="rounded-xl bg-white/[0.03] p-3 ring-1 ring-white/5">
+    <div className={clsx("min-w-0 rounded-xl bg-white/[0.03] p-3 ring-1 ring-white/5", className)}>
       <p className="text-xs text-slate-400">{label}</p>
       <p
         className={clsx(
-          "mt-1 text-lg font-semibold tabular-nums",
+          "mt-1 truncate whitespace-nowrap text-base font-semibold tabular-nums xl:text-lg",
           tone === "up" ? "text-emerald-300" : tone === "down" ? "text-rose-300" : "text-slate-100",
         )}
       >

@@ -41,6 +41,7 @@ const TITLE_COLOUR: Record<HeroView["tone"], string> = {
   green: "text-emerald-300",
 };
 
+/** The hero/control screen (mobile and desktop variants via responsive classes). */
 export default function HeroPage() {
   const { user, broker, bot } = useLoaderData<typeof loader>();
   const online = useOnline();
@@ -111,8 +112,8 @@ export default function HeroPage() {
         </Banner>
       )}
 
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-        <section aria-labelledby="hero-title" className="flex flex-col items-center rounded-3xl border border-white/10 bg-slate-900/60 px-4 py-8 text-center md:py-10">
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
+        <section aria-labelledby="hero-title" className="flex flex-col items-center self-start rounded-3xl border border-white/10 bg-slate-900/60 px-4 py-8 text-center md:py-10">
           <PowerButton view={view} busy={busy} disabled={view.state === "offline"} onClick={() => void toggle()} />
           <h2 id="hero-title" className={clsx("mt-8 text-3xl font-extrabold md:text-4xl", TITLE_COLOUR[view.tone])} data-testid="hero-title">
             {view.title}
@@ -151,7 +152,7 @@ export default function HeroPage() {
 
         <div className="space-y-4">
           {broker.isConnected && account ? (
-            <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-1 xl:grid-cols-2">
+            <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-1">
               <BalanceCard account={account} />
               <ConnectedAccountCard account={account} error={"error" in broker ? (broker.error as string) : null} onChanged={reloadSoon} />
             </div>
@@ -192,7 +193,7 @@ export default function HeroPage() {
             )}
           </Card>
 
-          <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-1 xl:grid-cols-2">
+          <div className="grid gap-4 md:grid-cols-2">
             <Card
               title={
                 <span className="flex items-center gap-2">
@@ -210,7 +211,7 @@ export default function HeroPage() {
                   <span className="text-slate-400">Intervalo de análise</span> <span>{bot.intervalSec} s</span>
                 </li>
                 <li className="flex justify-between">
-                  <span className="text-slate-400">Timeframe</span> <span>Automático (M5, M15, M30, H1)</span>
+                  <span className="text-slate-400">Timeframe</span> <span className="text-right">Automático (M5, M15, M30, H1)</span>
                 </li>
                 <li className="flex justify-between">
                   <span className="text-slate-400">Monitoramento</span> <span>24/7</span>

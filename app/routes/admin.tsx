@@ -12,6 +12,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { email: user.email };
 }
 
+/** Admin area placeholder with a logout button. */
 export default function AdminPage() {
   const { pathname } = useLocation();
   return (

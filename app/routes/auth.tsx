@@ -93,6 +93,7 @@ const VERIFY_MESSAGES: Record<string, string> = {
 /** Delays before proceeding (PRODUCT.md §9). */
 const DELAY_MS: Record<Tab, number> = { login: 800, register: 1000, forgot: 0 };
 
+/** The auth page: tabs, forms, banners and the broker call to action. */
 export default function AuthPage() {
   const actionData = useActionData<typeof action>() as ActionResult | undefined;
   const navigation = useNavigation();

@@ -10,6 +10,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {};
 }
 
+/** Placeholder page: the screen arrives in a later issue. */
 export default function Page() {
   return <ComingSoon title="Gerenciar Assinatura" subtitle="Seu plano, pagamentos e licença." />;
 }

@@ -41,6 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { user: pub, broker, bot, open, openError, history: history as ClosedTradeView[], loadedAt: new Date().toISOString() };
 }
 
+/** The trading dashboard, refreshed every 15 s. */
 export default function DashboardPage() {
   const { user, broker, bot, open, openError, history, loadedAt } = useLoaderData<typeof loader>();
   const { revalidate } = useRevalidator();
@@ -112,7 +113,7 @@ export default function DashboardPage() {
           <Stat label="Win rate" value={formatPercent(stats.winRate)} hint={`${stats.winners} de ${stats.total}`} />
           <Stat label="Profit factor" value={stats.profitFactor === null ? "—" : stats.profitFactor.toFixed(2)} hint="ganho médio / perda média" />
           <Stat label="Trades" value={stats.total} hint="fechados" />
-          <Stat label="P&L hoje" value={<span suppressHydrationWarning>{formatMoney(stats.pnlToday, currency, { signed: true })}</span>} tone={signTone(stats.pnlToday)} />
+          <Stat className="col-span-2 md:col-span-1" label="P&L hoje" value={<span suppressHydrationWarning>{formatMoney(stats.pnlToday, currency, { signed: true })}</span>} tone={signTone(stats.pnlToday)} />
         </div>
         <div className="grid gap-4 md:grid-cols-2">
           {licensed && broker.isConnected && account ? (

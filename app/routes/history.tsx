@@ -10,6 +10,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {};
 }
 
+/** Placeholder page: the screen arrives in a later issue. */
 export default function Page() {
   return <ComingSoon title="Histórico de Trades" subtitle="Todas as operações fechadas pela IA na sua conta." />;
 }

@@ -10,6 +10,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {};
 }
 
+/** Placeholder page: the screen arrives in a later issue. */
 export default function Page() {
   return <ComingSoon title="Central de Notificações" subtitle="Alertas de trades, decisões da IA e do sistema." />;
 }

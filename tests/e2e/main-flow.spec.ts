@@ -28,6 +28,20 @@ test("login page: wrong password shows the server error (and screenshots /auth)"
   await page.getByRole("tab", { name: "Criar Conta" }).click();
   await expect(page.getByText("Email ou senha inválidos.")).toHaveCount(0);
   await expect(page.getByPlaceholder("Mínimo 8 caracteres")).toBeVisible();
+
+  // Forgot password: two steps, back to login.
+  await page.getByRole("tab", { name: "Recuperar" }).click();
+  await page.getByLabel("E-mail").fill("ninguem@exemplo.com");
+  await page.getByRole("button", { name: "Enviar link" }).click();
+  await expect(page.getByText("Se o e-mail estiver cadastrado, você receberá o link de recuperação.")).toBeVisible();
+  await page.getByRole("button", { name: "Voltar para Login" }).click();
+  await expect(page.getByRole("tab", { name: "Entrar" })).toHaveAttribute("aria-selected", "true");
+
+  // Broker call to action.
+  await page.getByRole("button", { name: "Ainda não tem conta na Oanda?" }).click();
+  await expect(page.getByRole("link", { name: /Abrir conta demo grátis/ })).toHaveAttribute("target", "_blank");
+  await page.getByRole("button", { name: "Já tenho conta" }).click();
+  await expect(page.getByRole("button", { name: "Já tenho conta" })).toHaveCount(0);
 });
 
 test("protected pages need login; unknown paths go to /", async ({ page }) => {
@@ -62,8 +76,22 @@ test("hero gating without broker: 'Conectar Oanda' and the wizard", async ({ pag
   await expect(validate).toBeDisabled();
   await dialog.getByLabel("Token de acesso pessoal da Oanda").fill("   ");
   await expect(validate).toBeDisabled();
+  await dialog.getByLabel("Token de acesso pessoal da Oanda").fill("token-que-nao-existe");
+  await validate.click();
+  await expect(dialog.getByRole("alert")).toBeVisible(); // the server's message for an unknown token
+  await shot(page, testInfo, "wizard-token");
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
+  expect(await page.evaluate(() => document.body.style.overflow)).toBe("");
+
+  // Offline comes first in the gating.
+  await page.context().setOffline(true);
+  await expect(page.getByTestId("status-badge")).toHaveText("Offline");
+  await expect(page.getByTestId("hero-title")).toHaveText("Offline");
+  await expect(page.getByText("Sem conexão com a internet")).toBeVisible();
+  await expect(page.getByTestId("power-button")).toBeDisabled();
+  await page.context().setOffline(false);
+  await expect(page.getByTestId("status-badge")).toHaveText("Conectar Oanda");
 
   // Placeholder pages exist and require login.
   await page.goto("/history");
@@ -149,4 +177,14 @@ test("register → connect simulator account → ATIVAR IA → trade on the dash
   await page.getByTestId("power-button").click();
   await expect(page.getByTestId("hero-title")).toHaveText("IA Pausada");
   await expect(page.getByTestId("stop-reason")).toHaveText("Parado manualmente");
+
+  // Logout from the header, then log back in with the same credentials.
+  await page.getByRole("button", { name: "Sair" }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await page.getByLabel("E-mail").fill(user.email.toUpperCase());
+  await page.getByLabel("Senha", { exact: true }).fill(user.password);
+  await page.getByRole("button", { name: "Entrar" }).click();
+  await expect(page.getByText("Login realizado com sucesso! Redirecionando...")).toBeVisible();
+  await page.waitForURL((url) => url.pathname === "/");
+  await expect(page.getByTestId("hero-title")).toHaveText("IA Pausada");
 });

@@ -19,7 +19,7 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, "../..");
   if (!existsSync(path.join(root, "build/server/index.js"))) {
-    execSync("npm run build", { cwd: root, stdio: "inherit" });
+    execSync("npm run build", { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
   }
   if (process.env.TEST_DATABASE_URL) {
     project.provide("adminDbUrl", process.env.TEST_DATABASE_URL);
