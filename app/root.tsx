@@ -11,8 +11,10 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useMemo, type ReactNode } from "react";
+import { I18nextProvider, useTranslation } from "react-i18next";
 import { AppHeader, NavDock } from "~/components/layout";
+import { createI18n, INTL_LOCALE, toLanguage } from "~/i18n";
 import { chromeData } from "~/lib/pages.server";
 import styles from "./tailwind.css?url";
 
@@ -39,8 +41,10 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const { pathname } = useLocation();
   const showChrome = !!data?.user && data.user.role !== "admin" && !chromeHidden(pathname);
+  const i18n = useMemo(() => createI18n(data?.language), [data?.language]);
   return (
-    <html lang="pt-BR" className="dark">
+    <I18nextProvider i18n={i18n}>
+    <html lang={INTL_LOCALE[toLanguage(data?.language)]} className="dark">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
@@ -55,6 +59,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Scripts />
       </body>
     </html>
+    </I18nextProvider>
   );
 }
 
@@ -66,17 +71,18 @@ export default function App() {
 /** Generic router error screen (PRODUCT.md §2): 'Unexpected Application Error!' plus the message. */
 export function ErrorBoundary() {
   const error = useRouteError();
+  const { t } = useTranslation();
   const message = isRouteErrorResponse(error)
     ? `${error.status} ${error.statusText}${typeof error.data === "string" && error.data ? ` — ${error.data}` : ""}`
     : error instanceof Error
       ? error.message
-      : "Erro desconhecido";
+      : t("unknownError");
   return (
     <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-6 text-center">
-      <h1 className="text-2xl font-bold text-rose-300">Unexpected Application Error!</h1>
+      <h1 className="text-2xl font-bold text-rose-300">{t("unexpectedError")}</h1>
       <p className="break-words text-slate-300">{message}</p>
       <a href="/" className="rounded-xl bg-white/10 px-4 py-2.5 text-sm font-semibold hover:bg-white/15">
-        Voltar ao início
+        {t("backHome")}
       </a>
     </main>
   );

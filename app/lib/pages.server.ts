@@ -1,4 +1,5 @@
 /** Loader helpers shared by the page routes: logged-in non-admin users, the header's unread count, the bot dot. */
+import { toLanguage } from "~/i18n";
 import { redirect } from "@remix-run/node";
 import { getUser, requireUser, type UserRow } from "~/services/auth.server";
 import { db } from "~/services/db.server";
@@ -13,7 +14,7 @@ export async function requireAppUser(request: Request): Promise<UserRow> {
 /** What the app chrome needs: who is logged in, unread notifications, whether the AI is on. */
 export async function chromeData(request: Request) {
   const user = await getUser(request);
-  if (!user) return { user: null, unread: 0, botActive: false };
+  if (!user) return { user: null, unread: 0, botActive: false, language: "pt" as const, timezone: "America/Sao_Paulo" };
   const sql = db();
   const [[n], [bot]] = await Promise.all([
     sql<{ count: number }[]>`select count(*)::int as count from notifications where user_id = ${user.id} and not read`,
@@ -23,5 +24,7 @@ export async function chromeData(request: Request) {
     user: { firstName: user.first_name, lastName: user.last_name, email: user.email, role: user.role },
     unread: n?.count ?? 0,
     botActive: bot?.is_active ?? false,
+    language: toLanguage(user.preferences?.language),
+    timezone: user.preferences?.timezone || "America/Sao_Paulo",
   };
 }
