@@ -1,6 +1,6 @@
 /** Boot and shutdown: bad configuration stops the boot naming the variable; SIGTERM shuts down in order. */
 import { describe, expect, it } from "vitest";
-import { startAppServer } from "../setup/app-server";
+import { apiClient, startAppServer } from "../setup/app-server";
 import { createTestDatabase } from "../setup/db";
 
 describe("boot", () => {
@@ -17,6 +17,27 @@ describe("boot", () => {
       expect(code).toBe(0);
       expect(app.output()).toMatch(/SIGTERM recebido: encerrando\.\.\.[\s\S]*encerrado\./);
       await expect(fetch(`${app.url}/health`)).rejects.toThrow();
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it("creates the admin from ADMIN_EMAIL/ADMIN_PASSWORD once, with the admin role", async () => {
+    const db = await createTestDatabase();
+    try {
+      const env = { DATABASE_URL: db.url, WORKERS: "off", ADMIN_EMAIL: "Chefe@Exemplo.com", ADMIN_PASSWORD: "Admin1234" };
+      for (let run = 0; run < 2; run++) {
+        const app = await startAppServer(env);
+        const login = await apiClient(app.url)<{ user: { role: string; licenseStatus: string; hasValidLicense: boolean } }>("POST", "/api/auth/login", {
+          email: "chefe@exemplo.com",
+          password: "Admin1234",
+        });
+        expect(login.status).toBe(200);
+        expect(login.body.user).toMatchObject({ role: "admin", licenseStatus: "admin", hasValidLicense: true });
+        await app.stop();
+      }
+      const rows = await db.sql`select role from users`;
+      expect(rows).toEqual([{ role: "admin" }]);
     } finally {
       await db.drop();
     }
