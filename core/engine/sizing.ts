@@ -5,7 +5,9 @@
  *   units = floor(balance × 1% / (stopDistance × quote→account rate)). The rate is 1 when the
  *   quote currency is the account currency (EUR_USD on USD), 1/price when the base currency is
  *   (USD_JPY on USD), else the caller's `quoteToAccountRate`. Capped by margin:
- *   units ≤ marginAvailable / (price × rate × marginRate) when marginAvailable is given.
+ *   units ≤ marginAvailable / (price × rate × marginRate) when marginAvailable is given; and by
+ *   leverage: notional (units × price × rate) ≤ balance × MAX_LEVERAGE_PER_TRADE, so a tight stop
+ *   can never turn into an oversized position that a price gap would punish far beyond 1 %.
  * - fixed: fixedLot × 100 000 units (UNITS_PER_LOT, PRODUCT.md §9), floored to whole units.
  * The result is a signed integer string: + buy, − sell (OANDA convention).
  */
@@ -15,6 +17,12 @@ import type { LotMode } from "../settings";
 
 /** Percent of the balance risked per trade in automatic sizing (the common 1 % rule of retail risk management). */
 export const RISK_PER_TRADE_PCT = 1;
+
+/**
+ * Largest notional of one automatically sized trade, as a multiple of the balance. With the default
+ * maxTrades of 3 the account stays within 15:1, half the 30:1 ESMA retail limit for major pairs.
+ */
+export const MAX_LEVERAGE_PER_TRADE = 5;
 
 export interface SizingInput {
   instrument: string;
@@ -64,7 +72,10 @@ export function computeUnits(input: SizingInput): SizingResult {
   const stop = new Decimal(input.stopDistance);
   if (!stop.gt(0)) return { ok: false, reason: "Distância do stop inválida" };
   const risk = new Decimal(input.balance).mul(RISK_PER_TRADE_PCT).div(100);
-  let units = risk.div(stop.mul(rate)).floor();
+  // Rounded to 1e-6 before flooring: a rate like 1/150 carries a last-digit artefact (29 999.999…).
+  let units = risk.div(stop.mul(rate)).toDecimalPlaces(6).floor();
+  const notionalPerUnit = new Decimal(input.price).mul(rate);
+  if (notionalPerUnit.gt(0)) units = Decimal.min(units, new Decimal(input.balance).mul(MAX_LEVERAGE_PER_TRADE).div(notionalPerUnit).floor());
   if (input.marginAvailable !== undefined) {
     const marginRate = new Decimal(input.marginRate ?? instrumentSpec(input.instrument).marginRate);
     const perUnit = new Decimal(input.price).mul(rate).mul(marginRate);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeStops } from "../../../core/engine/stops";
-import { computeUnits, RISK_PER_TRADE_PCT } from "../../../core/engine/sizing";
+import { computeUnits, MAX_LEVERAGE_PER_TRADE, RISK_PER_TRADE_PCT } from "../../../core/engine/sizing";
 import { effectiveLotMode } from "../../../core/settings";
 
 describe("stops", () => {
@@ -28,24 +28,30 @@ describe("stops", () => {
 describe("sizing", () => {
   it("auto, EUR_USD on a USD account: 1 % of balance over the stop", () => {
     expect(RISK_PER_TRADE_PCT).toBe(1);
-    const r = computeUnits({ instrument: "EUR_USD", side: "buy", mode: "auto", fixedLot: 0.01, balance: "10000", accountCurrency: "USD", price: "1.1", stopDistance: "0.0010" });
-    expect(r).toEqual({ ok: true, units: "100000" });
-    const s = computeUnits({ instrument: "EUR_USD", side: "sell", mode: "auto", fixedLot: 0.01, balance: "10000", accountCurrency: "USD", price: "1.1", stopDistance: "0.0013" });
-    expect(s).toEqual({ ok: true, units: "-76923" });
+    const r = computeUnits({ instrument: "EUR_USD", side: "buy", mode: "auto", fixedLot: 0.01, balance: "10000", accountCurrency: "USD", price: "1.1", stopDistance: "0.0025" });
+    expect(r).toEqual({ ok: true, units: "40000" });
+    const s = computeUnits({ instrument: "EUR_USD", side: "sell", mode: "auto", fixedLot: 0.01, balance: "10000", accountCurrency: "USD", price: "1.1", stopDistance: "0.0030" });
+    expect(s).toEqual({ ok: true, units: "-33333" });
   });
   it("auto, USD_JPY on a USD account converts JPY with 1/price", () => {
-    const r = computeUnits({ instrument: "USD_JPY", side: "buy", mode: "auto", fixedLot: 0.01, balance: "10000", accountCurrency: "USD", price: "150", stopDistance: "0.15" });
-    expect(r).toEqual({ ok: true, units: "100000" });
+    const r = computeUnits({ instrument: "USD_JPY", side: "buy", mode: "auto", fixedLot: 0.01, balance: "10000", accountCurrency: "USD", price: "150", stopDistance: "0.5" });
+    expect(r).toEqual({ ok: true, units: "30000" });
   });
   it("auto is capped by margin available / margin rate", () => {
-    const r = computeUnits({ instrument: "EUR_USD", side: "buy", mode: "auto", fixedLot: 0.01, balance: "10000", accountCurrency: "USD", price: "1.1", stopDistance: "0.0010", marginAvailable: "1000", marginRate: "0.0333" });
+    const r = computeUnits({ instrument: "EUR_USD", side: "buy", mode: "auto", fixedLot: 0.01, balance: "10000", accountCurrency: "USD", price: "1.1", stopDistance: "0.0025", marginAvailable: "1000", marginRate: "0.0333" });
     expect(r).toEqual({ ok: true, units: "27300" });
+  });
+  it("auto is capped at MAX_LEVERAGE_PER_TRADE × balance of notional when the stop is tight", () => {
+    expect(MAX_LEVERAGE_PER_TRADE).toBe(5);
+    // 1 % over a 5-pip stop would be 200 000 units (22:1); the cap allows 10 000 × 5 / 1.1.
+    const r = computeUnits({ instrument: "EUR_USD", side: "buy", mode: "auto", fixedLot: 0.01, balance: "10000", accountCurrency: "USD", price: "1.1", stopDistance: "0.0005" });
+    expect(r).toEqual({ ok: true, units: "45454" });
   });
   it("a cross needs a quote→account rate", () => {
     const r = computeUnits({ instrument: "EUR_GBP", side: "buy", mode: "auto", fixedLot: 0.01, balance: "10000", accountCurrency: "USD", price: "0.85", stopDistance: "0.001" });
     expect(r.ok).toBe(false);
-    const ok = computeUnits({ instrument: "EUR_GBP", side: "buy", mode: "auto", fixedLot: 0.01, balance: "10000", accountCurrency: "USD", price: "0.85", stopDistance: "0.001", quoteToAccountRate: "1.25" });
-    expect(ok).toEqual({ ok: true, units: "80000" });
+    const ok = computeUnits({ instrument: "EUR_GBP", side: "buy", mode: "auto", fixedLot: 0.01, balance: "10000", accountCurrency: "USD", price: "0.85", stopDistance: "0.002", quoteToAccountRate: "1.25" });
+    expect(ok).toEqual({ ok: true, units: "40000" });
   });
   it("fixed: fixedLot × 100 000, signed", () => {
     expect(computeUnits({ instrument: "USD_JPY", side: "sell", mode: "fixed", fixedLot: 0.05, balance: "10", accountCurrency: "USD", price: "150", stopDistance: "0.1" })).toEqual({ ok: true, units: "-5000" });
