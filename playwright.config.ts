@@ -3,11 +3,15 @@
  * `server/index.ts` with the in-process OANDA simulator (OANDA_MODE=sim). DATABASE_URL: a fresh
  * database on TEST_DATABASE_URL's server when that is set (created before the server starts, see
  * tests/e2e/db.ts), else unset so the app runs its embedded PostgreSQL under DATA_DIR.
- * Desktop 1440×900 and mobile 390×844 projects; screenshots land in test-results/screenshots/.
+ * Desktop 1440×900 and mobile 390×844 projects, plus `nojs` (desktop, JavaScript off) running only
+ * tests tagged @nojs (which the other two skip); screenshots land in test-results/screenshots/.
+ * A local mailbox (SMTP + HTTP inbox on loopback, ports derived from E2E_PORT) runs as a second web
+ * server; the app's SMTP_URL points at it and APP_URL at the test server, so e-mail links are usable.
  */
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { mailboxPorts } from "./tests/e2e/support/mailbox";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -17,8 +21,15 @@ process.env.E2E_RUN_ID ||= randomBytes(4).toString("hex");
 const runId = process.env.E2E_RUN_ID;
 const dataDir = path.resolve("test-results", `e2e-data-${runId}`);
 
+// Local mailbox (tests/e2e/support/mailbox.ts): the app sends through it, tests read it over HTTP.
+const MAIL = mailboxPorts(PORT);
+
 const env: Record<string, string> = {
   PORT: String(PORT),
+  APP_URL: BASE_URL,
+  SMTP_URL: `smtp://127.0.0.1:${MAIL.smtp}`,
+  MAIL_FROM: "Forex IA <no-reply@forex-ia.test>",
+  AUTH_RATE_LIMIT: "1000", // every test browser shares 127.0.0.1
   HOST: "127.0.0.1",
   DATA_DIR: dataDir,
   OANDA_MODE: "sim",
@@ -44,7 +55,8 @@ const chromium = {
 
 export default defineConfig({
   testDir: "tests/e2e",
-  outputDir: "test-results/playwright",
+  // Per-port output folder: parallel runs on other E2E_PORTs do not wipe each other's artifacts.
+  outputDir: `test-results/playwright-${PORT}`,
   timeout: 120_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
@@ -61,17 +73,33 @@ export default defineConfig({
     ...chromium,
   },
   projects: [
-    { name: "desktop", use: { viewport: { width: 1440, height: 900 } } },
-    { name: "mobile", use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },
+    { name: "desktop", grepInvert: /@nojs/, use: { viewport: { width: 1440, height: 900 } } },
+    {
+      name: "mobile",
+      grepInvert: /@nojs/,
+      use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+    },
+    { name: "nojs", grep: /@nojs/, use: { viewport: { width: 1440, height: 900 }, javaScriptEnabled: false } },
   ],
-  webServer: {
-    command: `${createDb}npm run build && node --import tsx server/index.ts`,
-    url: `${BASE_URL}/api/health`,
-    env,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-    gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
-  },
+  webServer: [
+    {
+      command: "node --import tsx tests/e2e/support/mailbox.ts",
+      url: `http://127.0.0.1:${MAIL.http}/health`,
+      env: { MAILBOX_SMTP_PORT: String(MAIL.smtp), MAILBOX_HTTP_PORT: String(MAIL.http) },
+      timeout: 30_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: `${createDb}npm run build && node --import tsx server/index.ts`,
+      url: `${BASE_URL}/api/health`,
+      env,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+      gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
+    },
+  ],
 });

@@ -1,4 +1,4 @@
-/** Document shell: pt-BR html, styles, app chrome (header + dock for logged-in users) and the router error screen. */
+/** Document shell: html in the user's language, styles, app chrome (header + dock for logged-in non-admins) and the router error screen. */
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
@@ -14,7 +14,7 @@ import {
 import { useMemo, type ReactNode } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { AppHeader, NavDock } from "~/components/layout";
-import { createI18n, INTL_LOCALE, toLanguage } from "~/i18n";
+import { createI18n, i18nFor, INTL_LOCALE, toLanguage } from "~/i18n";
 import { chromeData } from "~/lib/pages.server";
 import styles from "./tailwind.css?url";
 
@@ -23,15 +23,14 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.ico", sizes: "any" },
 ];
 
-export const meta: MetaFunction = () => [
-  { title: "Forex IA — Trading automático com inteligência artificial" },
-  { name: "description", content: "A IA opera o mercado de câmbio 24/7 na sua conta Oanda." },
-  { name: "theme-color", content: "#020617" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const t = i18nFor(data?.language).getFixedT(null, "common");
+  return [{ title: t("meta.title") }, { name: "description", content: t("meta.description") }, { name: "theme-color", content: "#020617" }];
+};
 
 export const loader = async ({ request }: LoaderFunctionArgs) => chromeData(request);
 
-/** Pages where the header and dock are hidden (PRODUCT.md §2 Navigation and header). */
+/** Pages where the header and dock are hidden (PRODUCT.md §2 Navigation and header: auth, contract, done, admin, subscription). */
 function chromeHidden(pathname: string): boolean {
   return pathname.startsWith("/auth") || pathname.startsWith("/admin") || pathname.startsWith("/subscription");
 }
@@ -71,7 +70,7 @@ export default function App() {
 /** Generic router error screen (PRODUCT.md §2): 'Unexpected Application Error!' plus the message. */
 export function ErrorBoundary() {
   const error = useRouteError();
-  const { t } = useTranslation();
+  const { t } = useTranslation("common");
   const message = isRouteErrorResponse(error)
     ? `${error.status} ${error.statusText}${typeof error.data === "string" && error.data ? ` — ${error.data}` : ""}`
     : error instanceof Error
@@ -79,7 +78,9 @@ export function ErrorBoundary() {
       : t("unknownError");
   return (
     <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-6 text-center">
-      <h1 className="text-2xl font-bold text-rose-300">{t("unexpectedError")}</h1>
+      <h1 className="text-2xl font-bold text-rose-300" data-testid="app-error">
+        {t("unexpectedError")}
+      </h1>
       <p className="break-words text-slate-300">{message}</p>
       <a href="/" className="rounded-xl bg-white/10 px-4 py-2.5 text-sm font-semibold hover:bg-white/15">
         {t("backHome")}

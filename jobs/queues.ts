@@ -28,4 +28,20 @@ export const botSchedulerQueue = {
   options: { policy: "singleton" as const, retryLimit: 0, expireInSeconds: 60, deadLetter: DEAD_LETTER_QUEUE },
 };
 
-export const ALL_QUEUES = [botTickQueue, botSchedulerQueue];
+/**
+ * One outgoing e-mail (a row of `email_outbox`). Retried with backoff on SMTP failure; after the last
+ * attempt the job goes to the dead-letter queue and the row stays `failed` with the last error.
+ */
+export const emailSendQueue = {
+  name: "email-send",
+  payload: z.object({ outboxId: z.uuid() }),
+  options: {
+    retryLimit: 5,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 120,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+};
+
+export const ALL_QUEUES = [botTickQueue, botSchedulerQueue, emailSendQueue];

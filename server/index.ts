@@ -19,6 +19,7 @@ import postgres from "postgres";
 import { ConfigError, parseConfig } from "../app/services/config.server";
 import { runMigrations } from "../db/migrate";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./embedded-db";
+import { rejectCrossSiteMutations } from "./origin-check";
 import { authRateLimits } from "./rate-limits";
 import { ensureLocalSecrets } from "./secrets";
 import { mountSimulator } from "./simulator-mount";
@@ -81,6 +82,9 @@ async function main() {
             },
           },
       crossOriginEmbedderPolicy: false,
+      // Not helmet's no-referrer: with it Chromium sends `Origin: null` on plain form POSTs and the
+      // Origin checks reject every no-JavaScript form. same-origin still leaks nothing cross-site.
+      referrerPolicy: { policy: "same-origin" },
     }),
   );
   app.use(compression({ filter: (req, res) => !String(req.headers.accept).includes("text/event-stream") && compression.filter(req, res) }));
@@ -112,6 +116,7 @@ async function main() {
   }
 
   app.use(authRateLimits());
+  app.use(rejectCrossSiteMutations);
 
   let build: ServerBuild;
   let closeVite: (() => Promise<void>) | undefined;

@@ -14,11 +14,15 @@ const LIMITED = new Set([
   "/auth.data",
 ]);
 
-/** One limiter per path: 20 POSTs per IP per 15 minutes. */
+/**
+ * One limiter per path: 20 POSTs per IP per 15 minutes (`AUTH_RATE_LIMIT` overrides the 20, e.g. for
+ * the e2e run where every browser shares 127.0.0.1). Per-e-mail limits of resend/forgot live in
+ * PostgreSQL (app/services/verification.server.ts).
+ */
 export function authRateLimits(): RequestHandler {
   const limiter = rateLimit({
     windowMs: 15 * 60_000,
-    limit: 20,
+    limit: Number(process.env.AUTH_RATE_LIMIT) > 0 ? Number(process.env.AUTH_RATE_LIMIT) : 20,
     standardHeaders: "draft-8",
     legacyHeaders: false,
     keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? "")}:${req.path}`,

@@ -1,7 +1,9 @@
 /** Broker account cards shared by the hero and the dashboard: connected account (with disconnect) and balance figures. */
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { apiFetch, errorMessage } from "~/lib/api";
-import { formatMoney, toNumber } from "~/lib/format";
+import { toNumber } from "~/lib/format";
+import { useDisplay } from "~/lib/hooks";
 import { PlugIcon, WalletIcon } from "./icons";
 import { Badge, Banner, Button, Card, signTone, Stat } from "./ui";
 
@@ -21,17 +23,18 @@ export interface AccountView {
 
 /** Connected account: name, id, environment and a disconnect button (POST /api/oanda-auth/disconnect). */
 export function ConnectedAccountCard({ account, error, onChanged }: { account: AccountView; error?: string | null; onChanged: () => void }) {
+  const { t } = useTranslation("common");
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   async function disconnect() {
-    if (!window.confirm("Desconectar a conta Oanda? A IA será desativada.")) return;
+    if (!window.confirm(t("account.disconnectConfirm"))) return;
     setBusy(true);
     setFailure(null);
     try {
       await apiFetch("/api/oanda-auth/disconnect", { method: "POST" });
       onChanged();
     } catch (err) {
-      setFailure(errorMessage(err, "Falha ao desconectar a conta Oanda"));
+      setFailure(errorMessage(err, t("account.disconnectError"), t));
       window.setTimeout(() => setFailure(null), 5000);
     } finally {
       setBusy(false);
@@ -42,17 +45,21 @@ export function ConnectedAccountCard({ account, error, onChanged }: { account: A
     <Card
       title={
         <span className="flex items-center gap-2">
-          <PlugIcon size={16} /> Conta conectada
+          <PlugIcon size={16} /> {t("account.connected")}
         </span>
       }
-      action={<Badge tone={live ? "amber" : "blue"}>{live ? "Real" : "Demo"}</Badge>}
+      action={<Badge tone={live ? "amber" : "blue"}>{live ? t("account.live") : t("account.demo")}</Badge>}
       data-testid="account-card"
     >
       <p className="text-lg font-semibold text-white">{account.name}</p>
       <p className="font-mono text-xs text-slate-400">
-        {account.id} · OANDA v20 · {account.currency}
+        {account.id} · OANDA v20 · {account.currency || DEFAULT_CURRENCY}
       </p>
-      {(account.openTradeCount ?? 0) > 0 && <p className="mt-1 text-sm text-slate-300">{account.openTradeCount} operação(ões) aberta(s)</p>}
+      {(account.openTradeCount ?? 0) > 0 && (
+        <p className="mt-1 text-sm text-slate-300" data-testid="open-trade-count">
+          {t("account.openTrades", { count: account.openTradeCount ?? 0 })}
+        </p>
+      )}
       {error && (
         <Banner tone="warning" className="mt-3">
           {error}
@@ -64,33 +71,77 @@ export function ConnectedAccountCard({ account, error, onChanged }: { account: A
         </Banner>
       )}
       <Button variant="danger" className="mt-4 w-full" onClick={() => void disconnect()} loading={busy}>
-        Desconectar
+        {t("account.disconnect")}
       </Button>
     </Card>
   );
 }
 
-/** Balance card: balance, NAV and unrealized P&L (money in pt-BR with the account currency). */
+/** Default balance and currency when the broker does not say (PRODUCT.md §9). */
+export const DEFAULT_BALANCE = "0.0000";
+export const DEFAULT_CURRENCY = "USD";
+
+/** Balance card: balance, NAV and unrealized P&L (money in the user's locale with the account currency). */
 export function BalanceCard({ account }: { account: AccountView }) {
+  const { t } = useTranslation("common");
+  const fmt = useDisplay();
   const upl = toNumber(account.unrealizedPL);
+  const currency = account.currency || DEFAULT_CURRENCY;
+  const balance = account.balance ?? DEFAULT_BALANCE;
   return (
     <Card
       title={
         <span className="flex items-center gap-2">
-          <WalletIcon size={16} /> Saldo da conta
+          <WalletIcon size={16} /> {t("account.balance")}
         </span>
       }
       data-testid="balance-card"
     >
       <p className="text-2xl font-bold tabular-nums text-white sm:text-3xl" data-testid="balance-value">
-        {formatMoney(account.balance ?? "0.0000", account.currency)}
+        {fmt.money(balance, currency)}
       </p>
       <div className="mt-3 grid grid-cols-2 gap-2">
-        <Stat label="NAV" value={formatMoney(account.nav ?? account.balance, account.currency)} />
-        <Stat label="P&L não realizado" value={formatMoney(account.unrealizedPL ?? 0, account.currency, { signed: true })} tone={signTone(upl)} />
-        {account.marginUsed !== undefined && <Stat label="Margem usada" value={formatMoney(account.marginUsed, account.currency)} />}
-        {account.marginAvailable !== undefined && <Stat label="Margem disponível" value={formatMoney(account.marginAvailable, account.currency)} />}
+        <Stat label={t("account.nav")} value={fmt.money(account.nav ?? balance, currency)} />
+        <Stat label={t("account.unrealized")} value={fmt.money(account.unrealizedPL ?? 0, currency, { signed: true })} tone={signTone(upl)} />
+        {account.marginUsed !== undefined && <Stat label={t("account.marginUsed")} value={fmt.money(account.marginUsed, currency)} />}
+        {account.marginAvailable !== undefined && <Stat label={t("account.marginAvailable")} value={fmt.money(account.marginAvailable, currency)} />}
       </div>
+    </Card>
+  );
+}
+
+/** Dashboard account card: name, environment, balance (default '0.0000' USD), unrealized P&L and the open-trade count only when above 0. */
+export function AccountSummaryCard({ account }: { account: AccountView }) {
+  const { t } = useTranslation("common");
+  const fmt = useDisplay();
+  const currency = account.currency || DEFAULT_CURRENCY;
+  const live = account.environment === "live";
+  const upl = toNumber(account.unrealizedPL);
+  return (
+    <Card
+      title={
+        <span className="flex items-center gap-2">
+          <WalletIcon size={16} /> {t("account.title")}
+        </span>
+      }
+      action={<Badge tone={live ? "amber" : "blue"}>{live ? t("account.live") : t("account.demo")}</Badge>}
+      data-testid="balance-card"
+    >
+      <p className="truncate font-semibold text-slate-100">{account.name}</p>
+      <p className="font-mono text-xs text-slate-400">{account.id}</p>
+      <p className="mt-3 text-xs text-slate-400">{t("account.balance")}</p>
+      <p className="text-2xl font-bold tabular-nums text-white sm:text-3xl" data-testid="balance-value">
+        {fmt.money(account.balance ?? DEFAULT_BALANCE, currency)}
+      </p>
+      <div className="mt-3 grid grid-cols-2 gap-2">
+        <Stat label={t("account.nav")} value={fmt.money(account.nav ?? account.balance ?? DEFAULT_BALANCE, currency)} />
+        <Stat label={t("account.unrealized")} value={fmt.money(account.unrealizedPL ?? 0, currency, { signed: true })} tone={signTone(upl)} />
+      </div>
+      {(account.openTradeCount ?? 0) > 0 && (
+        <p className="mt-3 text-sm text-slate-300" data-testid="open-trade-count">
+          {t("account.openTrades", { count: account.openTradeCount ?? 0 })}
+        </p>
+      )}
     </Card>
   );
 }

@@ -6,8 +6,9 @@
  */
 import clsx from "clsx";
 import { useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { apiFetch, errorMessage } from "~/lib/api";
-import { formatMoney } from "~/lib/format";
+import { useDisplay } from "~/lib/hooks";
 import { connectSchema, testTokenSchema } from "~/services/validation";
 import { AlertIcon, BoltIcon, ExternalIcon, EyeIcon, EyeOffIcon, ShieldIcon, TargetIcon, XIcon } from "./icons";
 import { Banner, Button } from "./ui";
@@ -44,6 +45,8 @@ function useBodyScrollLock(active: boolean) {
 
 /** The connection wizard; `onConnected` runs after a successful connect (the parent reloads data). */
 export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; onClose: () => void; onConnected: () => void }) {
+  const { t } = useTranslation("wizard");
+  const fmt = useDisplay();
   const [step, setStep] = useState<1 | 2 | 3>(1);
   const [environment, setEnvironment] = useState<Environment>("practice");
   const [token, setToken] = useState("");
@@ -91,8 +94,8 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
   async function testToken() {
     setError(null);
     const parsed = testTokenSchema.safeParse({ token, environment });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? "Por favor, insira seu token da Oanda");
+    if (!token.trim() || !parsed.success) {
+      setError(t("errors.token"));
       return;
     }
     setBusy("test");
@@ -103,7 +106,7 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
       setAccountId(list.length === 1 ? list[0]!.id : "");
       setStep(3);
     } catch (err) {
-      setError(errorMessage(err, "Erro inesperado ao validar token. Tente novamente."));
+      setError(errorMessage(err, t("errors.validate"), t));
     } finally {
       setBusy(null);
     }
@@ -112,17 +115,17 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
   async function connect() {
     setError(null);
     const parsed = connectSchema.safeParse({ token, environment, accountId });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? "Por favor, selecione uma conta");
+    if (!accountId || !parsed.success) {
+      setError(t(accountId ? "errors.token" : "errors.account"));
       return;
     }
     setBusy("connect");
     try {
-      const res = await apiFetch<{ message?: string }>("/api/oanda-auth/connect", { body: parsed.data });
-      setSuccess(res.message || "Conta Oanda conectada com sucesso!");
+      await apiFetch("/api/oanda-auth/connect", { body: parsed.data });
+      setSuccess(t("connected"));
       onConnected();
     } catch (err) {
-      setError(errorMessage(err, "Erro ao conectar conta no servidor"));
+      setError(errorMessage(err, t("errors.connect"), t));
     } finally {
       setBusy(null);
     }
@@ -140,12 +143,12 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
       >
         <div className="mb-4 flex items-start justify-between gap-4">
           <div>
-            <p className="text-xs font-semibold uppercase tracking-wider text-emerald-300">Passo {step} de 3</p>
+            <p className="text-xs font-semibold uppercase tracking-wider text-emerald-300">{t("step", { step })}</p>
             <h2 id={titleId} className="mt-1 text-xl font-bold text-white">
-              {step === 1 ? "Conectar conta Oanda" : step === 2 ? "Ambiente e token de acesso" : "Escolha a conta"}
+              {t(`title.${step}`)}
             </h2>
           </div>
-          <button type="button" onClick={onClose} aria-label="Fechar" className="grid h-10 w-10 place-items-center rounded-xl text-slate-400 hover:bg-white/10 hover:text-white">
+          <button type="button" onClick={onClose} aria-label={t("common:close")} className="grid h-10 w-10 place-items-center rounded-xl text-slate-400 hover:bg-white/10 hover:text-white">
             <XIcon />
           </button>
         </div>
@@ -168,12 +171,12 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
 
         {step === 1 && (
           <div className="space-y-4">
-            <p className="text-slate-300">Por que conectar? A IA precisa da sua conta na corretora para executar as operações por você.</p>
+            <p className="text-slate-300">{t("intro")}</p>
             <ul className="space-y-3">
               {[
-                { Icon: BoltIcon, title: "Execução automática", text: "A IA abre e fecha operações na sua conta, sem você precisar ficar na tela." },
-                { Icon: TargetIcon, title: "Controle total", text: "O dinheiro continua na sua conta Oanda. Ligue ou desligue a IA quando quiser." },
-                { Icon: ShieldIcon, title: "Segurança máxima", text: "Seu token é guardado criptografado e nunca é exibido novamente." },
+                { Icon: BoltIcon, title: t("benefits.execution.title"), text: t("benefits.execution.text") },
+                { Icon: TargetIcon, title: t("benefits.control.title"), text: t("benefits.control.text") },
+                { Icon: ShieldIcon, title: t("benefits.security.title"), text: t("benefits.security.text") },
               ].map(({ Icon, title, text }) => (
                 <li key={title} className="flex gap-3 rounded-2xl bg-white/[0.03] p-3 ring-1 ring-white/5">
                   <span className="grid h-10 w-10 shrink-0 place-items-center rounded-xl bg-emerald-500/15 text-emerald-300">
@@ -187,11 +190,11 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
               ))}
             </ul>
             <a href={OANDA_OPEN_ACCOUNT_URL} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1.5 text-sm font-medium text-sky-300 hover:underline">
-              Ainda não tem conta? Abra uma conta grátis na Oanda <ExternalIcon size={14} />
-              <span className="sr-only">(abre em nova aba)</span>
+              {t("openAccount")} <ExternalIcon size={14} />
+              <span className="sr-only">{t("common:opensInNewTab")}</span>
             </a>
             <Button type="button" className="w-full" onClick={() => setStep(2)}>
-              Começar
+              {t("start")}
             </Button>
           </div>
         )}
@@ -205,12 +208,12 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
             }}
           >
             <fieldset>
-              <legend className="mb-2 text-sm font-medium text-slate-300">Ambiente</legend>
+              <legend className="mb-2 text-sm font-medium text-slate-300">{t("environment")}</legend>
               <div className="grid grid-cols-2 gap-2">
                 {(
                   [
-                    ["practice", "Demo (Practice)", "Conta de treino"],
-                    ["live", "Real (Live)", "Dinheiro real"],
+                    ["practice", t("practice.label"), t("practice.hint")],
+                    ["live", t("live.label"), t("live.hint")],
                   ] as const
                 ).map(([value, label, hint]) => (
                   <label
@@ -229,7 +232,7 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
             </fieldset>
             <div>
               <label htmlFor="oanda-token" className="mb-1.5 block text-sm font-medium text-slate-300">
-                Token de acesso pessoal da Oanda
+                {t("tokenLabel")}
               </label>
               <div className="relative">
                 <input
@@ -240,13 +243,13 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
                   onChange={(e) => setToken(e.target.value)}
                   autoComplete="off"
                   spellCheck={false}
-                  placeholder="Cole aqui seu token"
+                  placeholder={t("tokenPlaceholder")}
                   className="block min-h-11 w-full rounded-xl border border-white/10 bg-slate-950/60 py-2.5 pl-3.5 pr-11 font-mono text-sm text-slate-100 placeholder:font-sans placeholder:text-slate-500 focus:border-emerald-400/60 focus:outline-none focus:ring-2 focus:ring-emerald-400/30"
                 />
                 <button
                   type="button"
                   onClick={() => setShowToken((v) => !v)}
-                  aria-label={showToken ? "Ocultar token" : "Mostrar token"}
+                  aria-label={showToken ? t("hideToken") : t("showToken")}
                   aria-pressed={showToken}
                   className="absolute inset-y-0 right-1 my-auto grid h-9 w-9 place-items-center rounded-lg text-slate-400 hover:bg-white/10 hover:text-slate-100"
                 >
@@ -255,32 +258,30 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
               </div>
             </div>
             <details className="rounded-2xl bg-white/[0.03] p-3 text-sm text-slate-300 ring-1 ring-white/5">
-              <summary className="cursor-pointer font-medium text-slate-200">Como gerar meu token?</summary>
+              <summary className="cursor-pointer font-medium text-slate-200">{t("help.summary")}</summary>
               <ol className="mt-2 list-decimal space-y-1 pl-5">
-                <li>Entre na sua conta Oanda.</li>
+                <li>{t("help.login")}</li>
                 <li>
-                  Abra a página de{" "}
+                  {t("help.openBefore")}{" "}
                   <a href={TOKEN_PAGE[environment]} target="_blank" rel="noopener noreferrer" className="text-sky-300 hover:underline">
-                    token de acesso pessoal
+                    {t("help.openLink")}
                   </a>
                   .
                 </li>
-                <li>Clique em &quot;Generate&quot; (Gerar).</li>
-                <li>Copie o token e cole no campo acima.</li>
+                <li>{t("help.generate")}</li>
+                <li>{t("help.paste")}</li>
               </ol>
             </details>
             <div className="flex gap-2 rounded-2xl border border-amber-400/30 bg-amber-500/10 p-3 text-sm text-amber-200">
               <AlertIcon size={18} className="mt-0.5 shrink-0" />
-              <p>
-                O token deve ser do mesmo ambiente escolhido: um token de conta <strong>Demo</strong> não funciona no ambiente <strong>Real</strong>, e vice-versa.
-              </p>
+              <p>{t("warning")}</p>
             </div>
             <div className="flex gap-2">
               <Button type="button" variant="secondary" onClick={() => setStep(1)}>
-                Voltar
+                {t("back")}
               </Button>
               <Button type="submit" className="flex-1" loading={busy === "test"} disabled={!token.trim() || busy !== null}>
-                Validar token
+                {t("validate")}
               </Button>
             </div>
           </form>
@@ -290,15 +291,15 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
           <div className="space-y-4">
             {accounts.length === 0 ? (
               <div className="rounded-2xl bg-white/[0.03] p-4 text-center ring-1 ring-white/5">
-                <p className="text-slate-300">Nenhuma conta encontrada para este token/ambiente.</p>
+                <p className="text-slate-300">{t("noAccounts")}</p>
                 <Button type="button" variant="secondary" className="mt-3" loading={busy === "test"} onClick={() => void testToken()}>
-                  Tentar novamente
+                  {t("retry")}
                 </Button>
               </div>
             ) : (
               <fieldset>
                 <legend className="mb-2 text-sm font-medium text-slate-300">
-                  Contas disponíveis ({environment === "live" ? "Real" : "Demo"})
+                  {t("accounts", { environment: environment === "live" ? t("common:account.live") : t("common:account.demo") })}
                 </legend>
                 <div className="space-y-2" role="radiogroup">
                   {accounts.map((a) => (
@@ -316,7 +317,7 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
                           <span className="block font-mono text-xs text-slate-400">{a.id}</span>
                         </span>
                       </span>
-                      <span className="text-right text-sm tabular-nums text-slate-200">{a.balance !== null ? formatMoney(a.balance, a.currency) : a.currency ?? ""}</span>
+                      <span className="text-right text-sm tabular-nums text-slate-200">{a.balance !== null ? fmt.money(a.balance, a.currency) : (a.currency ?? "")}</span>
                     </label>
                   ))}
                 </div>
@@ -324,10 +325,10 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
             )}
             <div className="flex gap-2">
               <Button type="button" variant="secondary" onClick={() => setStep(2)} disabled={busy !== null}>
-                Voltar
+                {t("back")}
               </Button>
               <Button type="button" className="flex-1" onClick={() => void connect()} loading={busy === "connect"} disabled={!accountId || busy !== null || !!success}>
-                Conectar conta
+                {t("connect")}
               </Button>
             </div>
           </div>

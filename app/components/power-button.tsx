@@ -1,5 +1,6 @@
 /** The big round on/off button of the hero screen, coloured by the hero state (PRODUCT.md §4). */
 import clsx from "clsx";
+import { useTranslation } from "react-i18next";
 import type { HeroView } from "~/lib/trading";
 import { PowerIcon } from "./icons";
 import { Spinner } from "./ui";
@@ -14,6 +15,7 @@ const RING: Record<HeroView["tone"], string> = {
 
 /** Round power button; shows the state's label (ASSINAR, CONECTAR OANDA, ATIVAR IA, DESATIVAR IA). */
 export function PowerButton({ view, busy, disabled, onClick }: { view: HeroView; busy: boolean; disabled?: boolean; onClick: () => void }) {
+  const { t } = useTranslation("hero");
   return (
     <div className="relative grid place-items-center">
       {view.state === "active" && <span aria-hidden="true" className="absolute h-56 w-56 animate-pulse-ring rounded-full bg-emerald-400/30 md:h-64 md:w-64" />}
@@ -23,13 +25,15 @@ export function PowerButton({ view, busy, disabled, onClick }: { view: HeroView;
         disabled={disabled || busy}
         aria-busy={busy}
         data-testid="power-button"
+        data-state={view.state}
+        data-tone={view.tone}
         className={clsx(
-          "relative flex h-48 w-48 flex-col items-center justify-center gap-2 rounded-full bg-gradient-to-br shadow-2xl ring-8 transition duration-500 hover:scale-[1.02] focus-visible:outline-4 focus-visible:outline-offset-4 focus-visible:outline-white/60 active:scale-95 disabled:cursor-not-allowed disabled:opacity-70 md:h-56 md:w-56",
+          "relative flex h-48 w-48 flex-col items-center justify-center gap-2 rounded-full bg-gradient-to-br shadow-2xl ring-8 transition duration-[600ms] hover:scale-[1.02] focus-visible:outline-4 focus-visible:outline-offset-4 focus-visible:outline-white/60 active:scale-95 disabled:cursor-not-allowed disabled:opacity-70 md:h-56 md:w-56",
           RING[view.tone],
         )}
       >
         {busy ? <Spinner className="h-10 w-10 border-4" /> : <PowerIcon size={56} strokeWidth={2.5} />}
-        <span className="text-sm font-extrabold tracking-wider md:text-base">{view.button}</span>
+        <span className="text-sm font-extrabold tracking-wider md:text-base">{t(view.buttonKey)}</span>
       </button>
     </div>
   );

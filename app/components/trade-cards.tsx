@@ -1,8 +1,10 @@
 /** Trade lists of the dashboard: open positions (with close button) and the last closed trades with their summary header. */
 import clsx from "clsx";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { apiFetch, errorMessage } from "~/lib/api";
-import { formatInstrument, formatLots, formatMoney, formatPercent, formatPrice, normaliseTimeframe, relativeTime, toNumber } from "~/lib/format";
+import { formatInstrument, formatLots, formatPrice, normaliseTimeframe, toNumber } from "~/lib/format";
+import { useDisplay } from "~/lib/hooks";
 import { priceTrend, tradeStats } from "~/lib/trading";
 import { Badge, Banner, Button, signTone } from "./ui";
 
@@ -39,12 +41,16 @@ export interface ClosedTradeView {
   aiReason: string | null;
 }
 
+/** COMPRA / VENDA pill. */
 function SideBadge({ side }: { side: string }) {
-  return <Badge tone={side === "sell" ? "red" : "green"}>{side === "sell" ? "VENDA" : "COMPRA"}</Badge>;
+  const { t } = useTranslation("dashboard");
+  return <Badge tone={side === "sell" ? "red" : "green"}>{side === "sell" ? t("trade.sell") : t("trade.buy")}</Badge>;
 }
 
 /** One open position: instrument, side, lots, entry, live price chip, unrealized P&L, SL/TP, AI timeframe and reason, close button. */
 export function OpenTradeCard({ trade, currency, now, onClosed }: { trade: OpenTradeView; currency: string; now: Date; onClosed: () => void }) {
+  const { t } = useTranslation("dashboard");
+  const fmt = useDisplay();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const trend = priceTrend(trade.side, trade.openPrice, trade.currentPrice);
@@ -56,7 +62,7 @@ export function OpenTradeCard({ trade, currency, now, onClosed }: { trade: OpenT
       await apiFetch(`/api/trades/${encodeURIComponent(trade.id)}/close`, { method: "POST", body: { units: "ALL" } });
       onClosed();
     } catch (err) {
-      setError(errorMessage(err, "Erro ao fechar o trade"));
+      setError(errorMessage(err, t("trade.closeError"), t));
       window.setTimeout(() => setError(null), 5000);
     } finally {
       setBusy(false);
@@ -70,23 +76,27 @@ export function OpenTradeCard({ trade, currency, now, onClosed }: { trade: OpenT
             {formatInstrument(trade.instrument)} <SideBadge side={trade.side} />
           </p>
           <p className="mt-0.5 text-xs text-slate-400">
-            {formatLots(trade.units)} lotes · <span suppressHydrationWarning>{relativeTime(trade.openTime, now)}</span>
+            {t("trade.lots", { lots: formatLots(trade.units) })} · <span suppressHydrationWarning>{fmt.relative(trade.openTime, now)}</span>
           </p>
         </div>
-        <p className={clsx("text-right text-lg font-bold tabular-nums", upl && upl > 0 ? "text-emerald-300" : upl && upl < 0 ? "text-rose-300" : "text-slate-200")}>
-          {formatMoney(trade.unrealizedPL, currency, { signed: true })}
+        <p
+          data-testid="open-trade-pnl"
+          className={clsx("text-right text-lg font-bold tabular-nums", upl && upl > 0 ? "text-emerald-300" : upl && upl < 0 ? "text-rose-300" : "text-slate-200")}
+        >
+          {fmt.money(trade.unrealizedPL, currency, { signed: true })}
         </p>
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
         <div>
-          <dt className="text-xs text-slate-400">Entrada</dt>
+          <dt className="text-xs text-slate-400">{t("trade.entry")}</dt>
           <dd className="font-mono tabular-nums text-slate-200">{formatPrice(trade.instrument, trade.openPrice)}</dd>
         </div>
         <div>
-          <dt className="text-xs text-slate-400">Preço atual</dt>
+          <dt className="text-xs text-slate-400">{t("trade.current")}</dt>
           <dd>
             <span
               data-trend={trend}
+              data-testid="price-chip"
               className={clsx(
                 "inline-block rounded-md px-1.5 font-mono tabular-nums",
                 trend === "up" ? "bg-emerald-500/15 text-emerald-300" : trend === "down" ? "bg-rose-500/15 text-rose-300" : "bg-slate-500/15 text-slate-300",
@@ -97,18 +107,18 @@ export function OpenTradeCard({ trade, currency, now, onClosed }: { trade: OpenT
           </dd>
         </div>
         <div>
-          <dt className="text-xs text-slate-400">Stop loss</dt>
+          <dt className="text-xs text-slate-400">{t("trade.stopLoss")}</dt>
           <dd className="font-mono tabular-nums text-rose-200/90">{formatPrice(trade.instrument, trade.stopLoss)}</dd>
         </div>
         <div>
-          <dt className="text-xs text-slate-400">Take profit</dt>
+          <dt className="text-xs text-slate-400">{t("trade.takeProfit")}</dt>
           <dd className="font-mono tabular-nums text-emerald-200/90">{formatPrice(trade.instrument, trade.takeProfit)}</dd>
         </div>
       </dl>
       {(trade.aiTimeframe || trade.aiReason) && (
         <p className="mt-3 text-sm text-slate-300">
-          <span className="mr-1.5 rounded-md bg-sky-500/15 px-1.5 py-0.5 text-xs font-semibold text-sky-300">IA {normaliseTimeframe(trade.aiTimeframe)}</span>
-          {trade.aiConfidence !== null && <span className="mr-1.5 text-xs text-slate-400">confiança {formatPercent(trade.aiConfidence * 100, 0)}</span>}
+          <span className="mr-1.5 rounded-md bg-sky-500/15 px-1.5 py-0.5 text-xs font-semibold text-sky-300">{t("trade.ai", { timeframe: normaliseTimeframe(trade.aiTimeframe) })}</span>
+          {trade.aiConfidence !== null && <span className="mr-1.5 text-xs text-slate-400">{t("trade.confidence", { value: fmt.percent(trade.aiConfidence * 100, 0) })}</span>}
           {trade.aiReason}
         </p>
       )}
@@ -117,8 +127,8 @@ export function OpenTradeCard({ trade, currency, now, onClosed }: { trade: OpenT
           {error}
         </Banner>
       )}
-      <Button variant="danger" className="mt-3 w-full sm:w-auto" loading={busy} onClick={() => void close()}>
-        Fechar posição
+      <Button variant="danger" className="mt-3 w-full sm:w-auto" loading={busy} onClick={() => void close()} aria-label={t("trade.closeLabel", { instrument: formatInstrument(trade.instrument) })}>
+        {t("trade.close")}
       </Button>
     </li>
   );
@@ -126,25 +136,29 @@ export function OpenTradeCard({ trade, currency, now, onClosed }: { trade: OpenT
 
 /** Summary header of a trade list: P&L total, win rate, winners and total (PRODUCT.md §2 Dashboard). */
 export function TradeListHeader({ trades, currency }: { trades: ClosedTradeView[]; currency: string }) {
-  const s = tradeStats(trades);
+  const { t } = useTranslation("dashboard");
+  const fmt = useDisplay();
+  const s = tradeStats(trades, new Date(), fmt.timeZone);
   return (
     <div className="mb-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-4" data-testid="closed-summary">
       <div className="rounded-xl bg-white/[0.03] px-3 py-2">
-        <p className="text-xs text-slate-400">P&L total</p>
+        <p className="text-xs text-slate-400">{t("list.pnlTotal")}</p>
         <p className={clsx("font-semibold tabular-nums", signTone(s.pnlTotal) === "up" ? "text-emerald-300" : signTone(s.pnlTotal) === "down" ? "text-rose-300" : "text-slate-100")}>
-          {formatMoney(s.pnlTotal, currency, { signed: true })}
+          {fmt.money(s.pnlTotal, currency, { signed: true })}
         </p>
       </div>
       <div className="rounded-xl bg-white/[0.03] px-3 py-2">
-        <p className="text-xs text-slate-400">Win rate</p>
-        <p className="font-semibold tabular-nums text-slate-100">{formatPercent(s.winRate)}</p>
+        <p className="text-xs text-slate-400">{t("list.winRate")}</p>
+        <p className="font-semibold tabular-nums text-slate-100" data-testid="list-win-rate">
+          {fmt.percent(s.winRate)}
+        </p>
       </div>
       <div className="rounded-xl bg-white/[0.03] px-3 py-2">
-        <p className="text-xs text-slate-400">Vencedores</p>
+        <p className="text-xs text-slate-400">{t("list.winners")}</p>
         <p className="font-semibold tabular-nums text-slate-100">{s.winners}</p>
       </div>
       <div className="rounded-xl bg-white/[0.03] px-3 py-2">
-        <p className="text-xs text-slate-400">Total</p>
+        <p className="text-xs text-slate-400">{t("list.total")}</p>
         <p className="font-semibold tabular-nums text-slate-100">{s.total}</p>
       </div>
     </div>
@@ -153,6 +167,8 @@ export function TradeListHeader({ trades, currency }: { trades: ClosedTradeView[
 
 /** One closed trade row: instrument, side, lots, prices, result and P&L. `className` lets callers hide rows per breakpoint. */
 export function ClosedTradeRow({ trade, currency, now, className }: { trade: ClosedTradeView; currency: string; now: Date; className?: string }) {
+  const { t } = useTranslation("dashboard");
+  const fmt = useDisplay();
   const pnl = toNumber(trade.pnl) ?? 0;
   const result = trade.result ?? (pnl > 0 ? "WIN" : pnl < 0 ? "LOSS" : "BE");
   return (
@@ -160,7 +176,7 @@ export function ClosedTradeRow({ trade, currency, now, className }: { trade: Clo
       <div className="min-w-0">
         <p className="flex items-center gap-2 font-semibold text-slate-100">
           {formatInstrument(trade.instrument)} <SideBadge side={trade.side} />
-          <span className="text-xs font-medium text-slate-400">{formatLots(trade.units)} lotes</span>
+          <span className="text-xs font-medium text-slate-400">{t("trade.lots", { lots: formatLots(trade.units) })}</span>
         </p>
         <p className="truncate text-xs text-slate-400">
           <span className="font-mono">
@@ -168,16 +184,16 @@ export function ClosedTradeRow({ trade, currency, now, className }: { trade: Clo
           </span>
           {trade.aiTimeframe && <span className="ml-2 text-sky-300">{normaliseTimeframe(trade.aiTimeframe)}</span>}
           <span className="ml-2" suppressHydrationWarning>
-            {relativeTime(trade.closeTime, now)}
+            {fmt.relative(trade.closeTime, now)}
           </span>
         </p>
       </div>
       <div className="text-right">
         <p className={clsx("font-semibold tabular-nums", pnl > 0 ? "text-emerald-300" : pnl < 0 ? "text-rose-300" : "text-slate-300")}>
-          {formatMoney(pnl, currency, { signed: true })}
+          {fmt.money(pnl, currency, { signed: true })}
         </p>
         <Badge tone={result === "WIN" ? "green" : result === "LOSS" ? "red" : "grey"} className="mt-0.5">
-          {result}
+          {t(`trade.${result === "WIN" || result === "LOSS" ? result : "BE"}`)}
         </Badge>
       </div>
     </li>

@@ -1,6 +1,7 @@
 /** UI primitives of the dark trading theme: card, button, badge, banner, spinner, field. */
 import clsx from "clsx";
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { XIcon } from "./icons";
 
 /** A dark surface card with an optional title row. */
@@ -89,6 +90,7 @@ export function Banner({
   onClose?: () => void;
   className?: string;
 }) {
+  const { t } = useTranslation("common");
   const cls = {
     success: "border-emerald-400/30 bg-emerald-500/10 text-emerald-200",
     error: "border-rose-400/30 bg-rose-500/10 text-rose-200",
@@ -99,7 +101,7 @@ export function Banner({
     <div role={tone === "error" ? "alert" : "status"} className={clsx("flex items-start gap-3 rounded-xl border px-4 py-3 text-sm", cls, className)}>
       <div className="flex-1">{children}</div>
       {onClose && (
-        <button type="button" onClick={onClose} aria-label="Fechar" className="rounded p-0.5 opacity-70 hover:opacity-100">
+        <button type="button" onClick={onClose} aria-label={t("close")} className="rounded p-0.5 opacity-70 hover:opacity-100">
           <XIcon size={16} />
         </button>
       )}
@@ -162,7 +164,7 @@ export function Stat({ label, value, tone, hint, className }: { label: string; v
       >
         {value}
       </p>
-      {hint && <p className="mt-0.5 text-xs text-slate-500">{hint}</p>}
+      {hint && <p className="mt-0.5 text-xs text-slate-400">{hint}</p>}
     </div>
   );
 }

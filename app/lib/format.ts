@@ -1,8 +1,15 @@
 /**
- * Pure display helpers (PRODUCT.md §5 Display, §9): money with Intl pt-BR, lots, price precision,
- * percentages, dates and the short relative time ('Agora', 'Nm', 'Nh', 'Nd', then dd/mm).
- * No I/O, no globals: safe on server and client, unit-tested in tests/unit/ui/format.test.ts.
+ * Pure display helpers (PRODUCT.md §5 Display, §9): money and percentages with Intl in the user's
+ * locale (pt-BR by default), lots, price precision, dates in the user's time zone and the short
+ * relative time ('Agora', 'Nm', 'Nh', 'Nd', then dd/mm). No I/O, no globals: safe on server and
+ * client, unit-tested in tests/unit/ui/format.test.ts.
  */
+
+/** Locale and time zone of the reader (PRODUCT.md §9: pt-BR by default; time zone from preferences). */
+export interface DisplayOptions {
+  locale?: string;
+  timeZone?: string;
+}
 
 /** Lot divisor (PRODUCT.md §9). */
 export const UNITS_PER_LOT = 100_000;
@@ -14,13 +21,13 @@ export function toNumber(value: unknown): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** Money in pt-BR with the currency symbol, e.g. 'US$ 1.234,50'; '—' when unknown. */
-export function formatMoney(value: unknown, currency: string | null | undefined = "USD", opts: { signed?: boolean } = {}): string {
+/** Money with the currency symbol in the locale (default pt-BR), e.g. 'US$ 1.234,50'; '—' when unknown. */
+export function formatMoney(value: unknown, currency: string | null | undefined = "USD", opts: { signed?: boolean; locale?: string } = {}): string {
   const n = toNumber(value);
   if (n === null) return "—";
   let code = (currency || "USD").toUpperCase();
   if (!/^[A-Z]{3}$/.test(code)) code = "USD";
-  const text = new Intl.NumberFormat("pt-BR", {
+  const text = new Intl.NumberFormat(opts.locale ?? "pt-BR", {
     style: "currency",
     currency: code,
     minimumFractionDigits: 2,
@@ -75,10 +82,16 @@ export function formatInstrument(instrument: string): string {
   return instrument.replace("_", "/");
 }
 
-/** A percentage with 1 decimal in pt-BR, e.g. '62,5%'; '—' when unknown. */
-export function formatPercent(value: number | null | undefined, decimals = 1): string {
+/** A percentage with 1 decimal in the locale (default pt-BR), e.g. '62,5%'; '—' when unknown. */
+export function formatPercent(value: number | null | undefined, decimals = 1, locale = "pt-BR"): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "—";
-  return `${value.toLocaleString("pt-BR", { minimumFractionDigits: decimals, maximumFractionDigits: decimals })}%`;
+  return `${value.toLocaleString(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals })}%`;
+}
+
+/** A plain number in the locale with fixed decimals, e.g. '1,50'; '—' when unknown. */
+export function formatNumber(value: number | null | undefined, decimals = 2, locale = "pt-BR"): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "—";
+  return value.toLocaleString(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 
 /** Timeframe labels normalised: '15m' → 'M15', '1h' → 'H1', 'D' → 'D1'. */
@@ -95,35 +108,89 @@ function two(n: number): string {
   return String(n).padStart(2, "0");
 }
 
-/** Short relative time: 'Agora' (< 1 min), 'Nm', 'Nh', 'Nd' (< 7 days), then 'dd/mm'. */
-export function relativeTime(when: string | number | Date | null | undefined, now: number | Date = Date.now()): string {
+/** Calendar fields of an instant in a time zone (the runtime's zone when none is given). */
+export function zonedParts(t: number, timeZone?: string): { year: number; month: number; day: number; hour: number; minute: number } {
+  if (!timeZone) {
+    const d = new Date(t);
+    return { year: d.getFullYear(), month: d.getMonth() + 1, day: d.getDate(), hour: d.getHours(), minute: d.getMinutes() };
+  }
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    hourCycle: "h23",
+  }).formatToParts(new Date(t));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour") % 24, minute: get("minute") };
+}
+
+/** A valid IANA time zone or undefined (bad preferences fall back to the runtime zone). */
+export function safeTimeZone(timeZone: string | null | undefined): string | undefined {
+  if (!timeZone) return undefined;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Short relative time: 'Agora' (< 1 min; `justNow` translates it), 'Nm', 'Nh', 'Nd' (< 7 days), then 'dd/mm' in the time zone. */
+export function relativeTime(
+  when: string | number | Date | null | undefined,
+  now: number | Date = Date.now(),
+  opts: { justNow?: string; timeZone?: string } = {},
+): string {
   if (when === null || when === undefined || when === "") return "—";
   const t = when instanceof Date ? when.getTime() : typeof when === "number" ? when : Date.parse(when);
   if (!Number.isFinite(t)) return "—";
   const diff = Math.max(0, (now instanceof Date ? now.getTime() : now) - t);
   const min = Math.floor(diff / 60_000);
-  if (min < 1) return "Agora";
+  if (min < 1) return opts.justNow ?? "Agora";
   if (min < 60) return `${min}m`;
   const h = Math.floor(min / 60);
   if (h < 24) return `${h}h`;
   const d = Math.floor(h / 24);
   if (d < 7) return `${d}d`;
-  const date = new Date(t);
-  return `${two(date.getDate())}/${two(date.getMonth() + 1)}`;
+  const p = zonedParts(t, safeTimeZone(opts.timeZone));
+  return `${two(p.day)}/${two(p.month)}`;
 }
 
-/** Date and time in pt-BR (dd/mm/aaaa hh:mm); '—' when unknown. */
-export function formatDateTime(when: string | Date | null | undefined): string {
-  if (!when) return "—";
-  const d = when instanceof Date ? when : new Date(when);
-  if (Number.isNaN(d.getTime())) return "—";
-  return `${two(d.getDate())}/${two(d.getMonth() + 1)}/${d.getFullYear()} ${two(d.getHours())}:${two(d.getMinutes())}`;
+function toTime(when: string | Date | null | undefined): number | null {
+  if (!when) return null;
+  const t = when instanceof Date ? when.getTime() : Date.parse(when);
+  return Number.isNaN(t) ? null : t;
 }
 
-/** Date in pt-BR (dd/mm/aaaa); '—' when unknown. */
-export function formatDate(when: string | Date | null | undefined): string {
-  if (!when) return "—";
-  const d = when instanceof Date ? when : new Date(when);
-  if (Number.isNaN(d.getTime())) return "—";
-  return `${two(d.getDate())}/${two(d.getMonth() + 1)}/${d.getFullYear()}`;
+/** Date and time with Intl in the locale and time zone (pt-BR: 'dd/mm/aaaa hh:mm'); '—' when unknown. */
+export function formatDateTime(when: string | Date | null | undefined, opts: DisplayOptions = {}): string {
+  const t = toTime(when);
+  if (t === null) return "—";
+  return new Intl.DateTimeFormat(opts.locale ?? "pt-BR", {
+    timeZone: safeTimeZone(opts.timeZone),
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  })
+    .format(t)
+    .replace(/,\s*/, " ");
+}
+
+/** Time of day (hh:mm) in the locale and time zone; '—' when unknown. */
+export function formatTime(when: string | Date | null | undefined, opts: DisplayOptions = {}): string {
+  const t = toTime(when);
+  if (t === null) return "—";
+  return new Intl.DateTimeFormat(opts.locale ?? "pt-BR", { timeZone: safeTimeZone(opts.timeZone), hour: "2-digit", minute: "2-digit" }).format(t);
+}
+
+/** Date with Intl in the locale and time zone (pt-BR: 'dd/mm/aaaa'); '—' when unknown. */
+export function formatDate(when: string | Date | null | undefined, opts: DisplayOptions = {}): string {
+  const t = toTime(when);
+  if (t === null) return "—";
+  return new Intl.DateTimeFormat(opts.locale ?? "pt-BR", { timeZone: safeTimeZone(opts.timeZone), day: "2-digit", month: "2-digit", year: "numeric" }).format(t);
 }

@@ -11,10 +11,16 @@ export async function requireAppUser(request: Request): Promise<UserRow> {
   return user;
 }
 
+/** Whether a user agent is a phone or tablet browser (the hero's mobile variant, PRODUCT.md §2). */
+export function isMobileUserAgent(ua: string | null | undefined): boolean {
+  return !!ua && /Android|iPhone|iPad|iPod|Mobile|Opera Mini|IEMobile/i.test(ua);
+}
+
 /** What the app chrome needs: who is logged in, unread notifications, whether the AI is on. */
 export async function chromeData(request: Request) {
   const user = await getUser(request);
-  if (!user) return { user: null, unread: 0, botActive: false, language: "pt" as const, timezone: "America/Sao_Paulo" };
+  const mobileUA = isMobileUserAgent(request.headers.get("user-agent"));
+  if (!user) return { user: null, unread: 0, botActive: false, language: "pt" as const, timezone: "America/Sao_Paulo", mobileUA };
   const sql = db();
   const [[n], [bot]] = await Promise.all([
     sql<{ count: number }[]>`select count(*)::int as count from notifications where user_id = ${user.id} and not read`,
@@ -26,5 +32,6 @@ export async function chromeData(request: Request) {
     botActive: bot?.is_active ?? false,
     language: toLanguage(user.preferences?.language),
     timezone: user.preferences?.timezone || "America/Sao_Paulo",
+    mobileUA,
   };
 }

@@ -1,9 +1,10 @@
 /**
  * Pure trading-view logic: dashboard statistics (PRODUCT.md §9: win rate, profit factor = average
- * win / average loss, P&L today by the local day), the live-price chip colour (§4), and the hero
- * gating (§4: offline → no licence → no broker → ready).
+ * win / average loss, P&L today by the user's local day), the live-price chip colour (§4), the hero
+ * gating (§4: offline → no licence → no broker → ready) and the label keys (i18n namespaces
+ * `hero` and `common`) of hero states, licences, subscriptions and stop reasons.
  */
-import { toNumber } from "./format";
+import { safeTimeZone, toNumber, zonedParts } from "./format";
 
 /** A closed trade as far as the statistics need it. */
 export interface ClosedTradeLike {
@@ -24,16 +25,33 @@ export interface TradeStats {
   pnlToday: number;
 }
 
-/** Local midnight of `now` and the next one (P&L today window). */
-export function localDayBounds(now: Date): [Date, Date] {
-  const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-  const end = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+/** The UTC instant of 00:00 on a calendar day in a time zone (runtime zone when none is given). */
+export function zonedMidnight(year: number, month: number, day: number, timeZone?: string): Date {
+  if (!timeZone) return new Date(year, month - 1, day);
+  const guess = Date.UTC(year, month - 1, day);
+  // Offset of the zone at an instant: wall clock there minus UTC.
+  const offsetAt = (t: number) => {
+    const p = zonedParts(t, timeZone);
+    return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute) - Math.floor(t / 60_000) * 60_000;
+  };
+  let t = guess - offsetAt(guess);
+  t = guess - offsetAt(t); // second pass settles DST changes
+  return new Date(t);
+}
+
+/** Local midnight of `now` in the time zone (preferences.timezone) and the next one: the 'P&L hoje' window. */
+export function localDayBounds(now: Date, timeZone?: string): [Date, Date] {
+  const tz = safeTimeZone(timeZone);
+  const p = zonedParts(now.getTime(), tz);
+  const start = zonedMidnight(p.year, p.month, p.day, tz);
+  const next = new Date(Date.UTC(p.year, p.month - 1, p.day + 1));
+  const end = zonedMidnight(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), tz);
   return [start, end];
 }
 
-/** Statistics over closed trades; `now` decides the local day of 'P&L hoje'. */
-export function tradeStats(trades: ClosedTradeLike[], now: Date = new Date()): TradeStats {
-  const [dayStart, dayEnd] = localDayBounds(now);
+/** Statistics over closed trades; `now` and `timeZone` decide the local day of 'P&L hoje'. */
+export function tradeStats(trades: ClosedTradeLike[], now: Date = new Date(), timeZone?: string): TradeStats {
+  const [dayStart, dayEnd] = localDayBounds(now, timeZone);
   let winners = 0;
   let losers = 0;
   let sumWin = 0;
@@ -80,52 +98,70 @@ export function priceTrend(side: string, openPrice: unknown, currentPrice: unkno
   return favourable ? "up" : "down";
 }
 
+/** The win/loss card (PRODUCT.md §9): whichever of wins and losses is larger (wins on a tie). */
+export function winLossCard(stats: Pick<TradeStats, "winners" | "losers">): { kind: "wins" | "losses"; count: number } {
+  return stats.losers > stats.winners ? { kind: "losses", count: stats.losers } : { kind: "wins", count: stats.winners };
+}
+
 /** Hero gating states, in order (PRODUCT.md §4). */
 export type HeroState = "offline" | "no-licence" | "no-broker" | "paused" | "active";
 
-/** Display of one hero state: badge, title, colour and button label (PRODUCT.md §4). */
+/** Display of one hero state as i18n keys of the `hero` namespace, plus its colour (PRODUCT.md §4). */
 export interface HeroView {
   state: HeroState;
-  badge: "Online" | "Offline" | "Conectar Oanda" | "Sem Licença";
-  title: string;
-  message: string;
+  /** Badge: Online, Offline, Conectar Oanda, Sem Licença. */
+  badgeKey: "badge.online" | "badge.offline" | "badge.connect" | "badge.noLicence";
+  titleKey: `state.${"offline" | "noLicence" | "noBroker" | "paused" | "active"}.title`;
+  messageKey: `state.${"offline" | "noLicence" | "noBroker" | "paused" | "active"}.message`;
   tone: "grey" | "amber" | "orange" | "red" | "green";
-  button: "ASSINAR" | "CONECTAR OANDA" | "ATIVAR IA" | "DESATIVAR IA";
+  /** Button: ASSINAR, CONECTAR OANDA, ATIVAR IA, DESATIVAR IA. */
+  buttonKey: "button.subscribe" | "button.connect" | "button.activate" | "button.deactivate";
 }
 
 /** Decides the hero state: offline → no licence → no broker → ready (paused / active). */
 export function heroView(input: { online: boolean; hasLicense: boolean; brokerConnected: boolean; botActive: boolean }): HeroView {
-  if (!input.online)
-    return { state: "offline", badge: "Offline", title: "Offline", message: "Sem conexão com a internet", tone: "grey", button: input.botActive ? "DESATIVAR IA" : "ATIVAR IA" };
-  if (!input.hasLicense)
-    return { state: "no-licence", badge: "Sem Licença", title: "Licença Necessária", message: "Assine um plano para liberar a IA de trading.", tone: "amber", button: "ASSINAR" };
-  if (!input.brokerConnected)
-    return { state: "no-broker", badge: "Conectar Oanda", title: "Conectar Oanda", message: "Conecte sua conta Oanda para a IA começar a operar.", tone: "orange", button: "CONECTAR OANDA" };
-  if (input.botActive)
-    return { state: "active", badge: "Online", title: "IA Ativa", message: "A IA está monitorando o mercado 24/7.", tone: "green", button: "DESATIVAR IA" };
-  return { state: "paused", badge: "Online", title: "IA Pausada", message: "Toque no botão para a IA começar a operar.", tone: "red", button: "ATIVAR IA" };
+  const view = (state: HeroState, key: "offline" | "noLicence" | "noBroker" | "paused" | "active", badgeKey: HeroView["badgeKey"], tone: HeroView["tone"], buttonKey: HeroView["buttonKey"]): HeroView => ({
+    state,
+    badgeKey,
+    titleKey: `state.${key}.title`,
+    messageKey: `state.${key}.message`,
+    tone,
+    buttonKey,
+  });
+  if (!input.online) return view("offline", "offline", "badge.offline", "grey", input.botActive ? "button.deactivate" : "button.activate");
+  if (!input.hasLicense) return view("no-licence", "noLicence", "badge.noLicence", "amber", "button.subscribe");
+  if (!input.brokerConnected) return view("no-broker", "noBroker", "badge.connect", "orange", "button.connect");
+  if (input.botActive) return view("active", "active", "badge.online", "green", "button.deactivate");
+  return view("paused", "paused", "badge.online", "red", "button.activate");
 }
 
-/** Licence display (PRODUCT.md §4 Licence display): label and tone. */
-export function licenceLabel(status: string | null | undefined): { label: string; tone: "green" | "red" | "amber" | "blue" | "grey" } {
+/** Licence display (PRODUCT.md §4 Licence display): `common` key and tone. */
+export function licenceLabel(status: string | null | undefined): { key: `licence.${"valid" | "expired" | "pending" | "admin" | "none"}`; tone: "green" | "red" | "amber" | "blue" | "grey" } {
   switch (status) {
     case "valid":
-      return { label: "Válida", tone: "green" };
+      return { key: "licence.valid", tone: "green" };
     case "expired":
-      return { label: "Expirada", tone: "red" };
+      return { key: "licence.expired", tone: "red" };
     case "pending":
-      return { label: "Processando", tone: "amber" };
+      return { key: "licence.pending", tone: "amber" };
     case "admin":
-      return { label: "Administrador", tone: "blue" };
+      return { key: "licence.admin", tone: "blue" };
     default:
-      return { label: "Sem licença", tone: "grey" };
+      return { key: "licence.none", tone: "grey" };
   }
 }
 
-/** Subscription status display (PRODUCT.md §4): active 'Ativa', past_due 'Pagamento Pendente', canceled 'Cancelada', else 'Inativa'. */
-export function subscriptionLabel(status: string | null | undefined): string {
-  if (status === "active" || status === "trialing") return "Ativa";
-  if (status === "past_due") return "Pagamento Pendente";
-  if (status === "canceled") return "Cancelada";
-  return "Inativa";
+/** Subscription status display key in `common` (PRODUCT.md §4): active 'Ativa', past_due 'Pagamento Pendente', canceled 'Cancelada', else 'Inativa'. */
+export function subscriptionLabel(status: string | null | undefined): `subscription.${"active" | "past_due" | "canceled" | "inactive"}` {
+  if (status === "active" || status === "trialing") return "subscription.active";
+  if (status === "past_due") return "subscription.past_due";
+  if (status === "canceled") return "subscription.canceled";
+  return "subscription.inactive";
+}
+
+const STOP_REASONS = ["manual", "max_consecutive_losses", "daily_loss_limit", "trading_hours", "server_shutdown"] as const;
+
+/** Stop reason key in `common` (PRODUCT.md §4 AI loop): known reasons, else 'Inativo'. */
+export function stopReasonKey(reason: string | null | undefined): `stopReason.${(typeof STOP_REASONS)[number] | "other"}` {
+  return STOP_REASONS.includes(reason as (typeof STOP_REASONS)[number]) ? `stopReason.${reason as (typeof STOP_REASONS)[number]}` : "stopReason.other";
 }

@@ -1,28 +1,30 @@
 /**
- * / — the trading (hero) screen (PRODUCT.md §2 Hero/control screen, §4 hero gating and AI loop):
- * a big on/off button gated offline → no licence → no broker → ready, the loop status polled every 5 s,
- * last start/stop, stop reason, the AI's last decisions, account and balance cards, and on desktop a
- * system-health card. Logged out → /auth; admins → /admin.
+ * / — the trading (hero) screen (PRODUCT.md §2 Hero/control screen, §4 hero gating and AI loop, §8, §9):
+ * a big on/off button gated offline → no licence → no broker → ready (paused/active), the loop status
+ * polled every 5 s, last start/stop, stop reason, the AI's last decisions, connected-account, balance
+ * and AI-configuration cards, and on the desktop variant a system-health card. The mobile variant is
+ * used under 768 px or on a mobile user agent. Logged out → /auth; admins → /admin.
  */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
 import clsx from "clsx";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { BalanceCard, ConnectedAccountCard, type AccountView } from "~/components/account-cards";
 import { BrokerWizard } from "~/components/broker-wizard";
 import { CpuIcon, PlugIcon, ShieldIcon } from "~/components/icons";
 import { PowerButton } from "~/components/power-button";
 import { Badge, Banner, Card, type Tone } from "~/components/ui";
-import { apiFetch, errorMessage } from "~/lib/api";
-import { formatDate, formatDateTime, formatInstrument, normaliseTimeframe, relativeTime } from "~/lib/format";
-import { useNow, useOnline, usePolling, useTransientMessage } from "~/lib/hooks";
+import { ApiCallError, apiFetch, errorMessage } from "~/lib/api";
+import { formatInstrument, normaliseTimeframe } from "~/lib/format";
+import { metaTitle, useBreakpoint, useCappedFlag, useDisplay, useNow, useOnline, usePolling, useTransientMessage } from "~/lib/hooks";
 import { requireAppUser } from "~/lib/pages.server";
-import { heroView, licenceLabel, type HeroView } from "~/lib/trading";
+import { heroView, licenceLabel, stopReasonKey, type HeroView } from "~/lib/trading";
 import { publicUser } from "~/services/auth.server";
 import { botStatus } from "~/services/bot.server";
 import { brokerStatus } from "~/services/broker.server";
 
-export const meta: MetaFunction = () => [{ title: "Operar — Forex IA" }];
+export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "hero", "meta");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAppUser(request);
@@ -32,7 +34,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** AI loop interval used when the UI starts the loop (PRODUCT.md §9). */
 const LOOP_INTERVAL_SEC = 60;
-const BADGE_TONE: Record<HeroView["badge"], Tone> = { Online: "green", Offline: "grey", "Conectar Oanda": "orange", "Sem Licença": "amber" };
+/** Bot status polling (PRODUCT.md §9) and the slower refresh of account figures. */
+const STATUS_POLL_MS = 5000;
+const ACCOUNT_REFRESH_MS = 15_000;
+/** Toggle animation and the re-read of the status after a failure (PRODUCT.md §4, §9). */
+const TOGGLE_ANIMATION_MS = 600;
+const REREAD_AFTER_FAILURE_MS = 1000;
+const ERROR_VISIBLE_MS = 5000;
+const LOADING_CAP_MS = 10_000;
+
+const BADGE_TONE: Record<HeroView["badgeKey"], Tone> = { "badge.online": "green", "badge.offline": "grey", "badge.connect": "orange", "badge.noLicence": "amber" };
 const TITLE_COLOUR: Record<HeroView["tone"], string> = {
   grey: "text-slate-300",
   amber: "text-amber-300",
@@ -41,34 +52,73 @@ const TITLE_COLOUR: Record<HeroView["tone"], string> = {
   green: "text-emerald-300",
 };
 
-/** The hero/control screen (mobile and desktop variants via responsive classes). */
+type BotStatus = Awaited<ReturnType<typeof botStatus>>;
+
+/** The hero/control screen (mobile and desktop variants). */
 export default function HeroPage() {
-  const { user, broker, bot } = useLoaderData<typeof loader>();
+  const { user, broker, bot: loaderBot } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("hero");
+  const fmt = useDisplay();
   const online = useOnline();
   const now = useNow(15_000);
   const navigate = useNavigate();
   const { revalidate } = useRevalidator();
+  const { breakpoint, mobileUA } = useBreakpoint();
+  const variant = breakpoint === "mobile" || mobileUA ? "mobile" : "desktop";
   const [wizardOpen, setWizardOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [pendingActive, setPendingActive] = useState<boolean | null>(null);
-  const [error, showError] = useTransientMessage(5000);
+  const [busyRaw, setBusy] = useState(false);
+  const busy = useCappedFlag(busyRaw, LOADING_CAP_MS);
+  const [bot, setBot] = useState<BotStatus>(loaderBot as BotStatus);
+  const [error, showError] = useTransientMessage(ERROR_VISIBLE_MS);
+  const [pollError, setPollError] = useState<string | null>(null);
+  const mounted = useRef(true);
 
-  usePolling(5000);
-  // New loader data replaces the optimistic state.
-  useEffect(() => setPendingActive(null), [bot]);
+  usePolling(ACCOUNT_REFRESH_MS);
+  useEffect(() => setBot(loaderBot as BotStatus), [loaderBot]);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
 
-  const botActive = pendingActive ?? bot.isActive;
+  /** Reads GET /api/trades/ai/loop/status; polling failures show 'Erro de conexão com o servidor' until it recovers. */
+  const readStatus = useCallback(async () => {
+    try {
+      const status = await apiFetch<BotStatus>("/api/trades/ai/loop/status");
+      if (!mounted.current) return;
+      setBot((prev) => ({ ...prev, ...status }));
+      setPollError(null);
+    } catch (err) {
+      if (!mounted.current || (err instanceof ApiCallError && err.code === "unauthorized")) return;
+      const message = errorMessage(err, "");
+      setPollError(/Connection error|fetch/i.test(message) ? t("common:errors.server") : t("errors.status"));
+    }
+  }, [t]);
+
+  useEffect(() => {
+    const id = window.setInterval(() => {
+      if (document.visibilityState === "visible" && navigator.onLine) void readStatus();
+    }, STATUS_POLL_MS);
+    return () => window.clearInterval(id);
+  }, [readStatus]);
+
+  const botActive = bot.isActive;
   const view = heroView({ online, hasLicense: user.hasValidLicense, brokerConnected: broker.isConnected, botActive });
   const account = broker.account as AccountView | null;
   const name = [user.firstName, user.lastName].filter(Boolean).join(" ") || user.email;
+  const loop = bot.loopState;
+  const lic = licenceLabel(user.licenseStatus);
+  const brokerError = "error" in broker ? (broker.error as string) : null;
 
-  const reloadSoon = useCallback(() => window.setTimeout(() => revalidate(), 600), [revalidate]);
+  const reloadSoon = useCallback(() => window.setTimeout(() => revalidate(), TOGGLE_ANIMATION_MS), [revalidate]);
 
   async function toggle() {
     if (view.state === "offline") return;
     if (view.state === "no-licence") return navigate("/billing");
     if (view.state === "no-broker") return setWizardOpen(true);
     const starting = view.state === "paused";
+    const fallback = starting ? t("errors.start") : t("errors.stop");
     setBusy(true);
     const started = Date.now();
     try {
@@ -76,71 +126,119 @@ export default function HeroPage() {
         method: "POST",
         body: starting ? { intervalSec: LOOP_INTERVAL_SEC } : {},
       });
-      if (res.success === false) throw new Error(res.message || (starting ? "Falha ao iniciar o bot" : "Falha ao parar o bot"));
-      setPendingActive(starting);
+      if (res.success === false) throw new Error(res.message || fallback);
+      setBot((prev) => ({ ...prev, isActive: starting }));
+      await readStatus();
       revalidate();
     } catch (err) {
-      showError(errorMessage(err, starting ? "Falha ao iniciar o bot" : "Falha ao parar o bot"));
-      window.setTimeout(() => revalidate(), 1000);
+      showError(errorMessage(err, fallback, t));
+      window.setTimeout(() => void readStatus(), REREAD_AFTER_FAILURE_MS);
     } finally {
       // Keep the toggle animation visible for at least 600 ms (PRODUCT.md §9).
-      window.setTimeout(() => setBusy(false), Math.max(0, 600 - (Date.now() - started)));
+      window.setTimeout(() => setBusy(false), Math.max(0, TOGGLE_ANIMATION_MS - (Date.now() - started)));
     }
   }
 
-  const loop = bot.loopState;
-  const lic = licenceLabel(user.licenseStatus);
+  const healthCard = (
+    <Card
+      title={
+        <span className="flex items-center gap-2">
+          <ShieldIcon size={16} /> {t("health.title")}
+        </span>
+      }
+      data-testid="health-card"
+    >
+      <ul className="space-y-2 text-sm">
+        <li className="flex items-center justify-between gap-2">
+          <span className="text-slate-400">{t("health.licence")}</span>
+          <Badge tone={lic.tone} data-testid="health-licence">
+            {t(`common:${lic.key}`)}
+            {user.license?.endDate && user.hasValidLicense ? ` ${t("health.until", { date: fmt.date(user.license.endDate) })}` : ""}
+          </Badge>
+        </li>
+        <li className="flex items-center justify-between gap-2">
+          <span className="text-slate-400">{t("health.broker")}</span>
+          <Badge tone={broker.isConnected ? (brokerError ? "amber" : "green") : "grey"} data-testid="health-broker">
+            {broker.isConnected ? (brokerError ? t("health.brokerError") : t("health.brokerOk")) : t("health.brokerNone")}
+          </Badge>
+        </li>
+        <li className="flex items-center justify-between gap-2">
+          <span className="text-slate-400">{t("health.ai")}</span>
+          <Badge tone={botActive ? "green" : "red"} data-testid="health-ai">
+            {botActive ? t("health.aiActive") : t("health.aiPaused")}
+          </Badge>
+        </li>
+        <li className="flex items-center justify-between gap-2">
+          <span className="text-slate-400">{t("health.connection")}</span>
+          <Badge tone={online ? "green" : "grey"}>{online ? t("health.online") : t("health.offline")}</Badge>
+        </li>
+      </ul>
+    </Card>
+  );
 
   return (
-    <main className="mx-auto max-w-6xl px-4 pb-8 pt-4 md:pt-8">
+    <main className="mx-auto max-w-6xl px-4 pb-8 pt-4 md:pt-8" data-variant={variant} data-testid="hero">
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
         <div>
-          <p className="text-sm text-slate-400">Bem-vindo de volta</p>
+          <p className="text-sm text-slate-400">{t("welcome")}</p>
           <h1 className="text-xl font-bold text-white md:text-2xl" data-testid="greeting">
-            Olá, {name}
+            {t("common:greeting", { name })}
           </h1>
         </div>
-        <Badge tone={BADGE_TONE[view.badge]} data-testid="status-badge">
-          <span className={clsx("h-2 w-2 rounded-full", view.badge === "Online" ? "bg-emerald-400" : "bg-current")} aria-hidden="true" />
-          {view.badge}
+        <Badge tone={BADGE_TONE[view.badgeKey]} data-testid="status-badge">
+          <span className={clsx("h-2 w-2 rounded-full", view.badgeKey === "badge.online" ? "bg-emerald-400" : "bg-current")} aria-hidden="true" />
+          {t(view.badgeKey)}
         </Badge>
       </div>
 
       {!online && (
         <Banner tone="warning" className="mb-4">
-          Você está offline. Alguns dados podem estar desatualizados.
+          <span data-testid="offline-banner">{t("common:errors.offlineBanner")}</span>
+        </Banner>
+      )}
+      {pollError && online && (
+        <Banner tone="error" className="mb-4">
+          <span data-testid="poll-error">{pollError}</span>
         </Banner>
       )}
 
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
-        <section aria-labelledby="hero-title" className="flex flex-col items-center self-start rounded-3xl border border-white/10 bg-slate-900/60 px-4 py-8 text-center md:py-10">
+      <div className={clsx("grid gap-6", variant === "desktop" && "lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]")}>
+        <section
+          aria-labelledby="hero-title"
+          className={clsx(
+            "flex flex-col items-center self-start rounded-3xl border border-white/10 bg-slate-900/60 px-4 text-center",
+            variant === "mobile" ? "py-8" : "py-10",
+          )}
+        >
           <PowerButton view={view} busy={busy} disabled={view.state === "offline"} onClick={() => void toggle()} />
-          <h2 id="hero-title" className={clsx("mt-8 text-3xl font-extrabold md:text-4xl", TITLE_COLOUR[view.tone])} data-testid="hero-title">
-            {view.title}
+          <h2 id="hero-title" className={clsx("mt-8 text-3xl font-extrabold md:text-4xl", TITLE_COLOUR[view.tone])} data-testid="hero-title" data-tone={view.tone}>
+            {t(view.titleKey)}
           </h2>
-          <p className="mt-2 max-w-sm text-slate-300">{view.message}</p>
+          <p className="mt-2 max-w-sm text-slate-300" data-testid="hero-message">
+            {t(view.messageKey)}
+          </p>
           {error && (
             <Banner tone="error" className="mt-4 w-full max-w-sm text-left">
-              {error}
+              <span data-testid="toggle-error">{error}</span>
             </Banner>
           )}
           <dl className="mt-6 grid w-full max-w-sm grid-cols-2 gap-2 text-left text-sm">
             <div className="rounded-xl bg-white/[0.03] p-3 ring-1 ring-white/5">
-              <dt className="text-xs text-slate-400">Última ativação</dt>
-              <dd className="mt-0.5 font-medium text-slate-200" suppressHydrationWarning>
-                {formatDateTime(loop.lastStartedAt)}
+              <dt className="text-xs text-slate-400">{t("lastStart")}</dt>
+              <dd className="mt-0.5 font-medium text-slate-200" data-testid="last-start">
+                {fmt.dateTime(loop.lastStartedAt)}
               </dd>
             </div>
             <div className="rounded-xl bg-white/[0.03] p-3 ring-1 ring-white/5">
-              <dt className="text-xs text-slate-400">Última parada</dt>
-              <dd className="mt-0.5 font-medium text-slate-200" suppressHydrationWarning>
-                {formatDateTime(loop.lastStoppedAt)}
+              <dt className="text-xs text-slate-400">{t("lastStop")}</dt>
+              <dd className="mt-0.5 font-medium text-slate-200" data-testid="last-stop">
+                {fmt.dateTime(loop.lastStoppedAt)}
               </dd>
             </div>
           </dl>
-          {!botActive && loop.lastStopReasonText && loop.lastStoppedAt && (
+          {!botActive && loop.lastStoppedAt && (
             <p className="mt-3 text-sm text-slate-400" data-testid="stop-reason">
-              {loop.lastStopReasonText}
+              {t(`common:${stopReasonKey(loop.lastStopReason)}`)}
             </p>
           )}
           {botActive && loop.lastTickError && (
@@ -152,27 +250,27 @@ export default function HeroPage() {
 
         <div className="space-y-4">
           {broker.isConnected && account ? (
-            <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-1">
+            <div className={clsx("grid gap-4", variant === "desktop" && "md:grid-cols-2 lg:grid-cols-1")}>
               <BalanceCard account={account} />
-              <ConnectedAccountCard account={account} error={"error" in broker ? (broker.error as string) : null} onChanged={reloadSoon} />
+              <ConnectedAccountCard account={account} error={brokerError} onChanged={reloadSoon} />
             </div>
           ) : (
-            <Card title="Conta Oanda">
-              <p className="text-slate-300">Nenhuma conta Oanda conectada.</p>
-              <p className="mt-1 text-sm text-slate-400">Conecte sua conta (Demo ou Real) para a IA operar por você.</p>
+            <Card title={t("common:account.title")}>
+              <p className="text-slate-300">{t("common:account.none")}</p>
+              <p className="mt-1 text-sm text-slate-400">{t("account.hint")}</p>
               <button
                 type="button"
-                onClick={() => setWizardOpen(true)}
+                onClick={() => (user.hasValidLicense ? setWizardOpen(true) : navigate("/billing"))}
                 className="mt-4 inline-flex min-h-11 items-center gap-2 rounded-xl bg-orange-500 px-4 py-2 text-sm font-semibold text-slate-950 hover:bg-orange-400"
               >
-                <PlugIcon size={16} /> Conectar Oanda
+                <PlugIcon size={16} /> {t("common:account.connect")}
               </button>
             </Card>
           )}
 
-          <Card title="Últimas decisões da IA" action={<span className="text-xs text-slate-500">a cada {bot.intervalSec} s</span>}>
+          <Card title={t("decisions.title")} action={<span className="text-xs text-slate-400">{t("decisions.every", { seconds: bot.intervalSec })}</span>}>
             {bot.lastDecisions.length === 0 ? (
-              <p className="text-sm text-slate-400">Nenhuma decisão ainda. Ative a IA para ela começar a analisar o mercado.</p>
+              <p className="text-sm text-slate-400">{t("decisions.empty")}</p>
             ) : (
               <ul className="space-y-2" data-testid="decisions">
                 {bot.lastDecisions.map((d, i) => (
@@ -182,8 +280,8 @@ export default function HeroPage() {
                         {formatInstrument(d.instrument)} <span className="ml-1 text-xs font-medium text-sky-300">{normaliseTimeframe(d.timeframe)}</span>
                       </span>
                       <span className="flex items-center gap-2 text-xs text-slate-400">
-                        <Badge tone={d.action === "open" ? (d.side === "sell" ? "red" : "green") : "grey"}>{decisionLabel(d.action, d.side)}</Badge>
-                        <span suppressHydrationWarning>{relativeTime(d.at, now)}</span>
+                        <Badge tone={d.action === "open" ? (d.side === "sell" ? "red" : "green") : "grey"}>{t(decisionKey(d.action, d.side))}</Badge>
+                        <span suppressHydrationWarning>{fmt.relative(d.at, now)}</span>
                       </span>
                     </div>
                     <p className="mt-1 text-sm text-slate-300">{d.reason}</p>
@@ -193,65 +291,34 @@ export default function HeroPage() {
             )}
           </Card>
 
-          <div className="grid gap-4 md:grid-cols-2">
+          <div className={clsx("grid gap-4", variant === "desktop" && "md:grid-cols-2")}>
             <Card
               title={
                 <span className="flex items-center gap-2">
-                  <CpuIcon size={16} /> Configuração da IA
+                  <CpuIcon size={16} /> {t("config.title")}
                 </span>
               }
               action={
                 <Link to="/settings" className="text-xs font-semibold text-emerald-300 hover:underline">
-                  Ajustar
+                  {t("config.adjust")}
                 </Link>
               }
+              data-testid="ai-config-card"
             >
               <ul className="space-y-1.5 text-sm text-slate-300">
-                <li className="flex justify-between">
-                  <span className="text-slate-400">Intervalo de análise</span> <span>{bot.intervalSec} s</span>
+                <li className="flex justify-between gap-2">
+                  <span className="text-slate-400">{t("config.interval")}</span> <span>{t("config.seconds", { seconds: bot.intervalSec })}</span>
                 </li>
-                <li className="flex justify-between">
-                  <span className="text-slate-400">Timeframe</span> <span className="text-right">Automático (M5, M15, M30, H1)</span>
+                <li className="flex justify-between gap-2">
+                  <span className="text-slate-400">{t("config.timeframe")}</span> <span className="text-right">{t("config.timeframeAuto")}</span>
                 </li>
-                <li className="flex justify-between">
-                  <span className="text-slate-400">Monitoramento</span> <span>24/7</span>
+                <li className="flex justify-between gap-2">
+                  <span className="text-slate-400">{t("config.monitoring")}</span> <span>{t("config.always")}</span>
                 </li>
               </ul>
             </Card>
 
-            <Card
-              className="hidden lg:block"
-              title={
-                <span className="flex items-center gap-2">
-                  <ShieldIcon size={16} /> Saúde do sistema
-                </span>
-              }
-              data-testid="health-card"
-            >
-              <ul className="space-y-2 text-sm">
-                <li className="flex items-center justify-between gap-2">
-                  <span className="text-slate-400">Licença</span>
-                  <Badge tone={lic.tone}>
-                    {lic.label}
-                    {user.license?.endDate && user.hasValidLicense ? ` até ${formatDate(user.license.endDate)}` : ""}
-                  </Badge>
-                </li>
-                <li className="flex items-center justify-between gap-2">
-                  <span className="text-slate-400">Corretora</span>
-                  <Badge tone={broker.isConnected ? ("error" in broker ? "amber" : "green") : "grey"}>
-                    {broker.isConnected ? ("error" in broker ? "Com erro" : "Conectada") : "Desconectada"}
-                  </Badge>
-                </li>
-                <li className="flex items-center justify-between gap-2">
-                  <span className="text-slate-400">IA</span>
-                  <Badge tone={botActive ? "green" : "red"}>{botActive ? "Ativa" : "Pausada"}</Badge>
-                </li>
-                <li className="flex items-center justify-between gap-2">
-                  <span className="text-slate-400">Conexão</span>
-                  <Badge tone={online ? "green" : "grey"}>{online ? "Online" : "Offline"}</Badge>
-                </li>
-              </ul>
-            </Card>
+            {variant === "desktop" && healthCard}
           </div>
         </div>
       </div>
@@ -263,16 +330,16 @@ export default function HeroPage() {
           window.setTimeout(() => {
             setWizardOpen(false);
             revalidate();
-          }, 600);
+          }, TOGGLE_ANIMATION_MS);
         }}
       />
     </main>
   );
 }
 
-/** Portuguese label of a decision: Compra / Venda / Aguardar. */
-function decisionLabel(action: string, side: string | null): string {
-  if (action === "open") return side === "sell" ? "Venda" : "Compra";
-  if (action === "close") return "Fechar";
-  return "Aguardar";
+/** `hero` key of a decision label: Compra / Venda / Fechar / Aguardar. */
+function decisionKey(action: string, side: string | null): "decisions.buy" | "decisions.sell" | "decisions.close" | "decisions.wait" {
+  if (action === "open") return side === "sell" ? "decisions.sell" : "decisions.buy";
+  if (action === "close") return "decisions.close";
+  return "decisions.wait";
 }

@@ -1,16 +1,21 @@
-/** POST /api/auth/register {email, firstName, lastName, password} → {token, user} (PRODUCT.md §7 Auth). */
+/**
+ * POST /api/auth/register {email, firstName, lastName, password} → 201 {token: null, user, needsVerification: true}
+ * (PRODUCT.md §7 Auth). No session is opened: the verification e-mail is queued at once and login
+ * waits for the link. (The /auth page instead sends it after the terms step, /auth/contract.)
+ */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiRoute, json, readBody } from "~/services/api.server";
-import { createSession, createUser, publicUser } from "~/services/auth.server";
+import { createUser, publicUser } from "~/services/auth.server";
 import { registerSchema } from "~/services/validation";
+import { sendVerificationEmail } from "~/services/verification.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {
     const input = await readBody(request, registerSchema);
     const user = await createUser(input);
-    const { token, setCookie } = await createSession(user.id, request, true);
+    await sendVerificationEmail(user);
     return json(
-      { success: true, message: "Cadastro iniciado! Redirecionando para aceitar os termos...", token, user: await publicUser(user) },
-      { status: 201, headers: { "Set-Cookie": setCookie } },
+      { success: true, message: "Cadastro iniciado! Redirecionando para aceitar os termos...", token: null, user: await publicUser(user), needsVerification: true },
+      { status: 201 },
     );
   });

@@ -1,31 +1,41 @@
 /**
- * /auth: login ('Entrar'), register ('Criar Conta') and forgot password ('Recuperar') as Remix forms
+ * /auth (the other /auth/* pages are `auth_.*.tsx` files so they do not nest under this route): login ('Entrar'), register ('Criar Conta') and forgot password ('Recuperar') as Remix forms
  * with an `intent` field (PRODUCT.md §2 Authentication page, §4 Auth tabs, §5, §8).
- * Login goes through remix-auth's FormStrategy; success opens a session (Set-Cookie) and proceeds after
- * 0.8 s (register: 1 s). Logged-in users are sent away (admins to /admin, others to /).
+ * Login goes through remix-auth's FormStrategy and refuses unverified e-mails; success opens a session
+ * and proceeds after 0.8 s. Register creates the (unverified) account, sets the signed registration
+ * cookie and goes to the terms step (/auth/contract) after 1 s. Without JavaScript (no `js` field) the
+ * action redirects at once. Logged-in users are sent away (admins to /admin, others to /).
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useNavigate, useNavigation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Form, useActionData, useLocation, useNavigate, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import clsx from "clsx";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { BrokerCta } from "~/components/auth/broker-cta";
 import { PasswordInput } from "~/components/auth/password-input";
+import { useHydrated } from "~/components/auth/use-hydrated";
 import { CheckIcon } from "~/components/icons";
 import { Logo } from "~/components/layout";
 import { Banner, Button, Field } from "~/components/ui";
+import { i18nFor } from "~/i18n";
 import { ApiError } from "~/services/api.server";
-import { createSession, createUser, getUser } from "~/services/auth.server";
+import { createSession, createUser, getUser, registrationCookieHeader } from "~/services/auth.server";
 import { authenticator } from "~/services/authenticator.server";
 import { emailField, PASSWORD_RULES, registerSchema } from "~/services/validation";
+import { clientIp, requestPasswordReset, requestVerificationResend } from "~/services/verification.server";
 
-export const meta: MetaFunction = () => [{ title: "Entrar — Forex IA" }];
+export const meta: MetaFunction = () => [{ title: i18nFor("pt").t("auth:meta.title") }];
 
 type Tab = "login" | "register" | "forgot";
+type Intent = Tab | "resend";
 
-/** What the action answers: success with where to go next, or an error message (and field errors). */
+/** A message either as an i18n key of the `auth` namespace or as a server text (already Portuguese). */
+type Msg = { key: string } | { text: string };
+
+/** What the action answers: success with where to go next, or an error (and field errors). */
 type ActionResult =
-  | { ok: true; intent: Tab; message: string; redirectTo?: string; at: number }
-  | { ok: false; intent: Tab; error: string; fieldErrors?: Record<string, string>; at: number };
+  | { ok: true; intent: Intent; msg: Msg; redirectTo?: string; at: number }
+  | { ok: false; intent: Intent; msg: Msg; fieldErrors?: Record<string, string>; needsVerification?: boolean; email?: string; at: number };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getUser(request);
@@ -33,85 +43,116 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {};
 }
 
+/** Field errors of a failed zod parse (first message per field). */
+function fieldErrorsOf(issues: { path: PropertyKey[]; message: string }[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of issues) out[String(issue.path[0] ?? "form")] ??= issue.message;
+  return out;
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.clone().formData();
-  const intent = String(form.get("intent") ?? "login") as Tab;
+  const raw = String(form.get("intent") ?? "login");
+  const intent: Intent = raw === "register" || raw === "forgot" || raw === "resend" ? raw : "login";
+  const withJs = form.get("js") === "1"; // set only once hydrated: without JS the action redirects itself
   const at = Date.now();
+  const fail = (status: number, msg: Msg, extra: Partial<Extract<ActionResult, { ok: false }>> = {}) =>
+    data<ActionResult>({ ok: false, intent, msg, at, ...extra }, { status });
+
   if (intent === "login") {
     try {
       const { user, remember } = await authenticator.authenticate("form", request);
       const { setCookie } = await createSession(user.id, request, remember);
-      return data<ActionResult>(
-        { ok: true, intent, message: "Login realizado com sucesso! Redirecionando...", redirectTo: user.role === "admin" ? "/admin" : "/", at },
-        { headers: { "Set-Cookie": setCookie } },
-      );
+      const to = user.role === "admin" ? "/admin" : "/";
+      if (!withJs) return redirect(to, { headers: { "Set-Cookie": setCookie } });
+      return data<ActionResult>({ ok: true, intent, msg: { key: "login.success" }, redirectTo: to, at }, { headers: { "Set-Cookie": setCookie } });
     } catch (err) {
-      if (err instanceof ApiError) return data<ActionResult>({ ok: false, intent, error: err.message, at }, { status: err.status });
+      if (err instanceof ApiError) {
+        if (err.extra.needsVerification) return fail(400, { text: err.message }, { needsVerification: true, email: String(err.extra.email ?? "") });
+        return fail(err.status, { text: err.message });
+      }
       console.error("[auth] login falhou:", err);
-      return data<ActionResult>({ ok: false, intent, error: "Erro ao autenticar. Tente novamente.", at }, { status: 500 });
+      return fail(500, { key: "login.formError" });
     }
   }
   if (intent === "register") {
     const parsed = registerSchema.safeParse(Object.fromEntries(form));
     if (!parsed.success) {
-      const fieldErrors: Record<string, string> = {};
-      for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? "form")] ??= issue.message;
-      return data<ActionResult>({ ok: false, intent, error: parsed.error.issues[0]?.message ?? "Erro ao registrar", fieldErrors, at }, { status: 400 });
+      const fieldErrors = fieldErrorsOf(parsed.error.issues);
+      return fail(400, parsed.error.issues[0] ? { text: parsed.error.issues[0].message } : { key: "register.error" }, { fieldErrors });
     }
     try {
       const user = await createUser(parsed.data);
-      const { setCookie } = await createSession(user.id, request, true);
-      // The terms step (/auth/contract) arrives in the next issue: for now the user goes straight to /.
-      return data<ActionResult>(
-        { ok: true, intent, message: "Cadastro iniciado! Redirecionando para aceitar os termos...", redirectTo: "/", at },
-        { headers: { "Set-Cookie": setCookie } },
-      );
+      const setCookie = await registrationCookieHeader({ userId: user.id, email: user.email });
+      const to = `/auth/contract?email=${encodeURIComponent(user.email)}`;
+      if (!withJs) return redirect(to, { headers: { "Set-Cookie": setCookie } });
+      return data<ActionResult>({ ok: true, intent, msg: { key: "register.success" }, redirectTo: to, at }, { headers: { "Set-Cookie": setCookie } });
     } catch (err) {
-      if (err instanceof ApiError) return data<ActionResult>({ ok: false, intent, error: err.message, at }, { status: err.status });
+      if (err instanceof ApiError) return fail(err.status, { text: err.message });
       console.error("[auth] cadastro falhou:", err);
-      return data<ActionResult>({ ok: false, intent, error: "Erro ao registrar", at }, { status: 500 });
+      return fail(500, { key: "register.error" });
     }
   }
-  if (intent === "forgot") {
-    const email = emailField.safeParse(form.get("email") ?? "");
-    if (!email.success) return data<ActionResult>({ ok: false, intent, error: email.error.issues[0]?.message ?? "E-mail inválido.", at }, { status: 400 });
-    return data<ActionResult>({ ok: true, intent, message: "Se o e-mail estiver cadastrado, você receberá o link de recuperação.", at });
+  // forgot / resend: the same answer whether or not the e-mail exists; 429 inside the cooldown.
+  const email = emailField.safeParse(form.get("email") ?? "");
+  if (!email.success) return fail(400, { text: email.error.issues[0]?.message ?? "E-mail inválido." }, { fieldErrors: { email: email.error.issues[0]?.message ?? "" } });
+  try {
+    if (intent === "forgot") await requestPasswordReset(email.data, clientIp(request));
+    else await requestVerificationResend(email.data, clientIp(request));
+  } catch (err) {
+    if (err instanceof ApiError) return fail(err.status, { text: err.message });
+    console.error(`[auth] ${intent} falhou:`, err);
+    return fail(500, { key: intent === "forgot" ? "forgot.sendError" : "login.formError" });
   }
-  return data<ActionResult>({ ok: false, intent: "login", error: "Ação inválida.", at }, { status: 400 });
+  return data<ActionResult>({ ok: true, intent, msg: { key: intent === "forgot" ? "forgot.sent" : "login.resendSent" }, at });
 }
 
 /** After a successful login/register the page stays to show the message; the client navigates after the delay. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
   (actionResult as ActionResult | undefined)?.ok ? false : defaultShouldRevalidate;
 
-const VERIFY_MESSAGES: Record<string, string> = {
-  token_missing: "Link de verificação inválido.",
-  token_invalid: "Link de verificação expirado ou inválido.",
-  verification_failed: "Erro na verificação do email. Tente novamente.",
-};
-
 /** Delays before proceeding (PRODUCT.md §9). */
-const DELAY_MS: Record<Tab, number> = { login: 800, register: 1000, forgot: 0 };
+const DELAY_MS: Record<Intent, number> = { login: 800, register: 1000, forgot: 0, resend: 0 };
+
+/** Banner from the query: ?verified=true, ?error=<code>, ?reset=success (PRODUCT.md §2). */
+function queryBanner(search: string): { tone: "success" | "error"; key: string } | null {
+  const params = new URLSearchParams(search);
+  if (params.get("verified") === "true") return { tone: "success", key: "banner.verified" };
+  if (params.get("reset") === "success") return { tone: "success", key: "banner.reset" };
+  const e = params.get("error");
+  if (e) return { tone: "error", key: ["token_missing", "token_invalid", "verification_failed"].includes(e) ? `banner.${e}` : "banner.other" };
+  return null;
+}
+
+/** The tab an action result belongs to. */
+const tabOf = (intent: Intent): Tab => (intent === "resend" ? "login" : intent);
 
 /** The auth page: tabs, forms, banners and the broker call to action. */
 export default function AuthPage() {
+  const { t } = useTranslation("auth");
   const actionData = useActionData<typeof action>() as ActionResult | undefined;
   const navigation = useNavigation();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const [tab, setTab] = useState<Tab>(() => (params.get("tab") === "register" ? "register" : "login"));
-  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
-  const [banner, setBanner] = useState<{ tone: "success" | "error"; text: string } | null>(() => {
-    if (params.get("verified") === "true") return { tone: "success", text: "Email verificado com sucesso! Faça login para continuar." };
-    const e = params.get("error");
-    if (e) return { tone: "error", text: VERIFY_MESSAGES[e] ?? "Erro durante a verificação." };
-    return null;
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const [tab, setTab] = useState<Tab>(() => {
+    if (actionData) return tabOf(actionData.intent);
+    const q = new URLSearchParams(location.search).get("tab");
+    return q === "register" || q === "forgot" ? q : "login";
   });
+  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  const [banner, setBanner] = useState(() => queryBanner(location.search));
 
-  // Clear the verification query once shown (PRODUCT.md §2).
+  // Clear the query once the banner is shown (PRODUCT.md §2), without a new history entry.
   useEffect(() => {
-    if (params.has("verified") || params.has("error")) window.history.replaceState(null, "", "/auth");
-  }, [params]);
+    const params = new URLSearchParams(location.search);
+    if (params.has("verified") || params.has("error") || params.has("reset")) navigate("/auth", { replace: true, preventScrollReset: true });
+  }, [location.search, navigate]);
+
+  // A new action result selects its tab.
+  useEffect(() => {
+    if (actionData) setTab(tabOf(actionData.intent));
+  }, [actionData]);
 
   // Proceed after a success message (0.8 s login, 1 s register).
   useEffect(() => {
@@ -121,39 +162,44 @@ export default function AuthPage() {
     return () => window.clearTimeout(id);
   }, [actionData, navigate]);
 
-  const switchTab = (t: Tab) => {
-    setTab(t);
+  const switchTab = (next: Tab) => {
+    setTab(next);
     setDismissedAt(actionData?.at ?? null); // changing tab clears messages
     setBanner(null);
   };
 
-  const result = actionData && actionData.at !== dismissedAt && actionData.intent === tab ? actionData : undefined;
+  const result = actionData && actionData.at !== dismissedAt && tabOf(actionData.intent) === tab ? actionData : undefined;
+  const text = (m: Msg) => ("key" in m ? t(m.key) : m.text);
   const submittingIntent = navigation.state !== "idle" ? String(navigation.formData?.get("intent") ?? "") : "";
+  const forgotSent = result?.ok && result.intent === "forgot" ? text(result.msg) : null;
+  const tabs: [Tab, string][] = [
+    ["login", t("tabs.login")],
+    ["register", t("tabs.register")],
+    ["forgot", t("tabs.forgot")],
+  ];
 
   return (
     <main className="mx-auto grid min-h-dvh w-full max-w-6xl items-center gap-10 px-4 py-8 min-[968px]:grid-cols-2 min-[968px]:px-8">
       <section className="hidden min-[968px]:block">
         <Logo className="text-xl" />
         <h1 className="mt-8 text-4xl font-bold leading-tight text-white">
-          Trading automático de forex com <span className="text-emerald-400">inteligência artificial</span>
+          {t("hero.title")} <span className="text-emerald-400">{t("hero.titleAccent")}</span>
         </h1>
-        <p className="mt-4 max-w-md text-lg text-slate-300">
-          A IA observa o mercado 24/7, escolhe o timeframe (M5, M15, M30 ou H1) e opera na sua conta Oanda com gestão de risco.
-        </p>
+        <p className="mt-4 max-w-md text-lg text-slate-300">{t("hero.subtitle")}</p>
         <ul className="mt-8 space-y-3 text-slate-300">
-          {["Execução automática na sua conta", "Stop loss e take profit em cada operação", "Você no controle: ligue e desligue quando quiser"].map((t) => (
-            <li key={t} className="flex items-center gap-3">
+          {[t("hero.point1"), t("hero.point2"), t("hero.point3")].map((p) => (
+            <li key={p} className="flex items-center gap-3">
               <span className="grid h-6 w-6 place-items-center rounded-full bg-emerald-500/15 text-emerald-300">
                 <CheckIcon size={14} />
               </span>
-              {t}
+              {p}
             </li>
           ))}
         </ul>
         <div className="mt-8 flex flex-wrap gap-2 text-xs">
-          <span className="rounded-full bg-white/5 px-3 py-1 text-slate-300 ring-1 ring-white/10">Desktop</span>
-          <span className="rounded-full bg-white/5 px-3 py-1 text-slate-300 ring-1 ring-white/10">Web</span>
-          <span className="rounded-full bg-white/5 px-3 py-1 text-slate-400 ring-1 ring-white/10">iOS/Android · Em breve</span>
+          <span className="rounded-full bg-white/5 px-3 py-1 text-slate-300 ring-1 ring-white/10">{t("hero.desktop")}</span>
+          <span className="rounded-full bg-white/5 px-3 py-1 text-slate-300 ring-1 ring-white/10">{t("hero.web")}</span>
+          <span className="rounded-full bg-white/5 px-3 py-1 text-slate-400 ring-1 ring-white/10">{t("hero.mobileSoon")}</span>
         </div>
       </section>
 
@@ -162,49 +208,70 @@ export default function AuthPage() {
           <Logo className="text-xl" />
         </div>
         <div className="rounded-3xl border border-white/10 bg-slate-900/80 p-5 shadow-2xl shadow-black/40 backdrop-blur sm:p-7">
-          <div role="tablist" aria-label="Acesso" className="mb-6 grid grid-cols-3 gap-1 rounded-2xl bg-slate-950/70 p-1">
-            {(
-              [
-                ["login", "Entrar"],
-                ["register", "Criar Conta"],
-                ["forgot", "Recuperar"],
-              ] as const
-            ).map(([t, label]) => (
-              <button
-                key={t}
-                type="button"
+          <div role="tablist" aria-label={t("tabs.label")} className="mb-6 grid grid-cols-3 gap-1 rounded-2xl bg-slate-950/70 p-1">
+            {tabs.map(([id, label]) => (
+              // Links so the tabs also work without JavaScript (?tab=…); with JS they switch in place.
+              <a
+                key={id}
+                href={`/auth?tab=${id}`}
                 role="tab"
-                id={`tab-${t}`}
-                aria-selected={tab === t}
-                aria-controls={`panel-${t}`}
-                onClick={() => switchTab(t)}
+                id={`tab-${id}`}
+                aria-selected={tab === id}
+                aria-controls={`panel-${id}`}
+                onClick={(e) => {
+                  e.preventDefault();
+                  switchTab(id);
+                }}
                 className={clsx(
-                  "min-h-10 rounded-xl px-2 text-sm font-semibold transition",
-                  tab === t ? "bg-emerald-500 text-slate-950 shadow" : "text-slate-400 hover:text-slate-100",
+                  "grid min-h-10 place-items-center rounded-xl px-2 text-center text-sm font-semibold transition",
+                  tab === id ? "bg-emerald-500 text-slate-950 shadow" : "text-slate-400 hover:text-slate-100",
                 )}
               >
                 {label}
-              </button>
+              </a>
             ))}
           </div>
 
           {banner && (
             <Banner tone={banner.tone} onClose={() => setBanner(null)} className="mb-4">
-              {banner.text}
+              {t(banner.key)}
             </Banner>
           )}
-          {result && !(result.ok && result.intent === "forgot") && (
+          {result && !forgotSent && (
             <Banner tone={result.ok ? "success" : "error"} onClose={() => setDismissedAt(result.at)} className="mb-4">
-              {result.ok ? result.message : result.error}
+              {text(result.msg)}
+              {!result.ok && result.needsVerification && result.email && (
+                <Form method="post" className="mt-2">
+                  <input type="hidden" name="intent" value="resend" />
+                  <input type="hidden" name="email" value={result.email} />
+                  {hydrated && <input type="hidden" name="js" value="1" />}
+                  <button type="submit" className="font-semibold underline" disabled={submittingIntent === "resend"}>
+                    {t("login.resend")}
+                  </button>
+                </Form>
+              )}
             </Banner>
           )}
 
-          {tab === "login" && <LoginForm busy={submittingIntent === "login"} done={!!result?.ok} onForgot={() => switchTab("forgot")} />}
+          {tab === "login" && (
+            <LoginForm busy={submittingIntent === "login"} done={!!result?.ok && result.intent === "login"} hydrated={hydrated} onForgot={() => switchTab("forgot")} />
+          )}
           {tab === "register" && (
-            <RegisterForm busy={submittingIntent === "register"} done={!!result?.ok} serverErrors={result && !result.ok ? result.fieldErrors : undefined} />
+            <RegisterForm
+              busy={submittingIntent === "register"}
+              done={!!result?.ok}
+              hydrated={hydrated}
+              serverErrors={result && !result.ok ? result.fieldErrors : undefined}
+            />
           )}
           {tab === "forgot" && (
-            <ForgotForm busy={submittingIntent === "forgot"} sent={result?.ok ? result.message : null} onBack={() => switchTab("login")} />
+            <ForgotForm
+              busy={submittingIntent === "forgot"}
+              sent={forgotSent}
+              hydrated={hydrated}
+              error={result && !result.ok ? result.fieldErrors?.email : undefined}
+              onBack={() => switchTab("login")}
+            />
           )}
         </div>
         <div className="mt-4">
@@ -215,30 +282,42 @@ export default function AuthPage() {
   );
 }
 
-function LoginForm({ busy, done, onForgot }: { busy: boolean; done: boolean; onForgot: () => void }) {
+/** The 'Entrar' form: e-mail, password (show/hide), 'Lembrar de mim' (checked by default), forgot link. */
+function LoginForm({ busy, done, hydrated, onForgot }: { busy: boolean; done: boolean; hydrated: boolean; onForgot: () => void }) {
+  const { t } = useTranslation("auth");
   const [password, setPassword] = useState("");
   return (
     <Form method="post" id="panel-login" role="tabpanel" aria-labelledby="tab-login" className="space-y-4">
       <input type="hidden" name="intent" value="login" />
-      <Field id="login-email" name="email" type="email" label="E-mail" autoComplete="email" inputMode="email" placeholder="voce@exemplo.com" required />
-      <PasswordInput id="login-password" value={password} onChange={setPassword} autoComplete="current-password" placeholder="Sua senha" />
+      {hydrated && <input type="hidden" name="js" value="1" />}
+      <Field id="login-email" name="email" type="email" label={t("fields.email")} autoComplete="email" inputMode="email" placeholder={t("fields.emailPlaceholder")} required />
+      <PasswordInput id="login-password" value={password} onChange={setPassword} autoComplete="current-password" placeholder={t("fields.passwordPlaceholder")} />
       <div className="flex items-center justify-between gap-3 text-sm">
         <label className="flex items-center gap-2 text-slate-300">
           <input type="checkbox" name="remember" defaultChecked className="h-4 w-4 rounded border-white/20 bg-slate-950 accent-emerald-500" />
-          Lembrar de mim
+          {t("login.remember")}
         </label>
-        <button type="button" onClick={onForgot} className="font-medium text-emerald-300 hover:underline">
-          Esqueceu a senha?
-        </button>
+        <a
+          href="/auth?tab=forgot"
+          onClick={(e) => {
+            e.preventDefault();
+            onForgot();
+          }}
+          className="font-medium text-emerald-300 hover:underline"
+        >
+          {t("login.forgotLink")}
+        </a>
       </div>
       <Button type="submit" className="w-full" loading={busy} disabled={done}>
-        Entrar
+        {t("login.submit")}
       </Button>
     </Form>
   );
 }
 
-function RegisterForm({ busy, done, serverErrors }: { busy: boolean; done: boolean; serverErrors?: Record<string, string> }) {
+/** The 'Criar Conta' form, validated live with the server's `registerSchema`. */
+function RegisterForm({ busy, done, hydrated, serverErrors }: { busy: boolean; done: boolean; hydrated: boolean; serverErrors?: Record<string, string> }) {
+  const { t } = useTranslation("auth");
   const [values, setValues] = useState({ firstName: "", lastName: "", email: "", password: "" });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (k: keyof typeof values) => (v: string) => {
@@ -259,60 +338,88 @@ function RegisterForm({ busy, done, serverErrors }: { busy: boolean; done: boole
         const parsed = registerSchema.safeParse(values);
         if (!parsed.success) {
           e.preventDefault();
-          const next: Record<string, string> = {};
-          for (const issue of parsed.error.issues) next[String(issue.path[0] ?? "form")] ??= issue.message;
-          setErrors(next);
+          setErrors(fieldErrorsOf(parsed.error.issues));
         }
       }}
     >
       <input type="hidden" name="intent" value="register" />
+      {hydrated && <input type="hidden" name="js" value="1" />}
       <div className="grid grid-cols-2 gap-3">
-        <Field id="reg-first" name="firstName" label="Nome" autoComplete="given-name" value={values.firstName} onChange={(e) => set("firstName")(e.target.value)} required error={shown.firstName} />
-        <Field id="reg-last" name="lastName" label="Sobrenome" autoComplete="family-name" value={values.lastName} onChange={(e) => set("lastName")(e.target.value)} required error={shown.lastName} />
+        <Field
+          id="reg-first"
+          name="firstName"
+          label={t("fields.firstName")}
+          autoComplete="given-name"
+          value={values.firstName}
+          onChange={(e) => set("firstName")(e.target.value)}
+          required
+          error={shown.firstName}
+        />
+        <Field
+          id="reg-last"
+          name="lastName"
+          label={t("fields.lastName")}
+          autoComplete="family-name"
+          value={values.lastName}
+          onChange={(e) => set("lastName")(e.target.value)}
+          required
+          error={shown.lastName}
+        />
       </div>
       <Field
         id="reg-email"
         name="email"
         type="email"
-        label="E-mail"
+        label={t("fields.email")}
         autoComplete="email"
         inputMode="email"
-        placeholder="voce@exemplo.com"
+        placeholder={t("fields.emailPlaceholder")}
         value={values.email}
         onChange={(e) => set("email")(e.target.value)}
         required
         error={shown.email}
       />
-      <PasswordInput id="reg-password" value={values.password} onChange={set("password")} rules autoComplete="new-password" placeholder="Mínimo 8 caracteres" error={shown.password} />
-      <Button type="submit" className="w-full" loading={busy} disabled={!rulesOk || !filled || done}>
-        Criar Conta
+      <PasswordInput id="reg-password" value={values.password} onChange={set("password")} rules autoComplete="new-password" placeholder={t("fields.passwordMin")} error={shown.password} />
+      <Button type="submit" className="w-full" loading={busy} disabled={hydrated && (!rulesOk || !filled || done)}>
+        {t("register.submit")}
       </Button>
-      <p className="text-center text-xs text-slate-500">Novos usuários ganham 7 dias de teste grátis.</p>
+      <p className="text-center text-xs text-slate-500">{t("register.trial")}</p>
     </Form>
   );
 }
 
-function ForgotForm({ busy, sent, onBack }: { busy: boolean; sent: string | null; onBack: () => void }) {
+/** The 'Recuperar' tab: step 1 asks for the e-mail, step 2 confirms and offers 'Voltar para Login'. */
+function ForgotForm({ busy, sent, hydrated, error, onBack }: { busy: boolean; sent: string | null; hydrated: boolean; error?: string; onBack: () => void }) {
+  const { t } = useTranslation("auth");
   if (sent)
     return (
       <div id="panel-forgot" role="tabpanel" aria-labelledby="tab-forgot" className="space-y-4 text-center">
         <div className="mx-auto grid h-12 w-12 place-items-center rounded-full bg-emerald-500/15 text-emerald-300">
           <CheckIcon />
         </div>
-        <p className="text-slate-200">{sent}</p>
-        <p className="text-sm text-slate-400">O envio do link de recuperação por e-mail chega em breve. Enquanto isso, fale com o suporte se não conseguir entrar.</p>
-        <Button type="button" variant="secondary" className="w-full" onClick={onBack}>
-          Voltar para Login
-        </Button>
+        <p role="status" className="text-slate-200">
+          {sent}
+        </p>
+        <p className="text-sm text-slate-400">{t("forgot.sentHint")}</p>
+        {hydrated ? (
+          <Button type="button" variant="secondary" className="w-full" onClick={onBack}>
+            {t("forgot.back")}
+          </Button>
+        ) : (
+          <a href="/auth" className="inline-flex min-h-11 w-full items-center justify-center rounded-xl bg-white/10 px-4 py-2.5 text-sm font-semibold text-slate-100">
+            {t("forgot.back")}
+          </a>
+        )}
       </div>
     );
   return (
     <Form method="post" id="panel-forgot" role="tabpanel" aria-labelledby="tab-forgot" className="space-y-4">
       <input type="hidden" name="intent" value="forgot" />
-      <p className="text-sm text-slate-400">Informe seu e-mail e enviaremos um link para redefinir a senha. (A recuperação por e-mail chega em breve.)</p>
-      <Field id="forgot-email" name="email" type="email" label="E-mail" autoComplete="email" placeholder="voce@exemplo.com" required />
+      {hydrated && <input type="hidden" name="js" value="1" />}
+      <p className="text-sm text-slate-400">{t("forgot.intro")}</p>
+      <Field id="forgot-email" name="email" type="email" label={t("fields.email")} autoComplete="email" placeholder={t("fields.emailPlaceholder")} required error={error} />
       <Button type="submit" className="w-full" loading={busy}>
-        Enviar link
+        {t("forgot.submit")}
       </Button>
     </Form>
   );

@@ -1,85 +1,103 @@
 /**
  * /dashboard (PRODUCT.md §2 Dashboard, §9): licence banner, AI status, 'Visão Geral' (stats, account,
- * subscription), 'Posições Abertas (n)' and 'Últimos Trades Fechados (n)' (8 on desktop, 5 otherwise).
- * Data refreshes every 15 s so new trades appear without a reload.
+ * subscription), 'Posições Abertas (n)' with live P&L and the price chip, and 'Últimos Trades Fechados (n)'
+ * (8 on desktop ≥ 1024 px, 5 otherwise) with the list header. Data refreshes every 15 s.
  */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import clsx from "clsx";
-import { BalanceCard, type AccountView } from "~/components/account-cards";
+import { useTranslation } from "react-i18next";
+import { AccountSummaryCard, DEFAULT_CURRENCY, type AccountView } from "~/components/account-cards";
 import { CpuIcon } from "~/components/icons";
 import { ClosedTradeRow, OpenTradeCard, TradeListHeader, type ClosedTradeView, type OpenTradeView } from "~/components/trade-cards";
 import { Badge, Banner, Card, signTone, Stat } from "~/components/ui";
-import { formatDate, formatDateTime, formatMoney, formatPercent } from "~/lib/format";
-import { useNow, usePolling } from "~/lib/hooks";
+import { metaTitle, useBreakpoint, useDisplay, useNow, usePolling } from "~/lib/hooks";
 import { requireAppUser } from "~/lib/pages.server";
-import { licenceLabel, subscriptionLabel, tradeStats } from "~/lib/trading";
+import { licenceLabel, stopReasonKey, subscriptionLabel, tradeStats, winLossCard } from "~/lib/trading";
 import { ApiError } from "~/services/api.server";
 import { publicUser } from "~/services/auth.server";
 import { botStatus } from "~/services/bot.server";
 import { brokerStatus } from "~/services/broker.server";
 import { openTrades, tradeHistory } from "~/services/trades.server";
+import { brokerNow, getConnection } from "~/services/broker.server";
 
-export const meta: MetaFunction = () => [{ title: "Dashboard — Forex IA" }];
+export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "dashboard", "meta");
 
 /** Closed-trade rows shown: 8 on desktop, 5 otherwise (PRODUCT.md §9). */
-const CLOSED_DESKTOP = 8;
-const CLOSED_MOBILE = 5;
+export const CLOSED_DESKTOP = 8;
+export const CLOSED_OTHER = 5;
+/** Dashboard refresh (PRODUCT.md §7). */
+const REFRESH_MS = 15_000;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAppUser(request);
-  const [pub, broker, bot, history] = await Promise.all([publicUser(user), brokerStatus(user.id), botStatus(user.id), tradeHistory(user.id, 30)]);
+  const [pub, broker, bot, history, conn] = await Promise.all([
+    publicUser(user),
+    brokerStatus(user.id),
+    botStatus(user.id),
+    tradeHistory(user.id, 30),
+    getConnection(user.id),
+  ]);
   let open: OpenTradeView[] = [];
   let openError: string | null = null;
   if (broker.isConnected) {
     try {
       open = (await openTrades(user.id)) as OpenTradeView[];
     } catch (err) {
-      openError = err instanceof ApiError ? err.message : "Erro ao carregar dados da conta";
+      openError = err instanceof ApiError ? err.message : "accountData";
     }
   }
-  return { user: pub, broker, bot, open, openError, history: history as ClosedTradeView[], loadedAt: new Date().toISOString() };
+  return { user: pub, broker, bot, open, openError, history: history as ClosedTradeView[], loadedAt: new Date().toISOString(),
+    // "Today" is the broker's day: the simulator replays history on its own clock (≈0 on real OANDA).
+    marketOffsetMs: brokerNow(conn) - Date.now() };
 }
 
 /** The trading dashboard, refreshed every 15 s. */
 export default function DashboardPage() {
-  const { user, broker, bot, open, openError, history, loadedAt } = useLoaderData<typeof loader>();
+  const { user, broker, bot, open, openError, history, loadedAt, marketOffsetMs } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("dashboard");
+  const fmt = useDisplay();
   const { revalidate } = useRevalidator();
-  const now = useNow(15_000);
-  usePolling(15_000);
+  const { breakpoint } = useBreakpoint();
+  const now = useNow(REFRESH_MS);
+  usePolling(REFRESH_MS);
 
   const account = broker.account as AccountView | null;
-  const currency = account?.currency ?? "USD";
-  const stats = tradeStats(history, now);
+  const currency = account?.currency || DEFAULT_CURRENCY;
+  const stats = tradeStats(history, new Date(now.getTime() + marketOffsetMs), fmt.timeZone);
+  const winLoss = winLossCard(stats);
   const lic = licenceLabel(user.licenseStatus);
   const licensed = user.hasValidLicense;
-  const recent = history.slice(0, CLOSED_DESKTOP);
+  const recent = history.slice(0, breakpoint === "desktop" ? CLOSED_DESKTOP : CLOSED_OTHER);
+  const name = [user.firstName, user.lastName].filter(Boolean).join(" ") || user.email;
 
   return (
-    <main className="mx-auto max-w-6xl space-y-6 px-4 pb-8 pt-4 md:pt-8">
+    <main className="mx-auto max-w-6xl space-y-6 px-4 pb-8 pt-4 md:pt-8" data-breakpoint={breakpoint}>
       <div className="flex flex-wrap items-end justify-between gap-2">
         <div>
-          <h1 className="text-2xl font-bold text-white">Dashboard</h1>
-          <p className="text-sm text-slate-400">Olá, {[user.firstName, user.lastName].filter(Boolean).join(" ") || user.email}</p>
+          <h1 className="text-2xl font-bold text-white">{t("title")}</h1>
+          <p className="text-sm text-slate-400">{t("common:greeting", { name })}</p>
         </div>
-        <p className="text-xs text-slate-500" suppressHydrationWarning>
-          Atualizado às {formatDateTime(loadedAt).slice(11)}
-        </p>
+        <p className="text-xs text-slate-400">{t("updatedAt", { time: fmt.time(loadedAt) })}</p>
       </div>
 
       {licensed ? (
         <Banner tone={user.licenseStatus === "valid" ? "success" : "info"}>
-          Licença {lic.label.toLowerCase()}
-          {user.license?.planName ? ` · ${user.license.planName}` : ""}
-          {user.license?.endDate ? ` · até ${formatDate(user.license.endDate)}` : ""}
-          {user.license?.key ? ` · chave ${user.license.key.slice(0, 8)}` : ""}
+          <span data-testid="licence-banner">
+            {t("licence.banner", { status: t(`common:${lic.key}`).toLowerCase() })}
+            {user.license?.planName ? ` · ${user.license.planName}` : ""}
+            {user.license?.endDate ? ` · ${t("licence.until", { date: fmt.date(user.license.endDate) })}` : ""}
+            {user.license?.key ? ` · ${t("licence.key", { key: user.license.key.slice(0, 8) })}` : ""}
+          </span>
         </Banner>
       ) : (
         <Banner tone="warning">
-          <p className="font-semibold">Licença necessária</p>
-          <p className="mt-0.5">Assine um plano para a IA operar e para ver os dados da sua conta.</p>
+          <p className="font-semibold" data-testid="licence-banner">
+            {t("licence.requiredTitle")}
+          </p>
+          <p className="mt-0.5">{t("licence.requiredText")}</p>
           <Link to="/billing" className="mt-2 inline-flex min-h-10 items-center rounded-xl bg-amber-400 px-3 font-semibold text-slate-950 hover:bg-amber-300">
-            Assinar
+            {t("licence.subscribe")}
           </Link>
         </Banner>
       )}
@@ -87,64 +105,85 @@ export default function DashboardPage() {
       <Card
         title={
           <span className="flex items-center gap-2">
-            <CpuIcon size={16} /> Status da IA
+            <CpuIcon size={16} /> {t("ai.title")}
           </span>
         }
         action={
           <Link to="/" className="text-xs font-semibold text-emerald-300 hover:underline">
-            Abrir controle
+            {t("ai.open")}
           </Link>
         }
+        data-testid="ai-status"
       >
         <div className="flex flex-wrap items-center gap-3">
           <span className={clsx("h-3 w-3 rounded-full", bot.isActive ? "bg-emerald-400 shadow-[0_0_10px] shadow-emerald-400" : "bg-rose-500")} aria-hidden="true" />
-          <p className={clsx("text-lg font-bold", bot.isActive ? "text-emerald-300" : "text-rose-300")}>{bot.isActive ? "IA Ativa" : "IA Pausada"}</p>
-          {!bot.isActive && bot.loopState.lastStoppedAt && <span className="text-sm text-slate-400">{bot.loopState.lastStopReasonText}</span>}
-          {bot.isActive && <span className="text-sm text-slate-400">Analisando o mercado a cada {bot.intervalSec} s</span>}
+          <p className={clsx("text-lg font-bold", bot.isActive ? "text-emerald-300" : "text-rose-300")}>{bot.isActive ? t("ai.active") : t("ai.paused")}</p>
+          {!bot.isActive && bot.loopState.lastStoppedAt && <span className="text-sm text-slate-400">{t(`common:${stopReasonKey(bot.loopState.lastStopReason)}`)}</span>}
+          {bot.isActive && <span className="text-sm text-slate-400">{t("ai.every", { seconds: bot.intervalSec })}</span>}
         </div>
       </Card>
 
       <section aria-labelledby="overview-title" className="space-y-4">
         <h2 id="overview-title" className="text-lg font-semibold text-white">
-          Visão Geral
+          {t("overview.title")}
         </h2>
-        <div className="grid grid-cols-2 gap-2 md:grid-cols-5" data-testid="stats">
-          <Stat label="P&L total" value={formatMoney(stats.pnlTotal, currency, { signed: true })} tone={signTone(stats.pnlTotal)} hint="últimos 30 dias" />
-          <Stat label="Win rate" value={formatPercent(stats.winRate)} hint={`${stats.winners} de ${stats.total}`} />
-          <Stat label="Profit factor" value={stats.profitFactor === null ? "—" : stats.profitFactor.toFixed(2)} hint="ganho médio / perda média" />
-          <Stat label="Trades" value={stats.total} hint="fechados" />
-          <Stat className="col-span-2 md:col-span-1" label="P&L hoje" value={<span suppressHydrationWarning>{formatMoney(stats.pnlToday, currency, { signed: true })}</span>} tone={signTone(stats.pnlToday)} />
+        <div className="grid grid-cols-2 gap-2 md:grid-cols-3 lg:grid-cols-6" data-testid="stats">
+          <Stat label={t("overview.pnlTotal")} value={fmt.money(stats.pnlTotal, currency, { signed: true })} tone={signTone(stats.pnlTotal)} hint={t("overview.last30")} />
+          <Stat
+            label={t("overview.winRate")}
+            value={<span data-testid="stat-win-rate">{fmt.percent(stats.winRate)}</span>}
+            hint={t("overview.winnersOf", { winners: stats.winners, total: stats.total })}
+          />
+          <Stat
+            label={t("overview.profitFactor")}
+            value={<span data-testid="stat-profit-factor">{stats.profitFactor === null ? "—" : fmt.number(stats.profitFactor, 2)}</span>}
+            hint={t("overview.pfHint")}
+          />
+          <Stat
+            label={winLoss.kind === "wins" ? t("overview.wins") : t("overview.losses")}
+            value={<span data-testid="stat-win-loss">{winLoss.count}</span>}
+            tone={winLoss.count === 0 ? "neutral" : winLoss.kind === "wins" ? "up" : "down"}
+            hint={winLoss.kind === "wins" ? t("overview.winsHint", { losses: stats.losers }) : t("overview.lossesHint", { wins: stats.winners })}
+          />
+          <Stat label={t("overview.trades")} value={stats.total} hint={t("overview.closed")} />
+          <Stat
+            label={t("overview.pnlToday")}
+            value={<span data-testid="stat-pnl-today">{fmt.money(stats.pnlToday, currency, { signed: true })}</span>}
+            tone={signTone(stats.pnlToday)}
+          />
         </div>
         <div className="grid gap-4 md:grid-cols-2">
           {licensed && broker.isConnected && account ? (
-            <BalanceCard account={account} />
+            <AccountSummaryCard account={account} />
           ) : (
-            <Card title="Conta Oanda">
-              <p className="text-slate-300">{broker.isConnected ? "Licença necessária para ver os dados da conta." : "Nenhuma conta Oanda conectada."}</p>
+            <Card title={t("common:account.title")}>
+              <p className="text-slate-300">{broker.isConnected ? t("accountCard.licenceNeeded") : t("common:account.none")}</p>
               {!broker.isConnected && (
                 <Link to="/" className="mt-3 inline-flex min-h-11 items-center rounded-xl bg-orange-500 px-4 text-sm font-semibold text-slate-950 hover:bg-orange-400">
-                  Conectar Oanda
+                  {t("common:account.connect")}
                 </Link>
               )}
             </Card>
           )}
-          <Card title="Assinatura">
+          <Card title={t("subscriptionCard.title")} data-testid="subscription-card">
             <div className="flex items-center justify-between gap-2">
-              <p className="text-lg font-semibold text-white">{user.license?.planName ?? user.plan?.name ?? "Sem plano"}</p>
-              <Badge tone={lic.tone}>{lic.label}</Badge>
+              <p className="text-lg font-semibold text-white">{user.license?.planName ?? user.plan?.name ?? t("subscriptionCard.noPlan")}</p>
+              <Badge tone={lic.tone}>{t(`common:${lic.key}`)}</Badge>
             </div>
             <ul className="mt-3 space-y-1.5 text-sm">
-              <li className="flex justify-between">
-                <span className="text-slate-400">Status</span>
-                <span className="text-slate-200">{user.licenseStatus === "valid" && user.subscriptionStatus !== "active" ? "Teste grátis" : subscriptionLabel(user.subscriptionStatus)}</span>
+              <li className="flex justify-between gap-2">
+                <span className="text-slate-400">{t("subscriptionCard.status")}</span>
+                <span className="text-slate-200">
+                  {user.licenseStatus === "valid" && user.subscriptionStatus !== "active" ? t("subscriptionCard.trial") : t(`common:${subscriptionLabel(user.subscriptionStatus)}`)}
+                </span>
               </li>
-              <li className="flex justify-between">
-                <span className="text-slate-400">Válida até</span>
-                <span className="text-slate-200">{formatDate(user.license?.endDate)}</span>
+              <li className="flex justify-between gap-2">
+                <span className="text-slate-400">{t("subscriptionCard.validUntil")}</span>
+                <span className="text-slate-200">{fmt.date(user.license?.endDate)}</span>
               </li>
             </ul>
             <Link to="/billing" className="mt-3 inline-block text-sm font-semibold text-emerald-300 hover:underline">
-              Gerenciar assinatura
+              {t("subscriptionCard.manage")}
             </Link>
           </Card>
         </div>
@@ -154,19 +193,19 @@ export default function DashboardPage() {
         <>
           <section aria-labelledby="open-title">
             <h2 id="open-title" className="mb-3 text-lg font-semibold text-white">
-              Posições Abertas ({open.length})
+              {t("open.title", { count: open.length })}
             </h2>
             {openError && (
               <Banner tone="error" className="mb-3">
-                {openError}
+                {openError === "accountData" ? t("common:errors.accountData") : openError}
               </Banner>
             )}
             {open.length === 0 ? (
-              <p className="rounded-2xl border border-dashed border-white/10 p-6 text-center text-sm text-slate-400">Nenhuma posição aberta no momento.</p>
+              <p className="rounded-2xl border border-dashed border-white/10 p-6 text-center text-sm text-slate-400">{t("open.empty")}</p>
             ) : (
               <ul className="grid gap-3 lg:grid-cols-2" data-testid="open-trades">
-                {open.map((t) => (
-                  <OpenTradeCard key={t.id} trade={t} currency={currency} now={now} onClosed={() => revalidate()} />
+                {open.map((tr) => (
+                  <OpenTradeCard key={tr.id} trade={tr} currency={currency} now={now} onClosed={() => revalidate()} />
                 ))}
               </ul>
             )}
@@ -174,22 +213,22 @@ export default function DashboardPage() {
 
           <section aria-labelledby="closed-title">
             <h2 id="closed-title" className="mb-3 text-lg font-semibold text-white">
-              Últimos Trades Fechados ({history.length})
+              {t("closed.title", { count: recent.length })}
             </h2>
             <Card>
-              <TradeListHeader trades={history} currency={currency} />
+              <TradeListHeader trades={recent} currency={currency} />
               {recent.length === 0 ? (
-                <p className="py-6 text-center text-sm text-slate-400">Nenhum trade ainda</p>
+                <p className="py-6 text-center text-sm text-slate-400">{t("closed.empty")}</p>
               ) : (
                 <ul className="space-y-2" data-testid="closed-trades">
-                  {recent.map((t, i) => (
-                    <ClosedTradeRow key={t.id} trade={t} currency={currency} now={now} className={i >= CLOSED_MOBILE ? "hidden lg:flex" : "flex"} />
+                  {recent.map((tr) => (
+                    <ClosedTradeRow key={tr.id} trade={tr} currency={currency} now={now} />
                   ))}
                 </ul>
               )}
               {history.length > 0 && (
                 <Link to="/history" className="mt-3 inline-block text-sm font-semibold text-emerald-300 hover:underline">
-                  Ver histórico completo
+                  {t("closed.all")}
                 </Link>
               )}
             </Card>

@@ -1,16 +1,336 @@
-/** /settings — placeholder until its issue (requires login). */
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { ComingSoon } from "~/components/coming-soon";
+/**
+ * /settings 'Configurações Avançadas' (PRODUCT.md §2 Settings, §3 Trading settings, §4 Settings save,
+ * §5 bounds, §8, §9 defaults): subscription card, broker connection, 'Gestão de Risco', 'Parâmetros
+ * de Trading e IA', language/timezone and push information. One POST <Form> (works without
+ * JavaScript) saved by the action through `saveSettings` — out-of-range input is rejected with the
+ * server's Portuguese message and nothing is saved; with JavaScript the same schema validates live.
+ */
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation, useRevalidator, type ShouldRevalidateFunction } from "@remix-run/react";
+import clsx from "clsx";
+import { useEffect, useState, type MouseEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { AI_TIMEFRAMES } from "../../core/instruments";
+import { defaultSettings, NEWS_SENSITIVITIES, type TradingSettings } from "../../core/settings";
+import { BrokerSection, PushInfoCard, SubscriptionCard } from "~/components/settings/account-sections";
+import { CheckboxField, NumberField, SelectField, TextField } from "~/components/settings/fields";
+import { Banner, Button, Card, Spinner } from "~/components/ui";
 import { requireAppUser } from "~/lib/pages.server";
+import {
+  firstFormError,
+  LANGUAGES,
+  scalperEnabledFor,
+  settingsFormSchema,
+  settingsPatchFromForm,
+  showScalperBlock,
+  STYLE_OPTIONS,
+  TIMEZONES,
+} from "~/lib/settings-form";
+import { ApiError, assertSameOrigin } from "~/services/api.server";
+import { publicUser } from "~/services/auth.server";
+import { stopBot } from "~/services/bot.server";
+import { disconnectBroker, getConnection } from "~/services/broker.server";
+import { getPreferences, savePreferences } from "~/services/preferences.server";
+import { getSettings, saveSettings } from "~/services/settings.server";
 
 export const meta: MetaFunction = () => [{ title: "Configurações Avançadas — Forex IA" }];
 
+/** Banner display times (PRODUCT.md §4 Settings save, §8). */
+const SUCCESS_MS = 4000;
+const ERROR_MS = 5000;
+const FORM_ID = "settings-form";
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAppUser(request);
-  return {};
+  const user = await requireAppUser(request);
+  const [pub, conn, prefs] = await Promise.all([publicUser(user), getConnection(user.id), getPreferences(user.id)]);
+  let settings: TradingSettings;
+  let loadError: string | null = null;
+  try {
+    settings = await getSettings(user.id);
+  } catch (err) {
+    console.error("[settings] falha ao carregar:", err);
+    loadError = err instanceof ApiError ? err.message : "não foi possível ler as configurações";
+    settings = defaultSettings();
+  }
+  return {
+    settings,
+    loadError,
+    preferences: { language: prefs.language, timezone: prefs.timezone },
+    licence: { status: pub.licenseStatus, planName: pub.license?.planName ?? pub.plan?.name ?? null, endDate: pub.license?.endDate ?? null, key: pub.license?.key ?? null },
+    broker: { isConnected: !!conn, accountId: conn?.account_id ?? null, accountName: conn ? conn.account_alias || `Conta ${conn.account_id}` : null, environment: conn?.environment ?? null },
+    loadedAt: new Date().toISOString(),
+  };
 }
 
-/** Placeholder page: the screen arrives in a later issue. */
-export default function Page() {
-  return <ComingSoon title="Configurações Avançadas" subtitle="Gestão de risco, parâmetros de trading e IA." />;
+/** What the action answers. */
+type ActionResult =
+  | { ok: true; intent: "save" | "disconnect"; message: string; at: number }
+  | { ok: false; intent: "save" | "disconnect"; message: string; at: number; result?: SubmissionResult<string[]> };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const at = Date.now();
+  try {
+    assertSameOrigin(request);
+  } catch (err) {
+    return data<ActionResult>({ ok: false, intent: "save", message: (err as Error).message, at }, { status: 403 });
+  }
+  const user = await requireAppUser(request);
+  const formData = await request.formData();
+  if (formData.get("intent") === "disconnect") {
+    await stopBot(user.id, "manual");
+    const had = await disconnectBroker(user.id);
+    return had
+      ? data<ActionResult>({ ok: true, intent: "disconnect", message: "Conta Oanda desconectada.", at })
+      : data<ActionResult>({ ok: false, intent: "disconnect", message: "Nenhuma conta Oanda conectada.", at }, { status: 400 });
+  }
+  const submission = parseWithZod(formData, { schema: settingsFormSchema, disableAutoCoercion: true });
+  if (submission.status !== "success") {
+    const message = firstFormError(submission.error) ?? "Dados inválidos.";
+    return data<ActionResult>({ ok: false, intent: "save", message, at, result: submission.reply() }, { status: 400 });
+  }
+  try {
+    const current = await getSettings(user.id);
+    await saveSettings(user.id, settingsPatchFromForm(submission.value, current));
+    await savePreferences(user.id, submission.value.preferences);
+  } catch (err) {
+    if (err instanceof ApiError) return data<ActionResult>({ ok: false, intent: "save", message: err.message, at }, { status: err.status });
+    console.error("[settings] falha ao salvar:", err);
+    return data<ActionResult>({ ok: false, intent: "save", message: "Erro interno do servidor. Tente novamente.", at }, { status: 500 });
+  }
+  return data<ActionResult>({ ok: true, intent: "save", message: "Configurações salvas com sucesso!", at });
+}
+
+/** A rejected save keeps what the user typed (no reload of the form). */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  actionResult && (actionResult as ActionResult).ok === false ? false : defaultShouldRevalidate;
+
+/** The settings page. */
+export default function SettingsPage() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionResult | undefined;
+  const { t } = useTranslation("settings");
+  const navigation = useNavigation();
+  const { revalidate, state: revalidation } = useRevalidator();
+  const saving = navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post" && navigation.formData?.get("intent") !== "disconnect";
+
+  // Save banner: success hides after 4 s, error after 5 s (without JavaScript it stays).
+  const saveResult = actionData?.intent === "save" ? actionData : undefined;
+  const [banner, setBanner] = useState<ActionResult | null>(saveResult ?? null);
+  useEffect(() => {
+    if (!saveResult) return;
+    setBanner(saveResult);
+    const id = window.setTimeout(() => setBanner(null), saveResult.ok ? SUCCESS_MS : ERROR_MS);
+    return () => window.clearTimeout(id);
+  }, [saveResult]);
+  const [loadError, setLoadError] = useState<string | null>(d.loadError);
+  useEffect(() => {
+    setLoadError(d.loadError);
+    if (!d.loadError) return;
+    const id = window.setTimeout(() => setLoadError(null), ERROR_MS);
+    return () => window.clearTimeout(id);
+  }, [d.loadError, d.loadedAt]);
+
+  const [form] = useForm({
+    id: FORM_ID,
+    lastResult: saveResult && !saveResult.ok ? saveResult.result : undefined,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: settingsFormSchema, disableAutoCoercion: true }),
+  });
+  const errors = form.allErrors;
+  const err = (name: string) => errors[name]?.[0] ?? null;
+
+  const s = d.settings;
+  const [style, setStyle] = useState<string>(s.aiSettings.tradingStyle);
+  const [scalperOn, setScalperOn] = useState<boolean>(s.aiSettings.scalper.enabled);
+  // Fresh server values (after Recarregar or a save) reset the controlled fields.
+  useEffect(() => {
+    setStyle(d.settings.aiSettings.tradingStyle);
+    setScalperOn(d.settings.aiSettings.scalper.enabled);
+  }, [d.loadedAt, d.settings]);
+
+  function reload(e: MouseEvent) {
+    e.preventDefault();
+    setBanner(null);
+    revalidate();
+  }
+
+  const disconnectMessage = actionData?.intent === "disconnect" ? actionData.message : null;
+
+  return (
+    <main className="mx-auto max-w-6xl space-y-5 px-4 pb-28 pt-4 md:pb-8 md:pt-8">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold text-white">{t("title")}</h1>
+          <p className="text-sm text-slate-400">{t("subtitle")}</p>
+        </div>
+        <div className="flex items-center gap-2">
+          <a
+            href="/settings"
+            onClick={reload}
+            className="inline-flex min-h-11 items-center justify-center gap-2 rounded-xl bg-white/10 px-4 py-2.5 text-sm font-semibold text-slate-100 hover:bg-white/15"
+            data-testid="reload"
+          >
+            {revalidation === "loading" && <Spinner />}
+            {t("reload")}
+          </a>
+          <div className="hidden md:block">
+            <Button type="submit" form={FORM_ID} name="intent" value="save" loading={saving} data-testid="save-all">
+              {saving ? t("saving") : t("saveAll")}
+            </Button>
+          </div>
+        </div>
+      </div>
+
+      {banner && (
+        <Banner tone={banner.ok ? "success" : "error"} onClose={() => setBanner(null)}>
+          <p className="font-semibold">{banner.ok ? t("successTitle") : t("errorTitle")}</p>
+          <p className="mt-0.5" data-testid="save-message">
+            {banner.ok ? t("successMessage") : t("errorMessage", { message: banner.message })}
+          </p>
+        </Banner>
+      )}
+      {loadError && <Banner tone="error">{t("loadError", { message: loadError })}</Banner>}
+
+      <div className="grid gap-4 md:grid-cols-2">
+        <SubscriptionCard licenseStatus={d.licence.status} planName={d.licence.planName} endDate={d.licence.endDate} licenseKey={d.licence.key} />
+        <BrokerSection broker={d.broker} onConnected={() => revalidate()} message={disconnectMessage} />
+      </div>
+
+      <Form method="post" {...getFormProps(form)} key={d.loadedAt} className="space-y-5" aria-label={t("title")}>
+        <input type="hidden" name="intent" value="save" />
+        <Card title={t("risk.title")} data-testid="risk-section">
+          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            <SelectField
+              name="lotMode"
+              label={t("risk.lotMode")}
+              defaultValue={s.lotMode}
+              options={[
+                { value: "auto", label: t("risk.lotAuto") },
+                { value: "fixed", label: t("risk.lotFixed") },
+              ]}
+              error={err("lotMode")}
+            />
+            <NumberField name="fixedLot" label={t("risk.fixedLot")} defaultValue={s.fixedLot} error={err("fixedLot")} />
+            <NumberField name="maxDailyTrades" label={t("risk.maxDailyTrades")} defaultValue={s.maxDailyTrades} error={err("maxDailyTrades")} />
+            <NumberField name="maxDrawdownPct" label={t("risk.maxDrawdownPct")} defaultValue={s.maxDrawdownPct} error={err("maxDrawdownPct")} />
+            <NumberField name="dailyLossLimitPct" label={t("risk.dailyLossLimitPct")} defaultValue={s.dailyLossLimitPct} error={err("dailyLossLimitPct")} />
+            <NumberField name="maxTrades" label={t("risk.maxTrades")} defaultValue={s.maxTrades} error={err("maxTrades")} />
+            <NumberField name="tpRatio" label={t("risk.tpRatio")} defaultValue={s.tpRatio} error={err("tpRatio")} />
+            <NumberField name="slRatio" label={t("risk.slRatio")} defaultValue={s.slRatio} error={err("slRatio")} />
+            <NumberField name="aiSettings.cooldownSec" label={t("risk.cooldownSec")} defaultValue={s.aiSettings.cooldownSec} error={err("aiSettings.cooldownSec")} />
+          </div>
+        </Card>
+
+        <Card title={t("ai.title")} data-testid="ai-section">
+          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            <SelectField
+              name="aiSettings.tradingStyle"
+              label={t("ai.tradingStyle")}
+              value={style}
+              onChange={(e) => {
+                setStyle(e.target.value);
+                setScalperOn(scalperEnabledFor(e.target.value));
+              }}
+              options={STYLE_OPTIONS.map((v) => ({ value: v, label: t(`ai.style.${v}`) }))}
+            />
+            <div className="flex items-end">
+              <CheckboxField name="aiSettings.scalper.enabled" label={t("ai.scalperEnabled")} checked={scalperOn} onChange={(e) => setScalperOn(e.target.checked)} />
+            </div>
+            <TextField
+              name="instruments"
+              label={t("ai.instruments")}
+              defaultValue={s.instruments === "*" ? "*" : s.instruments.join(", ")}
+              hint={t("ai.instrumentsHint")}
+              error={err("instruments")}
+            />
+          </div>
+
+          <fieldset
+            hidden={!showScalperBlock(style, scalperOn)}
+            className="mt-5 rounded-xl border border-sky-400/20 bg-sky-500/5 p-4"
+            data-testid="scalper-block"
+          >
+            <legend className="px-1 text-sm font-semibold text-sky-300">{t("ai.scalperTitle")}</legend>
+            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              <NumberField name="aiSettings.scalper.maxHoldSec" label={t("ai.maxHoldSec")} defaultValue={s.aiSettings.scalper.maxHoldSec} error={err("aiSettings.scalper.maxHoldSec")} />
+              <NumberField name="aiSettings.scalper.microAtrPeriod" label={t("ai.microAtrPeriod")} defaultValue={s.aiSettings.scalper.microAtrPeriod} error={err("aiSettings.scalper.microAtrPeriod")} />
+              <NumberField name="aiSettings.scalper.impulseLookback" label={t("ai.impulseLookback")} defaultValue={s.aiSettings.scalper.impulseLookback} error={err("aiSettings.scalper.impulseLookback")} />
+              <NumberField name="aiSettings.scalper.impulseThreshold" label={t("ai.impulseThreshold")} defaultValue={s.aiSettings.scalper.impulseThreshold} error={err("aiSettings.scalper.impulseThreshold")} />
+              <NumberField name="aiSettings.scalper.trailMult" label={t("ai.trailMult")} defaultValue={s.aiSettings.scalper.trailMult} error={err("aiSettings.scalper.trailMult")} />
+            </div>
+            <div className="mt-4 grid gap-2 sm:grid-cols-3">
+              <CheckboxField name="aiSettings.scalper.m1FallbackToM5" label={t("ai.m1FallbackToM5")} defaultChecked={s.aiSettings.scalper.m1FallbackToM5} />
+              <CheckboxField name="aiSettings.scalper.trailWithMicroAtr" label={t("ai.trailWithMicroAtr")} defaultChecked={s.aiSettings.scalper.trailWithMicroAtr} />
+              <CheckboxField name="aiSettings.scalper.reduceTpOnChop" label={t("ai.reduceTpOnChop")} defaultChecked={s.aiSettings.scalper.reduceTpOnChop} />
+            </div>
+          </fieldset>
+
+          <div className="mt-5 grid gap-4 sm:grid-cols-2">
+            <div className="flex items-end">
+              <CheckboxField name="aiSettings.autoTimeframeSelection" label={t("ai.autoTimeframe")} defaultChecked={s.aiSettings.autoTimeframeSelection} />
+            </div>
+            <SelectField
+              name="timeframe"
+              label={t("ai.timeframe")}
+              defaultValue={s.timeframe ?? ""}
+              hint={t("ai.timeframeHint")}
+              options={[{ value: "", label: t("ai.timeframeNone") }, ...AI_TIMEFRAMES.map((tf) => ({ value: tf, label: tf }))]}
+              error={err("timeframe")}
+            />
+          </div>
+
+          <h3 className="mb-2 mt-5 text-sm font-semibold text-slate-300">{t("ai.indicators")}</h3>
+          <div className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-5">
+            {(["rsi", "macd", "ema", "bollinger", "stochastic"] as const).map((k) => (
+              <CheckboxField key={k} name={`aiSettings.indicators.${k}`} label={t(`ai.${k}`)} defaultChecked={s.aiSettings.indicators[k]} />
+            ))}
+          </div>
+
+          <h3 className="mb-2 mt-5 text-sm font-semibold text-slate-300">{t("ai.news")}</h3>
+          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            <CheckboxField name="aiSettings.news.enabled" label={t("ai.newsEnabled")} defaultChecked={s.aiSettings.news.enabled} />
+            <CheckboxField name="aiSettings.news.impactedOnly" label={t("ai.impactedOnly")} defaultChecked={s.aiSettings.news.impactedOnly} />
+            <SelectField
+              name="aiSettings.news.sensitivity"
+              label={t("ai.sensitivity")}
+              defaultValue={s.aiSettings.news.sensitivity}
+              options={NEWS_SENSITIVITIES.map((v) => ({ value: v, label: t(`ai.sensitivityLevel.${v}`) }))}
+            />
+            <NumberField name="aiSettings.news.blackout.beforeMin" label={t("ai.beforeMin")} defaultValue={s.aiSettings.news.blackout.beforeMin} error={err("aiSettings.news.blackout.beforeMin")} />
+            <NumberField name="aiSettings.news.blackout.afterMin" label={t("ai.afterMin")} defaultValue={s.aiSettings.news.blackout.afterMin} error={err("aiSettings.news.blackout.afterMin")} />
+          </div>
+        </Card>
+
+        <Card title={t("prefs.title")} data-testid="prefs-section">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <SelectField
+              name="preferences.language"
+              label={t("prefs.language")}
+              defaultValue={LANGUAGES.includes(d.preferences.language as (typeof LANGUAGES)[number]) ? d.preferences.language : "pt"}
+              options={LANGUAGES.map((l) => ({ value: l, label: t(`prefs.lang.${l}`) }))}
+              error={err("preferences.language")}
+            />
+            <SelectField
+              name="preferences.timezone"
+              label={t("prefs.timezone")}
+              defaultValue={TIMEZONES.includes(d.preferences.timezone as (typeof TIMEZONES)[number]) ? d.preferences.timezone : TIMEZONES[0]}
+              options={TIMEZONES.map((z) => ({ value: z, label: z.replace(/_/g, " ") }))}
+              error={err("preferences.timezone")}
+            />
+          </div>
+        </Card>
+      </Form>
+
+      <PushInfoCard />
+
+      <div className={clsx("fixed inset-x-0 bottom-16 z-20 border-t border-white/10 bg-slate-950/95 px-4 py-3 backdrop-blur md:hidden")}>
+        <Button type="submit" form={FORM_ID} name="intent" value="save" loading={saving} className="w-full" data-testid="save-all-mobile">
+          {saving ? t("saving") : t("saveAllMobile")}
+        </Button>
+      </div>
+    </main>
+  );
 }

@@ -12,6 +12,12 @@ import { hashToken, randomToken } from "./crypto.server";
 import { db } from "./db.server";
 import { createTrialLicence, latestLicence, licenceView } from "./licence.server";
 
+/** Message for a correct login whose e-mail is not verified yet (PRODUCT.md §8). */
+export const NEEDS_VERIFICATION_MESSAGE = "Email não verificado. Verifique sua caixa de entrada para confirmar sua conta.";
+
+/** How long the registration → terms → done steps may take (the signed registration cookie's life). */
+export const REGISTRATION_MINUTES = 60;
+
 /** Long-lived ("lembrar de mim") session length. */
 export const REMEMBER_DAYS = 30;
 /** Session length when "remember me" is unchecked (the cookie itself ends with the browser). */
@@ -30,6 +36,8 @@ export interface UserRow {
   stripe_customer_id: string | null;
   stripe_subscription_id: string | null;
   email_verified_at: Date | null;
+  terms_accepted_at: Date | null;
+  terms_version: string | null;
   created_at: Date;
   last_login_at: Date | null;
 }
@@ -43,6 +51,56 @@ function sessionCookie() {
     secure: c.NODE_ENV === "production",
     secrets: [c.SESSION_SECRET ?? process.env.SESSION_SECRET ?? "dev-only-secret"],
   });
+}
+
+function registrationCookie() {
+  const c = config();
+  return createCookie("__registration", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/auth",
+    maxAge: REGISTRATION_MINUTES * 60,
+    secure: c.NODE_ENV === "production",
+    secrets: [c.SESSION_SECRET ?? process.env.SESSION_SECRET ?? "dev-only-secret"],
+  });
+}
+
+/** A registration in progress, as carried by the signed `__registration` cookie. */
+export interface PendingRegistration {
+  userId: string;
+  email: string;
+}
+
+/**
+ * Set-Cookie for the signed, httpOnly, short-lived registration cookie: it is what tells /auth/contract
+ * and /auth/done which registration they complete (the `email` query is only displayed, never trusted).
+ */
+export async function registrationCookieHeader(reg: PendingRegistration): Promise<string> {
+  const exp = Date.now() + REGISTRATION_MINUTES * 60_000;
+  return registrationCookie().serialize({ u: reg.userId, e: reg.email, exp });
+}
+
+/** The registration in progress of a request (signature and expiry checked), or null. */
+export async function pendingRegistration(request: Request): Promise<PendingRegistration | null> {
+  const v = (await registrationCookie().parse(request.headers.get("cookie"))) as { u?: unknown; e?: unknown; exp?: unknown } | null;
+  if (!v || typeof v.u !== "string" || typeof v.e !== "string" || typeof v.exp !== "number" || v.exp < Date.now()) return null;
+  return { userId: v.u, email: v.e };
+}
+
+/** Set-Cookie that ends the registration cookie. */
+export function clearRegistrationCookie(): Promise<string> {
+  return registrationCookie().serialize("", { maxAge: 0, expires: new Date(0) });
+}
+
+/** Records that the user accepted the terms (version `version`, now). */
+export async function acceptTerms(userId: string, version: string): Promise<void> {
+  await db()`update users set terms_accepted_at = now(), terms_version = ${version} where id = ${userId}`;
+}
+
+/** A user by id (the owner's own row). */
+export async function userById(userId: string): Promise<UserRow | null> {
+  const [user] = await db()<UserRow[]>`select * from users where id = ${userId}`;
+  return user ?? null;
 }
 
 /** Hashes a password with argon2id. */
@@ -75,7 +133,8 @@ export async function createUser(input: {
 
 /**
  * Checks credentials. @throws ApiError 401 'Email ou senha inválidos.' (same message whether the
- * e-mail exists or not), 403 for a deactivated account.
+ * e-mail exists or not), 403 for a deactivated account. Callers must still refuse a session when
+ * `email_verified_at` is null (see `NEEDS_VERIFICATION_MESSAGE`).
  */
 export async function verifyLogin(email: string, password: string): Promise<UserRow> {
   const [user] = await db()<UserRow[]>`select * from users where email = ${email}`;

@@ -1,8 +1,9 @@
 /**
- * Background work of the process (DESIGN.md §1): pg-boss workers for bot ticks and the per-minute
- * scheduler, plus first-boot accounts. `WORKERS=off` makes a web-only process (it still sends jobs).
+ * Background work of the process (DESIGN.md §1): pg-boss workers for bot ticks, the per-minute
+ * scheduler and outgoing e-mail (`email-send`), plus first-boot accounts. `WORKERS=off` makes a web-only process (it still sends jobs).
  */
-import { botSchedulerQueue, botTickQueue } from "../../jobs/queues";
+import { botSchedulerQueue, botTickQueue, emailSendQueue } from "../../jobs/queues";
+import { handleEmailSend } from "../../jobs/email-handler";
 import { handleBotTick, handleScheduler } from "../../jobs/handlers";
 import { bootstrapAccounts } from "./bootstrap.server";
 import { config } from "./config.server";
@@ -16,6 +17,7 @@ export async function startBackground(opts: { printLogins: boolean }): Promise<{
   if (config().WORKERS === "on") {
     await boss.work(botTickQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleBotTick);
     await boss.work(botSchedulerQueue.name, { pollingIntervalSeconds: 5 }, handleScheduler);
+    await boss.work(emailSendQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleEmailSend);
     await boss.schedule(botSchedulerQueue.name, botSchedulerQueue.cron, {}, { singletonKey: "scheduler" });
     await handleScheduler([]);
     logger().info("workers iniciados");

@@ -13,7 +13,7 @@ import { evaluateRisk, spreadInPips, tradingDayStart, type RiskVerdict, type Sto
 import { resolveInstruments } from "../../core/settings";
 import { BrokerError } from "../../core/oanda/errors";
 import { ApiError } from "./api.server";
-import { getConnection, markConnection, requireBroker, type BrokerConnectionRow } from "./broker.server";
+import { getConnection, markConnection, recordMarketTime, requireBroker, type BrokerConnectionRow } from "./broker.server";
 import { db } from "./db.server";
 import { latestLicence, licenceView } from "./licence.server";
 import { logger } from "./logger.server";
@@ -63,13 +63,13 @@ async function licenceValid(userId: string): Promise<boolean> {
 }
 
 /**
- * Activates the loop. @throws ApiError 403 without a licence ('Licença necessária'), 400 without a
+ * Activates the loop. @throws ApiError 402 (not 403: §8 logs the user out on 403) without a licence ('Licença necessária'), 400 without a
  * broker connection ('Nenhuma conta Oanda conectada.').
  */
 export async function startBot(userId: string, intervalSec = DEFAULT_INTERVAL_SEC) {
   if (!Number.isInteger(intervalSec) || intervalSec < 5 || intervalSec > 3600)
     throw new ApiError(400, "intervalSec deve ser um número inteiro entre 5 e 3600 segundos.");
-  if (!(await licenceValid(userId))) throw new ApiError(403, "Licença necessária para ativar a IA.");
+  if (!(await licenceValid(userId))) throw new ApiError(402, "Licença necessária para ativar a IA.");
   if (!(await getConnection(userId))) throw new ApiError(400, "Nenhuma conta Oanda conectada.");
   await db()`insert into bots (user_id, is_active, interval_sec, last_started_at)
     values (${userId}, true, ${intervalSec}, now())
@@ -193,7 +193,12 @@ async function tickLocked(userId: string, force: boolean): Promise<TickOutcome> 
 
 async function stopWithNotice(userId: string, reason: StopBotReason | string, message: string) {
   if (await stopBot(userId, reason))
-    await notify(userId, { type: "limit", title: "IA desativada", message: `${stopReasonText(reason) === "Inativo" ? message : stopReasonText(reason)}. ${message}`.trim(), metadata: { reason } });
+    await notify(userId, {
+      type: reason === "broker" ? "error" : "limit",
+      title: "IA desativada",
+      message: stopReasonText(reason) === "Inativo" ? message : `${stopReasonText(reason)}. ${message}`,
+      metadata: { reason, reasonText: stopReasonText(reason) === "Inativo" ? message : stopReasonText(reason) },
+    });
 }
 
 async function tradeOnce(userId: string, conn: BrokerConnectionRow, client: BrokerPort, licensed: boolean): Promise<TickOutcome> {
@@ -205,6 +210,7 @@ async function tradeOnce(userId: string, conn: BrokerConnectionRow, client: Brok
   const prices = await client.getPricing(conn.account_id, instruments);
   // Market time: the broker's price time (the simulator replays history on its own clock).
   const now = new Date(prices.reduce((t, p) => Math.max(t, Date.parse(p.time)), 0) || Date.now());
+  await recordMarketTime(userId, now.getTime());
   const [user] = await sql<{ preferences: { timezone?: string } }[]>`select preferences from users where id = ${userId}`;
   const dayStart = tradingDayStart(now, user?.preferences?.timezone || undefined);
   const counters = await riskCounters(userId, conn.account_id, dayStart, summary.balance, summary.NAV);

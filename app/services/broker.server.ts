@@ -20,6 +20,8 @@ export interface BrokerConnectionRow {
   account_currency: string | null;
   token_encrypted: string;
   last_transaction_id: string | null;
+  /** Broker clock minus ours, ms (string: bigint). */
+  market_clock_offset_ms: string;
   status: string;
   connected_at: Date;
 }
@@ -37,6 +39,17 @@ export function brokerApiError(err: unknown): ApiError {
   if (err instanceof BrokerError) return new ApiError(err.kind === "network" ? 502 : 400, err.messagePt, { brokerStatus: err.status });
   if (err instanceof ApiError) return err;
   return new ApiError(500, "Erro inesperado ao validar token. Tente novamente.");
+}
+
+/** The broker's current time for a connection (our clock corrected by the last observed offset). */
+export function brokerNow(conn: Pick<BrokerConnectionRow, "market_clock_offset_ms"> | undefined, now = Date.now()): number {
+  return now + Number(conn?.market_clock_offset_ms ?? 0);
+}
+
+/** Records the broker's clock as seen in a price time (RFC3339), so windows follow the market's "now". */
+export async function recordMarketTime(userId: string, marketTimeMs: number): Promise<void> {
+  if (!Number.isFinite(marketTimeMs) || marketTimeMs <= 0) return;
+  await db()`update broker_connections set market_clock_offset_ms = ${Math.round(marketTimeMs - Date.now())} where user_id = ${userId}`;
 }
 
 /** Accounts the token can reach in the environment, with name, currency and balance (wizard step 3). */
@@ -76,6 +89,8 @@ export async function connectBroker(userId: string, input: { token: string; envi
       account_alias = excluded.account_alias, account_currency = excluded.account_currency,
       token_encrypted = excluded.token_encrypted, last_transaction_id = excluded.last_transaction_id,
       status = 'connected', last_error = null, connected_at = now(), updated_at = now()`;
+  const price = await client.getPricing(summary.id, ["EUR_USD"]).catch(() => []);
+  if (price[0]) await recordMarketTime(userId, Date.parse(price[0].time));
   return summary;
 }
 

@@ -143,7 +143,7 @@ async function recordClose(
   notes.push({
     type: result === "LOSS" ? "warning" : "success",
     title: result === "WIN" ? "Trade fechado com lucro" : result === "LOSS" ? "Trade fechado com prejuízo" : "Trade fechado no zero a zero",
-    message: `${row.side === "buy" ? "Compra" : "Venda"} ${row.instrument.replace("_", "/")} fechada${why[tx.reason ?? ""] ? ` por ${why[tx.reason ?? ""]}` : ""}: P&L ${total.toFixed(2)} ${conn.account_currency ?? ""}`.trim(),
+    message: `${row.side === "buy" ? "Compra" : "Venda"} ${row.instrument.replace("_", "/")} fechada${why[tx.reason ?? ""] ? ` por ${why[tx.reason ?? ""]}` : ""}: P&L ${total.gt(0) ? "+" : ""}${total.toFixed(2)} ${conn.account_currency ?? ""}`.trim(),
     metadata: { instrument: row.instrument, side: row.side, pnl: total.toString(), result, tradeId: c.tradeID },
   });
   return 1;

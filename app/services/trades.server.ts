@@ -6,7 +6,7 @@
 import { Decimal } from "../../core/decimal";
 import { BrokerError } from "../../core/oanda/errors";
 import { ApiError } from "./api.server";
-import { brokerApiError, requireBroker } from "./broker.server";
+import { brokerApiError, brokerNow, requireBroker } from "./broker.server";
 import { db } from "./db.server";
 import { reconcile } from "./reconcile.server";
 
@@ -83,12 +83,16 @@ export async function openTrades(userId: string) {
   }
 }
 
-/** Closed trades of the last `days` days (PRODUCT.md §9: 30 by default), newest first, for the connected account. */
+/**
+ * Closed trades of the last `days` days (PRODUCT.md §9: 30 by default), newest first, for the
+ * connected account. Days are counted on the broker's clock (`brokerNow`: the simulator replays history).
+ */
 export async function tradeHistory(userId: string, days = 30) {
   const sql = db();
-  const [conn] = await sql<{ account_id: string }[]>`select account_id from broker_connections where user_id = ${userId}`;
+  const [conn] = await sql<{ account_id: string; market_clock_offset_ms: string }[]>`
+    select account_id, market_clock_offset_ms from broker_connections where user_id = ${userId}`;
   if (!conn) return [];
-  const since = new Date(Date.now() - days * 86_400_000);
+  const since = new Date(brokerNow(conn) - days * 86_400_000);
   const rows = await sql<TradeRow[]>`select * from trades where user_id = ${userId} and account_id = ${conn.account_id}
     and status = 'closed' and close_time >= ${since} order by close_time desc limit 1000`;
   return rows.map((r) => ({

@@ -6,10 +6,10 @@ import { z } from "zod";
 
 /** Password rules with their live labels (PRODUCT.md §5). */
 export const PASSWORD_RULES = [
-  { label: "Pelo menos 8 caracteres", test: (p: string) => p.length >= 8 },
-  { label: "Letra maiúscula", test: (p: string) => /[A-Z]/.test(p) },
-  { label: "Letra minúscula", test: (p: string) => /[a-z]/.test(p) },
-  { label: "Número", test: (p: string) => /\d/.test(p) },
+  { key: "length", label: "Pelo menos 8 caracteres", test: (p: string) => p.length >= 8 },
+  { key: "upper", label: "Letra maiúscula", test: (p: string) => /[A-Z]/.test(p) },
+  { key: "lower", label: "Letra minúscula", test: (p: string) => /[a-z]/.test(p) },
+  { key: "digit", label: "Número", test: (p: string) => /\d/.test(p) },
 ] as const;
 
 export const emailField = z
@@ -74,3 +74,23 @@ export const testTokenSchema = z.object({
 export const connectSchema = testTokenSchema.extend({
   accountId: z.string({ error: "Por favor, selecione uma conta" }).trim().min(1, { error: "Por favor, selecione uma conta" }),
 });
+
+/** Version of the Terms of Use / Privacy Policy recorded when a user accepts them (users.terms_version). */
+export const TERMS_VERSION = "2026-01";
+
+/** Forgot-password and resend-confirmation bodies. */
+export const emailRequestSchema = z.object({ email: emailField });
+
+/** Terms step: the checkbox must be ticked (the server checks it even when the scroll gate could not run). */
+export const termsSchema = z.object({
+  accept: z.literal("on", { error: "Você precisa aceitar os Termos de Uso e a Política de Privacidade." }),
+});
+
+/** Reset-password form: the token from the link, a strong new password and its confirmation. */
+export const resetPasswordSchema = z
+  .object({
+    token: z.string({ error: "Link de redefinição inválido." }).min(1, { error: "Link de redefinição inválido." }),
+    password: passwordField,
+    confirm: z.string({ error: "Confirme a nova senha." }),
+  })
+  .refine((v) => v.password === v.confirm, { message: "As senhas não coincidem.", path: ["confirm"] });

@@ -1,6 +1,7 @@
 /** Shared e2e helpers: unique users, UI registration, screenshots under test-results/screenshots/. */
 import { randomBytes } from "node:crypto";
 import { expect, type Page, type TestInfo } from "@playwright/test";
+import { linkFrom, localPath, waitForEmail } from "./support/users";
 
 /** A fresh user identity for one test. */
 export function newUser(prefix = "e2e") {
@@ -8,9 +9,14 @@ export function newUser(prefix = "e2e") {
   return { firstName: "Ana", lastName: `Teste ${id}`, email: `${prefix}-${id}@exemplo.com`, password: "Senha123forte" };
 }
 
-/** Registers through the /auth 'Criar Conta' tab and waits for the hero screen. */
+/**
+ * Registers through the /auth 'Criar Conta' tab, accepts the terms (scrolling the document to the end),
+ * lands on 'Cadastro Realizado!', follows the verification link from the local mailbox, logs in and
+ * waits for the hero screen.
+ */
 export async function registerInUi(page: Page, user: ReturnType<typeof newUser>) {
   await page.goto("/auth");
+  await waitForHydration(page);
   await page.getByRole("tab", { name: "Criar Conta" }).click();
   await page.getByLabel("Nome", { exact: true }).fill(user.firstName);
   await page.getByLabel("Sobrenome").fill(user.lastName);
@@ -24,6 +30,17 @@ export async function registerInUi(page: Page, user: ReturnType<typeof newUser>)
   await expect(submit).toBeEnabled();
   await submit.click();
   await expect(page.getByText("Cadastro iniciado! Redirecionando para aceitar os termos...")).toBeVisible();
+  await page.waitForURL((url) => url.pathname === "/auth/contract");
+  await acceptTermsInUi(page);
+  await page.waitForURL((url) => url.pathname === "/auth/done");
+  await expect(page.getByRole("heading", { name: "Cadastro Realizado!" })).toBeVisible();
+  const mail = await waitForEmail(user.email, { subject: /Confirme seu e-mail/ });
+  await page.goto(localPath(linkFrom(mail, "/auth/verify")));
+  await expect(page.getByText("Email verificado com sucesso! Faça login para continuar.")).toBeVisible();
+  await expect(page).toHaveURL(/\/auth$/);
+  await page.getByRole("tabpanel").getByLabel("E-mail").fill(user.email);
+  await page.getByRole("tabpanel").getByLabel("Senha", { exact: true }).fill(user.password);
+  await page.getByRole("tabpanel").getByRole("button", { name: "Entrar" }).click();
   await page.waitForURL((url) => url.pathname === "/");
   await expect(page.getByTestId("greeting")).toHaveText(`Olá, ${user.firstName} ${user.lastName}`);
 }
@@ -31,4 +48,19 @@ export async function registerInUi(page: Page, user: ReturnType<typeof newUser>)
 /** Saves a full-page screenshot as test-results/screenshots/<name>-<project>.png. */
 export async function shot(page: Page, testInfo: TestInfo, name: string, project = testInfo.project.name) {
   await page.screenshot({ path: `test-results/screenshots/${name}-${project}.png`, fullPage: true });
+}
+
+/** On /auth/contract: scrolls the terms to the end, ticks the checkbox and submits 'Completar Cadastro'. */
+export async function acceptTermsInUi(page: Page) {
+  const checkbox = page.getByLabel("Li e aceito integralmente os Termos de Uso e Política de Privacidade");
+  await expect(checkbox).toBeDisabled();
+  await page.getByTestId("terms-document").evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(checkbox).toBeEnabled();
+  await checkbox.check();
+  await page.getByRole("button", { name: "Completar Cadastro" }).click();
+}
+
+/** Waits until /auth has hydrated (its forms then carry the hidden `js` field). */
+export async function waitForHydration(page: Page) {
+  await expect(page.locator('input[name="js"]').first()).toBeAttached();
 }

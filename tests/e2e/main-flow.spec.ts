@@ -1,15 +1,17 @@
 /**
- * Main flow in a real browser: register → hero → connect a simulator practice account through the
+ * Main flow in a real browser: register → terms → verification e-mail → login → hero → connect a simulator practice account through the
  * wizard → ATIVAR IA → a trade happens (simulator clock advanced, run-once) → dashboard shows it.
  * Plus: wrong login shows the server error; a user without broker sees the 'Conectar Oanda' gating.
  */
 import { expect, test } from "@playwright/test";
-import { newUser, registerInUi, shot } from "./helpers";
+import { newUser, registerInUi, shot, waitForHydration } from "./helpers";
+import { createVerifiedUser, loginInUi } from "./support/users";
 
 test.describe.configure({ mode: "serial" });
 
 test("login page: wrong password shows the server error (and screenshots /auth)", async ({ page }, testInfo) => {
   await page.goto("/auth");
+  await waitForHydration(page);
   await expect(page.locator("html")).toHaveAttribute("lang", "pt-BR");
   await expect(page.getByRole("tab", { name: "Entrar" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("tab", { name: "Recuperar" })).toBeVisible();
@@ -53,8 +55,8 @@ test("protected pages need login; unknown paths go to /", async ({ page }) => {
 
 test("hero gating without broker: 'Conectar Oanda' and the wizard", async ({ page }, testInfo) => {
   const user = newUser("gate");
-  const res = await page.request.post("/api/auth/register", { data: user });
-  expect(res.status()).toBe(201);
+  const { email, password } = await createVerifiedUser(page.request, { firstName: user.firstName, lastName: user.lastName });
+  await loginInUi(page, email, password);
   await page.goto("/");
   await expect(page.getByTestId("greeting")).toHaveText(`Olá, ${user.firstName} ${user.lastName}`);
   await expect(page.getByTestId("status-badge")).toHaveText("Conectar Oanda");

@@ -1,11 +1,13 @@
 /**
  * Accounts over real HTTP against the real server process and PostgreSQL: register, login, me,
  * logout (PRODUCT.md §7 Auth), argon2id hashes, DB sessions accepted as cookie, Bearer and x-session,
- * the 7-day trial licence, and Portuguese 4xx messages for bad input.
+ * the 7-day trial licence, and Portuguese 4xx messages for bad input. Registration opens no session
+ * and login waits for e-mail verification (the e-mail itself: email-flow.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, startAppServer, type AppServer } from "../setup/app-server";
 import { createTestDatabase, type TestDatabase } from "../setup/db";
+import { markVerified } from "../setup/verify";
 
 let db: TestDatabase;
 let app: AppServer;
@@ -22,11 +24,16 @@ afterAll(async () => {
 const person = { firstName: "Maria", lastName: "Silva", email: "  Maria.Silva@Exemplo.COM ", password: "Senha123" };
 
 describe("auth API", () => {
-  it("registers with trimmed, lowercased e-mail, an argon2id hash and a 7-day trial", async () => {
-    const call = apiClient(app.url);
-    const res = await call<{ token: string; user: Record<string, unknown> }>("POST", "/api/auth/register", person);
-    expect(res.status).toBe(201);
-    expect(res.body.token).toMatch(/^[\w-]{20,}$/);
+  it("registers with trimmed, lowercased e-mail, an argon2id hash and a 7-day trial, without a session", async () => {
+    const raw = await fetch(`${app.url}/api/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(person) });
+    expect(raw.status).toBe(201);
+    expect(raw.headers.get("set-cookie") ?? "").not.toMatch(/__session=/);
+    const res = { status: raw.status, body: (await raw.json()) as { token: string | null; needsVerification: boolean; user: Record<string, unknown> } };
+    expect(res.body.token).toBeNull();
+    expect(res.body.needsVerification).toBe(true);
+    expect(res.body.user.emailVerifiedAt).toBeNull();
+    const [sessions] = await db.sql`select count(*)::int as n from sessions`;
+    expect(sessions!.n).toBe(0);
     expect(res.body.user.email).toBe("maria.silva@exemplo.com");
     expect(res.body.user.firstName).toBe("Maria");
     expect(res.body.user).not.toHaveProperty("password");
@@ -53,7 +60,30 @@ describe("auth API", () => {
     expect(badJson.status).toBe(400);
   });
 
+  it("refuses login before verification: needsVerification, no session", async () => {
+    const res = await fetch(`${app.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: person.email, password: person.password }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("set-cookie") ?? "").not.toMatch(/__session=/);
+    expect(await res.json()).toMatchObject({
+      success: false,
+      needsVerification: true,
+      token: null,
+      message: "Email não verificado. Verifique sua caixa de entrada para confirmar sua conta.",
+    });
+    const [sessions] = await db.sql`select count(*)::int as n from sessions`;
+    expect(sessions!.n).toBe(0);
+    // A wrong password says nothing about verification.
+    const bad = await apiClient(app.url)<{ message: string; needsVerification?: boolean }>("POST", "/api/auth/login", { email: person.email, password: "Errada123" });
+    expect(bad.status).toBe(401);
+    expect(bad.body.needsVerification).toBeUndefined();
+  });
+
   it("logs in, answers /me by Bearer, x-session and cookie, and logout revokes the session", async () => {
+    await markVerified(db.url, person.email);
     const call = apiClient(app.url);
     const bad = await call<{ message: string }>("POST", "/api/auth/login", { email: person.email, password: "Errada123" });
     expect(bad.status).toBe(401);

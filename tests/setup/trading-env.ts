@@ -9,6 +9,7 @@ import path from "node:path";
 import { startSimulator } from "../../core/simulator/server";
 import { apiClient, startAppServer, type AppServer } from "./app-server";
 import { createTestDatabase, type TestDatabase } from "./db";
+import { registerVerifiedAndLogin } from "./verify";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -65,12 +66,8 @@ export async function createTradingEnv(opts: { startAt?: string; speed?: number 
 
 /** Registers a user and connects a fresh simulator practice account; returns the API client and ids. */
 export async function userWithBroker(env: TradingEnv, app: AppServer, email = `u${Date.now()}@teste.com`) {
-  const reg = await apiClient(app.url)<{ token: string; user: { id: string } }>("POST", "/api/auth/register", {
-    firstName: "Ana",
-    lastName: "Souza",
-    email,
-    password: "Senha123",
-  });
+  // Registration no longer opens a session: verify through the database (e-mail is not the subject here), then log in.
+  const reg = { body: await registerVerifiedAndLogin(app.url, env.db.url, { firstName: "Ana", lastName: "Souza", email, password: "Senha123" }) };
   const call = apiClient(app.url, reg.body.token);
   const simUser = await env.simCall<{ token: string; accounts: { id: string }[] }>("POST", "/sim/users", { environment: "practice" });
   const accountId = simUser.accounts[0]!.id;

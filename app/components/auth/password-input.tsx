@@ -1,6 +1,7 @@
 /** Password field with a show/hide toggle and, optionally, the live rule checklist (PRODUCT.md §5). */
 import clsx from "clsx";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { PASSWORD_RULES } from "~/services/validation";
 import { CheckIcon, EyeIcon, EyeOffIcon, XIcon } from "../icons";
 import { Field } from "../ui";
@@ -8,7 +9,8 @@ import { Field } from "../ui";
 /** A password input whose visibility can be toggled; shows the rule labels when `rules` is set. */
 export function PasswordInput({
   id,
-  label = "Senha",
+  name = "password",
+  label,
   value,
   onChange,
   rules = false,
@@ -17,6 +19,7 @@ export function PasswordInput({
   error,
 }: {
   id: string;
+  name?: string;
   label?: string;
   value: string;
   onChange: (v: string) => void;
@@ -25,13 +28,14 @@ export function PasswordInput({
   placeholder?: string;
   error?: string | null;
 }) {
+  const { t } = useTranslation("auth");
   const [visible, setVisible] = useState(false);
   return (
     <div>
       <Field
         id={id}
-        name="password"
-        label={label}
+        name={name}
+        label={label ?? t("fields.password")}
         type={visible ? "text" : "password"}
         value={value}
         onChange={(e) => onChange(e.target.value)}
@@ -44,7 +48,7 @@ export function PasswordInput({
             type="button"
             onClick={() => setVisible((v) => !v)}
             className="grid h-9 w-9 place-items-center rounded-lg text-slate-400 hover:bg-white/10 hover:text-slate-100"
-            aria-label={visible ? "Ocultar senha" : "Mostrar senha"}
+            aria-label={visible ? t("fields.hidePassword") : t("fields.showPassword")}
             aria-pressed={visible}
             aria-controls={id}
           >
@@ -53,14 +57,14 @@ export function PasswordInput({
         }
       />
       {rules && (
-        <ul className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 text-xs" aria-label="Requisitos da senha">
+        <ul className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 text-xs" aria-label={t("fields.rulesLabel")}>
           {PASSWORD_RULES.map((rule) => {
             const ok = rule.test(value);
             return (
-              <li key={rule.label} className={clsx("flex items-center gap-1.5", ok ? "text-emerald-300" : "text-slate-400")} data-ok={ok}>
+              <li key={rule.key} className={clsx("flex items-center gap-1.5", ok ? "text-emerald-300" : "text-slate-400")} data-ok={ok}>
                 {ok ? <CheckIcon size={14} /> : <XIcon size={14} />}
-                <span>{rule.label}</span>
-                <span className="sr-only">{ok ? "(atendido)" : "(pendente)"}</span>
+                <span>{t(`rules.${rule.key}`)}</span>
+                <span className="sr-only">{ok ? t("fields.ruleMet") : t("fields.rulePending")}</span>
               </li>
             );
           })}

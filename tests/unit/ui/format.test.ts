@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   formatDate,
+  formatDateTime,
+  formatNumber,
+  formatTime,
   formatInstrument,
   formatLots,
   formatMoney,
@@ -9,9 +12,9 @@ import {
   normaliseTimeframe,
   pricePrecision,
   relativeTime,
+  safeTimeZone,
   toNumber,
 } from "../../../app/lib/format";
-import { heroView, licenceLabel, priceTrend, subscriptionLabel, tradeStats } from "../../../app/lib/trading";
 
 describe("formatMoney", () => {
   it("formats pt-BR currency with the account currency", () => {
@@ -88,76 +91,35 @@ describe("relativeTime", () => {
   });
 });
 
-describe("tradeStats", () => {
-  const now = new Date(2025, 5, 20, 15, 0, 0);
-  const at = (h: number, dayOffset = 0) => new Date(2025, 5, 20 + dayOffset, h, 0, 0).toISOString();
-  it("win rate, profit factor (avg win / avg loss), totals and P&L today by the local day", () => {
-    const s = tradeStats(
-      [
-        { pnl: "30", closeTime: at(10) },
-        { pnl: "10", closeTime: at(1) },
-        { pnl: "-10", closeTime: at(23, -1) },
-        { pnl: "0", closeTime: at(9) },
-      ],
-      now,
-    );
-    expect(s.total).toBe(4);
-    expect(s.winners).toBe(2);
-    expect(s.losers).toBe(1);
-    expect(s.pnlTotal).toBe(30);
-    expect(s.winRate).toBe(50);
-    expect(s.profitFactor).toBe(2); // avg win 20 / avg loss 10
-    expect(s.pnlToday).toBe(40);
-  });
-  it("empty and one-sided lists", () => {
-    expect(tradeStats([], now)).toMatchObject({ total: 0, winRate: null, profitFactor: null, pnlTotal: 0 });
-    expect(tradeStats([{ pnl: 5, closeTime: null }], now).profitFactor).toBeNull();
-  });
-});
 
-describe("priceTrend", () => {
-  it("buy above entry and sell below entry are favourable", () => {
-    expect(priceTrend("buy", "1.1000", "1.1010")).toBe("up");
-    expect(priceTrend("buy", "1.1000", "1.0990")).toBe("down");
-    expect(priceTrend("sell", "1.1000", "1.0990")).toBe("up");
-    expect(priceTrend("sell", "1.1000", "1.1010")).toBe("down");
-    expect(priceTrend("buy", "1.1000", null)).toBe("unknown");
+describe("locale and time zone (PRODUCT.md §9: the user's language and timezone)", () => {
+  const instant = new Date("2025-06-20T02:30:00Z"); // 23:30 on the 19th in São Paulo (UTC−3)
+  it("money and percent follow the locale", () => {
+    expect(formatMoney(1234.5, "USD", { locale: "en-US" })).toBe("$1,234.50");
+    expect(formatMoney(-3, "USD", { locale: "en-US", signed: true })).toBe("-$3.00");
+    expect(formatMoney(1234.5, "EUR", { locale: "es-ES" })).toBe("1234,50 €");
+    expect(formatPercent(62.5, 1, "en-US")).toBe("62.5%");
+    expect(formatNumber(1.5, 2, "pt-BR")).toBe("1,50");
+    expect(formatNumber(1.5, 2, "en-US")).toBe("1.50");
+    expect(formatNumber(null)).toBe("—");
   });
-});
-
-describe("heroView gating: offline → no licence → no broker → ready", () => {
-  const base = { online: true, hasLicense: true, brokerConnected: true, botActive: false };
-  it("offline wins over everything", () => {
-    const v = heroView({ ...base, online: false, hasLicense: false });
-    expect(v).toMatchObject({ state: "offline", badge: "Offline", title: "Offline", tone: "grey", message: "Sem conexão com a internet" });
+  it("dates are shown in the user's time zone", () => {
+    expect(formatDate(instant, { timeZone: "America/Sao_Paulo" })).toBe("19/06/2025");
+    expect(formatDate(instant, { timeZone: "Europe/Lisbon" })).toBe("20/06/2025");
+    expect(formatDateTime(instant, { timeZone: "America/Sao_Paulo" })).toBe("19/06/2025 23:30");
+    expect(formatDateTime(instant, { locale: "en-US", timeZone: "America/New_York" })).toBe("06/19/2025 10:30 PM");
+    expect(formatTime(instant, { timeZone: "Europe/Madrid" })).toBe("04:30");
+    expect(formatDateTime(null)).toBe("—");
   });
-  it("no licence before no broker", () => {
-    expect(heroView({ ...base, hasLicense: false, brokerConnected: false })).toMatchObject({
-      badge: "Sem Licença",
-      title: "Licença Necessária",
-      tone: "amber",
-      button: "ASSINAR",
-    });
+  it("relative time translates 'Agora' and uses the zone for dd/mm", () => {
+    const now = new Date(instant.getTime() + 10 * 86_400_000);
+    expect(relativeTime(instant, now, { timeZone: "America/Sao_Paulo" })).toBe("19/06");
+    expect(relativeTime(instant, now, { timeZone: "Asia/Tokyo" })).toBe("20/06");
+    expect(relativeTime(instant, instant, { justNow: "Now" })).toBe("Now");
   });
-  it("no broker", () => {
-    expect(heroView({ ...base, brokerConnected: false })).toMatchObject({ badge: "Conectar Oanda", title: "Conectar Oanda", tone: "orange", button: "CONECTAR OANDA" });
-  });
-  it("ready: paused or active", () => {
-    expect(heroView(base)).toMatchObject({ badge: "Online", title: "IA Pausada", tone: "red", button: "ATIVAR IA" });
-    expect(heroView({ ...base, botActive: true })).toMatchObject({ badge: "Online", title: "IA Ativa", tone: "green", button: "DESATIVAR IA" });
-  });
-});
-
-describe("labels", () => {
-  it("licence and subscription", () => {
-    expect(licenceLabel("valid").label).toBe("Válida");
-    expect(licenceLabel("expired").label).toBe("Expirada");
-    expect(licenceLabel("pending").label).toBe("Processando");
-    expect(licenceLabel("admin").label).toBe("Administrador");
-    expect(licenceLabel("none").label).toBe("Sem licença");
-    expect(subscriptionLabel("active")).toBe("Ativa");
-    expect(subscriptionLabel("past_due")).toBe("Pagamento Pendente");
-    expect(subscriptionLabel("canceled")).toBe("Cancelada");
-    expect(subscriptionLabel("inactive")).toBe("Inativa");
+  it("a bad time zone falls back instead of throwing", () => {
+    expect(safeTimeZone("Not/AZone")).toBeUndefined();
+    expect(safeTimeZone("Europe/Lisbon")).toBe("Europe/Lisbon");
+    expect(formatDate(instant, { timeZone: "Not/AZone" })).toMatch(/^\d{2}\/06\/2025$/);
   });
 });

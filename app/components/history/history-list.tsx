@@ -1,0 +1,108 @@
+/**
+ * History display pieces (PRODUCT.md §2 History, §5 Display): the desktop summary stats, one closed
+ * trade row (side/result badges, lots = units/100000 with 2 decimals, prices with 3 decimals for JPY
+ * pairs else 5, times in the user's timezone) and the empty states.
+ */
+import { Link } from "@remix-run/react";
+import clsx from "clsx";
+import { useTranslation } from "react-i18next";
+import { formatInstrument, formatLots, formatMoney, formatPercent, formatPrice, normaliseTimeframe, toNumber } from "~/lib/format";
+import { formatZonedDateTime, type HistoryStats, type HistoryTrade } from "~/lib/history";
+import { Badge, signTone, Stat, type Tone } from "../ui";
+
+const RESULT_TONE: Record<string, Tone> = { WIN: "green", LOSS: "red", BE: "grey" };
+
+/** Summary statistics of the shown rows (desktop only). */
+export function HistorySummary({ stats, currency }: { stats: HistoryStats; currency: string }) {
+  const { t } = useTranslation("history");
+  return (
+    <div className="hidden grid-cols-4 gap-3 lg:grid" data-testid="history-stats">
+      <Stat label={t("stats.pnlTotal")} value={formatMoney(stats.pnlTotal, currency, { signed: true })} tone={signTone(stats.pnlTotal)} />
+      <Stat label={t("stats.winRate")} value={formatPercent(stats.winRate)} hint={t("stats.winRateHint", { wins: stats.wins, total: stats.total })} />
+      <Stat label={t("stats.profitFactor")} value={stats.profitFactor === null ? "—" : stats.profitFactor.toFixed(2)} hint={t("stats.profitFactorHint")} />
+      <Stat label={t("stats.trades")} value={stats.total} hint={t("stats.counts", { wins: stats.wins, losses: stats.losses, breakeven: stats.breakeven })} />
+    </div>
+  );
+}
+
+/** One closed trade. */
+export function HistoryRowItem({ trade, currency, timezone }: { trade: HistoryTrade; currency: string; timezone: string }) {
+  const { t } = useTranslation("history");
+  const pnl = toNumber(trade.pnl) ?? 0;
+  const result = trade.result ?? "BE";
+  return (
+    <li className="rounded-2xl bg-white/[0.03] p-4 ring-1 ring-white/10" data-testid="history-row" data-trade-id={trade.id}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="text-base font-bold text-white" data-testid="row-instrument">
+            {formatInstrument(trade.instrument)}
+          </span>
+          <Badge tone={trade.side === "sell" ? "red" : "green"} data-testid="row-side">
+            {trade.side === "sell" ? t("side.sell") : t("side.buy")}
+          </Badge>
+          <Badge tone={RESULT_TONE[result] ?? "grey"} data-testid="row-result">
+            {result}
+          </Badge>
+          {trade.aiTimeframe && (
+            <span className="rounded-md bg-sky-500/15 px-1.5 py-0.5 text-xs font-semibold text-sky-300">
+              {t("cols.ai")} {normaliseTimeframe(trade.aiTimeframe)}
+            </span>
+          )}
+        </div>
+        <p className={clsx("text-lg font-bold tabular-nums", pnl > 0 ? "text-emerald-300" : pnl < 0 ? "text-rose-300" : "text-slate-200")} data-testid="row-pnl">
+          {formatMoney(trade.pnl, currency, { signed: true })}
+        </p>
+      </div>
+      <dl className="mt-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-3 lg:grid-cols-5">
+        <div>
+          <dt className="text-xs text-slate-400">{t("cols.lots")}</dt>
+          <dd className="tabular-nums text-slate-200" data-testid="row-lots">
+            {formatLots(trade.units)}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-400">{t("cols.entry")}</dt>
+          <dd className="font-mono tabular-nums text-slate-200" data-testid="row-entry">
+            {formatPrice(trade.instrument, trade.openPrice)}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-400">{t("cols.exit")}</dt>
+          <dd className="font-mono tabular-nums text-slate-200" data-testid="row-exit">
+            {formatPrice(trade.instrument, trade.closePrice)}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-400">{t("cols.opened")}</dt>
+          <dd className="tabular-nums text-slate-300">{formatZonedDateTime(trade.openTime, timezone)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-400">{t("cols.closed")}</dt>
+          <dd className="tabular-nums text-slate-300">{formatZonedDateTime(trade.closeTime, timezone)}</dd>
+        </div>
+      </dl>
+      {trade.aiReason && <p className="mt-2 text-sm text-slate-400">{trade.aiReason}</p>}
+    </li>
+  );
+}
+
+/** Empty state: no trades at all, or none matching the filters (with 'Limpar Filtros'). */
+export function HistoryEmpty({ filtered, days }: { filtered: boolean; days: number }) {
+  const { t } = useTranslation("history");
+  return (
+    <div className="rounded-2xl border border-dashed border-white/10 p-8 text-center" data-testid="history-empty">
+      <p className="text-base font-semibold text-slate-200">{filtered ? t("emptyFiltered") : t("emptyNone")}</p>
+      {filtered ? (
+        <Link
+          to="/history"
+          data-testid="clear-filters"
+          className="mt-4 inline-flex min-h-11 items-center justify-center rounded-xl bg-white/10 px-4 text-sm font-semibold text-slate-100 hover:bg-white/15"
+        >
+          {t("clearFilters")}
+        </Link>
+      ) : (
+        <p className="mt-1 text-sm text-slate-400">{t("emptyHint", { days })}</p>
+      )}
+    </div>
+  );
+}

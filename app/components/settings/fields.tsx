@@ -1,0 +1,157 @@
+/**
+ * Settings form fields: number inputs carrying the PRODUCT.md §5 min/max/step (from
+ * `NUMBER_FIELDS`), checkboxes and selects; each shows its error (same Portuguese message as the
+ * server) under the field. Names are the dotted setting paths the form schema parses.
+ */
+import clsx from "clsx";
+import type { ChangeEvent, ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { NUMBER_FIELDS } from "~/lib/settings-form";
+
+const INPUT =
+  "block min-h-11 w-full rounded-xl border bg-slate-950/60 px-3 py-2 text-sm text-slate-100 placeholder:text-slate-500 focus:outline-none focus:ring-2";
+const OK = "border-white/10 focus:border-emerald-400/60 focus:ring-emerald-400/30";
+const BAD = "border-rose-400/60 focus:ring-rose-400/40";
+
+/** DOM id of a field name. */
+export function fieldId(name: string): string {
+  return `s-${name.replace(/\./g, "-")}`;
+}
+
+function ErrorLine({ id, error }: { id: string; error?: string | null }) {
+  if (!error) return null;
+  return (
+    <p id={`${id}-error`} className="mt-1 text-xs text-rose-300" data-testid="field-error">
+      {error}
+    </p>
+  );
+}
+
+/** pt-BR style number for hints: 0.5 → "0,5". */
+function hintNumber(n: number): string {
+  return String(n).replace(".", ",");
+}
+
+/** A numeric setting with its HTML min/max/step and a range hint. */
+export function NumberField({ name, label, defaultValue, error }: { name: string; label: string; defaultValue: number | undefined; error?: string | null }) {
+  const { t } = useTranslation("settings");
+  const rule = NUMBER_FIELDS[name];
+  const id = fieldId(name);
+  const hint = rule ? (rule.max === undefined ? t("rangeMin", { min: hintNumber(rule.min) }) : t("range", { min: hintNumber(rule.min), max: hintNumber(rule.max) })) : null;
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-300">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type="number"
+        inputMode="decimal"
+        min={rule?.min}
+        max={rule?.max}
+        step={rule?.step}
+        defaultValue={defaultValue ?? ""}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+        className={clsx(INPUT, error ? BAD : OK)}
+      />
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      )}
+      <ErrorLine id={id} error={error} />
+    </div>
+  );
+}
+
+/** A boolean setting: absent from the submitted form means false. */
+export function CheckboxField({
+  name,
+  label,
+  defaultChecked,
+  checked,
+  onChange,
+}: {
+  name: string;
+  label: ReactNode;
+  defaultChecked?: boolean;
+  checked?: boolean;
+  onChange?: (e: ChangeEvent<HTMLInputElement>) => void;
+}) {
+  const id = fieldId(name);
+  return (
+    <label htmlFor={id} className="flex min-h-11 cursor-pointer items-center gap-3 rounded-xl bg-white/[0.03] px-3 py-2 text-sm text-slate-200 ring-1 ring-white/5">
+      <input
+        id={id}
+        name={name}
+        type="checkbox"
+        value="on"
+        {...(checked === undefined ? { defaultChecked } : { checked, onChange })}
+        className="h-5 w-5 accent-emerald-500"
+      />
+      <span>{label}</span>
+    </label>
+  );
+}
+
+/** A select setting. */
+export function SelectField({
+  name,
+  label,
+  options,
+  defaultValue,
+  value,
+  onChange,
+  hint,
+  error,
+}: {
+  name: string;
+  label: string;
+  options: { value: string; label: string }[];
+  defaultValue?: string;
+  value?: string;
+  onChange?: (e: ChangeEvent<HTMLSelectElement>) => void;
+  hint?: string;
+  error?: string | null;
+}) {
+  const id = fieldId(name);
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-300">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        {...(value === undefined ? { defaultValue } : { value, onChange })}
+        aria-invalid={error ? true : undefined}
+        className={clsx(INPUT, error ? BAD : OK)}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {hint && <p className="mt-1 text-xs text-slate-500">{hint}</p>}
+      <ErrorLine id={id} error={error} />
+    </div>
+  );
+}
+
+/** A text setting (instruments). */
+export function TextField({ name, label, defaultValue, hint, error }: { name: string; label: string; defaultValue: string; hint?: string; error?: string | null }) {
+  const id = fieldId(name);
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-300">
+        {label}
+      </label>
+      <input id={id} name={name} type="text" defaultValue={defaultValue} aria-invalid={error ? true : undefined} className={clsx(INPUT, error ? BAD : OK)} />
+      {hint && <p className="mt-1 text-xs text-slate-500">{hint}</p>}
+      <ErrorLine id={id} error={error} />
+    </div>
+  );
+}

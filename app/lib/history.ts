@@ -1,0 +1,354 @@
+/**
+ * Pure logic of the trade history (PRODUCT.md §2 History, §5 History filters and Display, §9):
+ * the filter schema (URL query ⇄ filters, Portuguese messages), the row rules (other accounts out,
+ * duplicates out, keep closed / non-zero P&L / priced rows), filtering in the user's timezone (the
+ * whole end day counts), free-text search, summary statistics and the CSV export.
+ * No I/O: used by the page loader, the CSV resource route and the browser; unit-tested in
+ * tests/unit/ui/history.test.ts.
+ */
+import Papa from "papaparse";
+import { z } from "zod";
+import { formatLots, formatPrice, normaliseTimeframe, toNumber } from "./format";
+import { tradeStats } from "./trading";
+
+/** Default timezone of a user (PRODUCT.md §9 admin defaults, DESIGN.md §6). */
+export const DEFAULT_TIMEZONE = "America/Sao_Paulo";
+/** Default history window in days (PRODUCT.md §9). */
+export const HISTORY_WINDOW_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** A closed trade as `tradeHistory()` returns it (only the fields the history needs). */
+export interface HistoryTrade {
+  id: string;
+  accountId?: string | null;
+  oandaAccountId?: string | null;
+  instrument: string;
+  side: string;
+  units: string | number;
+  openPrice: string | number | null;
+  closePrice: string | number | null;
+  pnl: string | number | null;
+  result?: string | null;
+  status?: string | null;
+  state?: string | null;
+  openTime: string | null;
+  closeTime: string | null;
+  aiTimeframe?: string | null;
+  aiReason?: string | null;
+}
+
+const SIDES = ["buy", "sell"] as const;
+const RESULTS = ["WIN", "LOSS", "BE"] as const;
+
+/** Empty strings (untouched form fields) mean "no filter". */
+function blankToUndefined(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  const s = v.trim();
+  return s === "" ? undefined : s;
+}
+
+const isoDate = (name: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} deve ser uma data no formato AAAA-MM-DD`)
+      .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), `${name} deve ser uma data válida`)
+      .optional(),
+  );
+
+const pnlBound = (name: string) =>
+  z.preprocess(
+    (v) => {
+      const s = blankToUndefined(v);
+      if (typeof s !== "string") return s;
+      const n = Number(s.replace(",", "."));
+      return Number.isFinite(n) ? n : s;
+    },
+    z.number(`${name} deve ser um número`).optional(),
+  );
+
+/**
+ * History filters (PRODUCT.md §3 History filters) plus the free-text search `q`, as URL query
+ * parameters. Blank values mean "no filter"; bad values are rejected with a Portuguese message.
+ */
+export const historyFiltersSchema = z
+  .object({
+    q: z.preprocess(blankToUndefined, z.string().max(100, "A busca deve ter no máximo 100 caracteres").optional()),
+    instrument: z.preprocess(blankToUndefined, z.string().max(20, "instrument deve ter no máximo 20 caracteres").optional()),
+    side: z.preprocess(
+      (v) => (typeof blankToUndefined(v) === "string" ? String(v).trim().toLowerCase() : blankToUndefined(v)),
+      z.enum(SIDES, "side deve ser buy ou sell").optional(),
+    ),
+    result: z.preprocess(
+      (v) => (typeof blankToUndefined(v) === "string" ? String(v).trim().toUpperCase() : blankToUndefined(v)),
+      z.enum(RESULTS, "result deve ser WIN, LOSS ou BE").optional(),
+    ),
+    dateFrom: isoDate("dateFrom"),
+    dateTo: isoDate("dateTo"),
+    minPnL: pnlBound("minPnL"),
+    maxPnL: pnlBound("maxPnL"),
+  })
+  .refine((f) => !f.dateFrom || !f.dateTo || f.dateFrom <= f.dateTo, { message: "dateFrom deve ser anterior ou igual a dateTo", path: ["dateTo"] })
+  .refine((f) => f.minPnL === undefined || f.maxPnL === undefined || f.minPnL <= f.maxPnL, { message: "minPnL deve ser menor ou igual a maxPnL", path: ["maxPnL"] });
+
+/** Parsed history filters. */
+export type HistoryFilters = z.output<typeof historyFiltersSchema>;
+/** The query parameter names of the filters, in URL order. */
+export const FILTER_KEYS = ["q", "instrument", "side", "result", "dateFrom", "dateTo", "minPnL", "maxPnL"] as const;
+
+/** Result of reading filters from a query string. */
+export type ParsedFilters = { ok: true; filters: HistoryFilters } | { ok: false; message: string; field: string; filters: HistoryFilters };
+
+/** Reads the filters from URL query parameters; on a bad value returns the first Portuguese message. */
+export function parseHistoryFilters(params: URLSearchParams | Record<string, string | undefined>): ParsedFilters {
+  const raw: Record<string, string | undefined> = {};
+  for (const key of FILTER_KEYS) raw[key] = params instanceof URLSearchParams ? (params.get(key) ?? undefined) : params[key];
+  const r = historyFiltersSchema.safeParse(raw);
+  if (r.success) return { ok: true, filters: r.data };
+  const issue = r.error.issues[0]!;
+  // Keep every valid filter so the form can show what the user typed apart from the bad field.
+  const field = String(issue.path[0] ?? "");
+  const rest = historyFiltersSchema.safeParse({ ...raw, [field]: undefined });
+  return { ok: false, message: issue.message, field, filters: rest.success ? rest.data : {} };
+}
+
+/** The filters as a query string ('' when none), in a stable order; used for links and the CSV URL. */
+export function filtersToSearch(filters: HistoryFilters): string {
+  const p = new URLSearchParams();
+  for (const key of FILTER_KEYS) {
+    const v = filters[key];
+    if (v !== undefined && v !== "") p.set(key, String(v));
+  }
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
+
+/** True when any filter or the search is set (the 'Filtrado' badge). */
+export function hasActiveFilters(filters: HistoryFilters): boolean {
+  return FILTER_KEYS.some((k) => filters[k] !== undefined && filters[k] !== "");
+}
+
+/** WIN if pnl > 0, LOSS if < 0, else BE (PRODUCT.md §4 Trade). */
+export function resultOf(pnl: unknown): "WIN" | "LOSS" | "BE" {
+  const n = toNumber(pnl) ?? 0;
+  return n > 0 ? "WIN" : n < 0 ? "LOSS" : "BE";
+}
+
+function isClosed(t: HistoryTrade): boolean {
+  return t.status === "closed" || t.state === "CLOSED";
+}
+
+/**
+ * Row rules (PRODUCT.md §5): trades of another account are excluded (rows without an account id are
+ * kept), duplicates by trade id removed (first wins), and a row is kept if closed, or its pnl is not 0,
+ * or both prices are present. Each row's `result` is filled from its P&L when missing.
+ */
+export function normaliseHistoryRows<T extends HistoryTrade>(rows: readonly T[], accountId: string | null | undefined): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const t of rows) {
+    const acc = t.accountId ?? t.oandaAccountId ?? null;
+    if (accountId && acc && acc !== accountId) continue;
+    const id = String(t.id);
+    if (seen.has(id)) continue;
+    const pnl = toNumber(t.pnl) ?? 0;
+    const priced = toNumber(t.openPrice) !== null && toNumber(t.closePrice) !== null;
+    if (!(isClosed(t) || pnl !== 0 || priced)) continue;
+    seen.add(id);
+    out.push(RESULTS.includes(t.result as (typeof RESULTS)[number]) ? t : { ...t, result: resultOf(t.pnl) });
+  }
+  return out;
+}
+
+/** Offset of `tz` from UTC at instant `ms`, in ms (e.g. -3 h for America/Sao_Paulo). */
+function zoneOffset(ms: number, tz: string): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: tz,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(new Date(ms));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const asUtc = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
+  return asUtc - Math.floor(ms / 1000) * 1000;
+}
+
+/** A valid IANA timezone, else the default. */
+export function safeTimezone(tz: string | null | undefined): string {
+  if (!tz) return DEFAULT_TIMEZONE;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return tz;
+  } catch {
+    return DEFAULT_TIMEZONE;
+  }
+}
+
+/** The instant local midnight of `yyyy-mm-dd` happens in `tz` (epoch ms). */
+export function zonedDayStart(date: string, tz: string): number {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const guess = Date.UTC(y, m - 1, d);
+  let t = guess - zoneOffset(guess, tz);
+  t = guess - zoneOffset(t, tz); // second pass settles DST transitions
+  return t;
+}
+
+/** `yyyy-mm-dd` of an instant in `tz`. */
+export function zonedDate(ms: number | Date, tz: string): string {
+  const d = typeof ms === "number" ? new Date(ms) : ms;
+  return new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
+}
+
+/** The next calendar day of `yyyy-mm-dd`. */
+function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Date range of the filters in `tz`: [start of dateFrom, start of the day after dateTo) — the whole end day counts. */
+export function filterRange(filters: Pick<HistoryFilters, "dateFrom" | "dateTo">, tz: string): { from: number | null; to: number | null } {
+  return {
+    from: filters.dateFrom ? zonedDayStart(filters.dateFrom, tz) : null,
+    to: filters.dateTo ? zonedDayStart(nextDay(filters.dateTo), tz) : null,
+  };
+}
+
+/**
+ * Days of history to load: enough to reach the start of `dateFrom`, else the default 30 days
+ * (PRODUCT.md §9). When only `dateTo` is set the window is 30 days before the end of that day.
+ */
+export function historyWindowDays(filters: Pick<HistoryFilters, "dateFrom" | "dateTo">, tz: string, now: number = Date.now()): number {
+  const { from, to } = filterRange(filters, tz);
+  const start = from ?? (to !== null ? to - HISTORY_WINDOW_DAYS * DAY_MS : null);
+  if (start === null) return HISTORY_WINDOW_DAYS;
+  return Math.max(1, Math.ceil((now - start) / DAY_MS) + 1);
+}
+
+const SIDE_WORDS: Record<string, string[]> = { buy: ["buy", "compra", "long"], sell: ["sell", "venda", "short"] };
+
+/** Free-text search over instrument, direction (buy/sell or COMPRA/VENDA) and result; case-insensitive. */
+export function matchesSearch(t: HistoryTrade, q: string | undefined): boolean {
+  const needle = (q ?? "").trim().toLowerCase();
+  if (!needle) return true;
+  const hay = [t.instrument, t.instrument.replace("_", "/"), ...(SIDE_WORDS[t.side] ?? [t.side]), t.result ?? resultOf(t.pnl)].map((s) => s.toLowerCase());
+  return hay.some((s) => s.includes(needle));
+}
+
+/** Applies the filters and search (PRODUCT.md §5 History filters); dates in `tz` by close time (else open time). */
+export function applyHistoryFilters<T extends HistoryTrade>(rows: readonly T[], filters: HistoryFilters, tz: string = DEFAULT_TIMEZONE): T[] {
+  const { from, to } = filterRange(filters, tz);
+  const inst = filters.instrument?.trim().toLowerCase().replace("/", "_");
+  return rows.filter((t) => {
+    if (inst && !t.instrument.toLowerCase().includes(inst)) return false;
+    if (filters.side && t.side !== filters.side) return false;
+    if (filters.result && (t.result ?? resultOf(t.pnl)) !== filters.result) return false;
+    const pnl = toNumber(t.pnl) ?? 0;
+    if (filters.minPnL !== undefined && pnl < filters.minPnL) return false;
+    if (filters.maxPnL !== undefined && pnl > filters.maxPnL) return false;
+    if (from !== null || to !== null) {
+      const when = Date.parse(t.closeTime ?? t.openTime ?? "");
+      if (!Number.isFinite(when)) return false;
+      if (from !== null && when < from) return false;
+      if (to !== null && when >= to) return false;
+    }
+    return matchesSearch(t, filters.q);
+  });
+}
+
+/** Summary statistics of the history (PRODUCT.md §9: win rate %, profit factor = average win / average loss). */
+export interface HistoryStats {
+  total: number;
+  wins: number;
+  losses: number;
+  breakeven: number;
+  pnlTotal: number;
+  winRate: number | null;
+  profitFactor: number | null;
+}
+
+/** Statistics over the shown rows. */
+export function historyStats(rows: readonly HistoryTrade[]): HistoryStats {
+  const s = tradeStats(rows.map((r) => ({ pnl: r.pnl, closeTime: r.closeTime })));
+  return { total: s.total, wins: s.winners, losses: s.losers, breakeven: s.total - s.winners - s.losers, pnlTotal: s.pnlTotal, winRate: s.winRate, profitFactor: s.profitFactor };
+}
+
+/** Date and time of an instant in `tz` as dd/mm/aaaa hh:mm (or with seconds); '—' when unknown. */
+export function formatZonedDateTime(when: string | null | undefined, tz: string, seconds = false): string {
+  if (!when) return "—";
+  const d = new Date(when);
+  if (Number.isNaN(d.getTime())) return "—";
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: tz,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    ...(seconds ? { second: "2-digit" } : {}),
+  }).formatToParts(d);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
+  return `${get("day")}/${get("month")}/${get("year")} ${get("hour")}:${get("minute")}${seconds ? `:${get("second")}` : ""}`;
+}
+
+/** Decimal comma for Excel pt-BR: '1.08423' → '1,08423', '-12.5' → '-12,5'; '' when unknown. */
+export function decimalComma(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === "") return "";
+  return String(value).replace(".", ",");
+}
+
+/** Neutralises spreadsheet formulas in free text (CSV injection): a leading = + - @ tab or CR gets a quote. */
+function safeText(s: string | null | undefined): string {
+  const v = s ?? "";
+  return /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+}
+
+/** CSV header row (Portuguese). */
+export const CSV_HEADER = [
+  "ID",
+  "Instrumento",
+  "Direção",
+  "Lotes",
+  "Unidades",
+  "Preço de entrada",
+  "Preço de saída",
+  "P&L",
+  "Resultado",
+  "Abertura",
+  "Fechamento",
+  "Timeframe IA",
+  "Motivo IA",
+] as const;
+
+/**
+ * The CSV export: what Excel pt-BR opens correctly by double click — UTF-8 with a BOM ("\uFEFF"),
+ * `;` as delimiter, decimal comma, CRLF line ends, dates dd/mm/aaaa hh:mm:ss in the user's
+ * timezone; prices with the instrument's precision (3 for JPY, else 5), lots with 2 decimals.
+ */
+export function historyCsv(rows: readonly HistoryTrade[], tz: string = DEFAULT_TIMEZONE): string {
+  const data = rows.map((t) => [
+    t.id,
+    t.instrument.replace("_", "/"),
+    t.side === "sell" ? "VENDA" : "COMPRA",
+    decimalComma(formatLots(t.units)),
+    String(Math.abs(toNumber(t.units) ?? 0)),
+    decimalComma(t.openPrice === null ? "" : formatPrice(t.instrument, t.openPrice).replace("—", "")),
+    decimalComma(t.closePrice === null ? "" : formatPrice(t.instrument, t.closePrice).replace("—", "")),
+    decimalComma((toNumber(t.pnl) ?? 0).toFixed(2)),
+    t.result ?? resultOf(t.pnl),
+    formatZonedDateTime(t.openTime, tz, true).replace("—", ""),
+    formatZonedDateTime(t.closeTime, tz, true).replace("—", ""),
+    t.aiTimeframe ? normaliseTimeframe(t.aiTimeframe) : "",
+    safeText(t.aiReason),
+  ]);
+  return "\uFEFF" + Papa.unparse({ fields: [...CSV_HEADER], data }, { delimiter: ";", newline: "\r\n", quotes: false, escapeFormulae: false });
+}
+
+/** File name of the export: historico-trades-YYYY-MM-DD.csv (today in the user's timezone). */
+export function csvFileName(now: number | Date, tz: string = DEFAULT_TIMEZONE): string {
+  return `historico-trades-${zonedDate(now, tz)}.csv`;
+}

@@ -1,0 +1,16 @@
+/**
+ * POST /api/auth/forgot-password {email} → {success, message} (PRODUCT.md §7, §8): the same answer
+ * whether or not the e-mail exists; 429 with a Portuguese message inside the 60 s cooldown or past
+ * 5 per hour for that e-mail.
+ */
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiRoute, readBody } from "~/services/api.server";
+import { emailRequestSchema } from "~/services/validation";
+import { clientIp, requestPasswordReset } from "~/services/verification.server";
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  apiRoute(request, "POST", async () => {
+    const { email } = await readBody(request, emailRequestSchema);
+    await requestPasswordReset(email, clientIp(request));
+    return { success: true, message: "Se o e-mail estiver cadastrado, você receberá o link de recuperação." };
+  });

@@ -1,0 +1,13 @@
+/** PUT /api/notifications/{id}/read → {notification, unreadCount}; 404 when the id is not one of the user's (PRODUCT.md §7). */
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiRoute, ApiError } from "~/services/api.server";
+import { requireApiUser } from "~/services/auth.server";
+import { markNotificationRead, unreadCount } from "~/services/notifications.server";
+
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  apiRoute(request, "PUT", async () => {
+    const user = await requireApiUser(request);
+    const notification = await markNotificationRead(user.id, params.id ?? "");
+    if (!notification) throw new ApiError(404, "Notificação não encontrada.");
+    return { success: true, notification, unreadCount: await unreadCount(user.id) };
+  });

@@ -1,0 +1,12 @@
+/** GET /api/notifications/unread-count → {count, unreadCount} (polled every 30 s by the header bell, PRODUCT.md §7, §9). */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute } from "~/services/api.server";
+import { requireApiUser } from "~/services/auth.server";
+import { unreadCount } from "~/services/notifications.server";
+
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  apiRoute(request, "GET", async () => {
+    const user = await requireApiUser(request);
+    const count = await unreadCount(user.id);
+    return { success: true, count, unreadCount: count };
+  });

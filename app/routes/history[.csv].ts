@@ -1,0 +1,31 @@
+/**
+ * GET /history.csv?<same filters as /history> — the filtered history as a CSV download
+ * (PRODUCT.md §2 History 'Exportar CSV'). Format chosen for Excel pt-BR (see `historyCsv`): UTF-8
+ * with BOM, `;` delimiter, decimal comma; file historico-trades-YYYY-MM-DD.csv. A bad filter → 400
+ * with the Portuguese message; logged out → /auth; without a licence → 403.
+ */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { csvFileName, historyCsv } from "~/lib/history";
+import { loadHistory } from "~/lib/history.server";
+import { requireAppUser } from "~/lib/pages.server";
+import { publicUser } from "~/services/auth.server";
+
+function text(status: number, message: string): Response {
+  return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+/** Streams the CSV of the filtered history. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireAppUser(request);
+  const pub = await publicUser(user);
+  if (!pub.hasValidLicense) return text(403, "Licença necessária para exportar o histórico.");
+  const data = await loadHistory(user, new URL(request.url));
+  if (data.filterError) return text(400, data.filterError);
+  return new Response(historyCsv(data.rows, data.timezone), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${csvFileName(Date.now(), data.timezone)}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * The user's interface preferences (PRODUCT.md §3 User preferences): language (pt|en|es) and
+ * timezone, stored in users.preferences (jsonb, merged so currency is kept). Read and written only
+ * through the owner's user id.
+ */
+import { preferencesSchema, type PreferencesInput } from "~/lib/settings-form";
+import { ApiError } from "./api.server";
+import { db } from "./db.server";
+
+/** Stored preferences of a user. */
+export interface Preferences {
+  language: string;
+  currency: string;
+  timezone: string;
+}
+
+/** The user's preferences, with the defaults filled in. */
+export async function getPreferences(userId: string): Promise<Preferences> {
+  const [row] = await db()<{ preferences: Partial<Preferences> | null }[]>`select preferences from users where id = ${userId}`;
+  const p = row?.preferences ?? {};
+  return { language: p.language || "pt", currency: p.currency || "BRL", timezone: p.timezone || "America/Sao_Paulo" };
+}
+
+/**
+ * Saves language and/or timezone (other keys untouched).
+ * @throws ApiError 400 with a Portuguese message on an unknown language or timezone.
+ */
+export async function savePreferences(userId: string, input: unknown): Promise<Preferences> {
+  const parsed = preferencesSchema.partial().safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ApiError(400, issue?.message ?? "Preferências inválidas.", { field: issue?.path.join(".") });
+  }
+  const patch: Partial<PreferencesInput> = {};
+  if (parsed.data.language) patch.language = parsed.data.language;
+  if (parsed.data.timezone) patch.timezone = parsed.data.timezone;
+  const sql = db();
+  if (Object.keys(patch).length)
+    await sql`update users set preferences = coalesce(preferences, '{}'::jsonb) || ${sql.json(patch)} where id = ${userId}`;
+  return getPreferences(userId);
+}

@@ -1,0 +1,154 @@
+/** Pure trading-view logic of the subscriber screens: statistics, price chip, hero gating and the i18n labels (PRODUCT.md §4, §9). */
+import { describe, expect, it } from "vitest";
+import { createI18n } from "../../../app/i18n";
+import {
+  heroView,
+  licenceLabel,
+  localDayBounds,
+  priceTrend,
+  stopReasonKey,
+  subscriptionLabel,
+  tradeStats,
+  winLossCard,
+  zonedMidnight,
+} from "../../../app/lib/trading";
+
+const pt = createI18n("pt");
+const en = createI18n("en");
+const tPt = (ns: string, key: string) => pt.t(key, { ns });
+const tEn = (ns: string, key: string) => en.t(key, { ns });
+
+describe("tradeStats", () => {
+  const now = new Date(2025, 5, 20, 15, 0, 0);
+  const at = (h: number, dayOffset = 0) => new Date(2025, 5, 20 + dayOffset, h, 0, 0).toISOString();
+  it("win rate, profit factor (avg win / avg loss), totals and P&L today by the runtime's local day", () => {
+    const s = tradeStats(
+      [
+        { pnl: "30", closeTime: at(10) },
+        { pnl: "10", closeTime: at(1) },
+        { pnl: "-10", closeTime: at(23, -1) },
+        { pnl: "0", closeTime: at(9) },
+      ],
+      now,
+    );
+    expect(s).toMatchObject({ total: 4, winners: 2, losers: 1, pnlTotal: 30, winRate: 50, pnlToday: 40 });
+    expect(s.profitFactor).toBe(2); // avg win 20 / avg loss 10
+  });
+  it("profit factor is average win over average loss, not gross win over gross loss", () => {
+    const s = tradeStats([{ pnl: 10 }, { pnl: 10 }, { pnl: 10 }, { pnl: -15 }]);
+    expect(s.profitFactor).toBeCloseTo(10 / 15, 10); // gross would be 30/15 = 2
+    expect(s.winRate).toBe(75);
+  });
+  it("empty and one-sided lists", () => {
+    expect(tradeStats([], now)).toMatchObject({ total: 0, winRate: null, profitFactor: null, pnlTotal: 0 });
+    expect(tradeStats([{ pnl: 5, closeTime: null }], now).profitFactor).toBeNull();
+  });
+  it("P&L today runs from the user's local midnight (preferences.timezone) to the next", () => {
+    // 2025-06-20 12:00 UTC = 09:00 in São Paulo, 13:00 in Lisbon.
+    const noonUtc = new Date("2025-06-20T12:00:00Z");
+    const trades = [
+      { pnl: 7, closeTime: "2025-06-20T02:00:00Z" }, // 23:00 on the 19th in São Paulo, 03:00 on the 20th in Lisbon
+      { pnl: 5, closeTime: "2025-06-20T04:00:00Z" }, // 01:00 on the 20th in São Paulo
+      { pnl: 11, closeTime: "2025-06-21T02:30:00Z" }, // 23:30 on the 20th in São Paulo, next day in Lisbon
+    ];
+    expect(tradeStats(trades, noonUtc, "America/Sao_Paulo").pnlToday).toBe(16);
+    expect(tradeStats(trades, noonUtc, "Europe/Lisbon").pnlToday).toBe(12);
+  });
+  it("day bounds in a zone: midnight to midnight, 23 or 25 hours across DST", () => {
+    const [start, end] = localDayBounds(new Date("2025-06-20T12:00:00Z"), "America/Sao_Paulo");
+    expect(start.toISOString()).toBe("2025-06-20T03:00:00.000Z");
+    expect(end.toISOString()).toBe("2025-06-21T03:00:00.000Z");
+    const [s2, e2] = localDayBounds(new Date("2025-03-30T12:00:00Z"), "Europe/Lisbon"); // spring forward
+    expect(s2.toISOString()).toBe("2025-03-30T00:00:00.000Z");
+    expect(e2.getTime() - s2.getTime()).toBe(23 * 3_600_000);
+    const fallBack = zonedMidnight(2025, 10, 26, "Europe/Lisbon"); // still summer time (UTC+1) at midnight
+    expect(fallBack.toISOString()).toBe("2025-10-25T23:00:00.000Z");
+    expect(zonedMidnight(2025, 10, 27, "Europe/Lisbon").getTime() - fallBack.getTime()).toBe(25 * 3_600_000);
+  });
+});
+
+describe("win/loss card shows the larger of wins and losses", () => {
+  it("wins when more wins (or a tie), losses when more losses", () => {
+    expect(winLossCard({ winners: 3, losers: 1 })).toEqual({ kind: "wins", count: 3 });
+    expect(winLossCard({ winners: 1, losers: 4 })).toEqual({ kind: "losses", count: 4 });
+    expect(winLossCard({ winners: 2, losers: 2 })).toEqual({ kind: "wins", count: 2 });
+  });
+});
+
+describe("priceTrend (live price chip)", () => {
+  it("buy above entry and sell below entry are favourable; unknown is grey", () => {
+    expect(priceTrend("buy", "1.1000", "1.1010")).toBe("up");
+    expect(priceTrend("buy", "1.1000", "1.0990")).toBe("down");
+    expect(priceTrend("sell", "1.1000", "1.0990")).toBe("up");
+    expect(priceTrend("sell", "1.1000", "1.1010")).toBe("down");
+    expect(priceTrend("buy", "1.1000", null)).toBe("unknown");
+  });
+});
+
+describe("heroView gating: offline → no licence → no broker → ready, with the literal §4 copy", () => {
+  const base = { online: true, hasLicense: true, brokerConnected: true, botActive: false };
+  const text = (v: ReturnType<typeof heroView>) => ({
+    state: v.state,
+    badge: tPt("hero", v.badgeKey),
+    title: tPt("hero", v.titleKey),
+    message: tPt("hero", v.messageKey),
+    tone: v.tone,
+    button: tPt("hero", v.buttonKey),
+  });
+  it("offline wins over everything", () => {
+    expect(text(heroView({ ...base, online: false, hasLicense: false }))).toMatchObject({
+      state: "offline",
+      badge: "Offline",
+      title: "Offline",
+      tone: "grey",
+      message: "Sem conexão com a internet",
+    });
+  });
+  it("no licence before no broker", () => {
+    expect(text(heroView({ ...base, hasLicense: false, brokerConnected: false }))).toMatchObject({
+      state: "no-licence",
+      badge: "Sem Licença",
+      title: "Licença Necessária",
+      tone: "amber",
+      button: "ASSINAR",
+    });
+  });
+  it("no broker", () => {
+    expect(text(heroView({ ...base, brokerConnected: false }))).toMatchObject({ badge: "Conectar Oanda", title: "Conectar Oanda", tone: "orange", button: "CONECTAR OANDA" });
+  });
+  it("ready: paused or active", () => {
+    expect(text(heroView(base))).toMatchObject({ badge: "Online", title: "IA Pausada", tone: "red", button: "ATIVAR IA" });
+    expect(text(heroView({ ...base, botActive: true }))).toMatchObject({ badge: "Online", title: "IA Ativa", tone: "green", button: "DESATIVAR IA" });
+  });
+  it("English copy for the same keys", () => {
+    expect(tEn("hero", heroView(base).titleKey)).toBe("AI Paused");
+    expect(tEn("hero", heroView({ ...base, hasLicense: false }).buttonKey)).toBe("SUBSCRIBE");
+  });
+});
+
+describe("labels (PRODUCT.md §4)", () => {
+  it("licence and subscription", () => {
+    const lic = (s: string) => tPt("common", licenceLabel(s).key);
+    expect(lic("valid")).toBe("Válida");
+    expect(lic("expired")).toBe("Expirada");
+    expect(lic("pending")).toBe("Processando");
+    expect(lic("admin")).toBe("Administrador");
+    expect(lic("none")).toBe("Sem licença");
+    const sub = (s: string) => tPt("common", subscriptionLabel(s));
+    expect(sub("active")).toBe("Ativa");
+    expect(sub("past_due")).toBe("Pagamento Pendente");
+    expect(sub("canceled")).toBe("Cancelada");
+    expect(sub("inactive")).toBe("Inativa");
+  });
+  it("stop reasons", () => {
+    const r = (s: string | null) => tPt("common", stopReasonKey(s));
+    expect(r("manual")).toBe("Parado manualmente");
+    expect(r("max_consecutive_losses")).toBe("Parado por perdas consecutivas");
+    expect(r("daily_loss_limit")).toBe("Parado por limite diário de perdas");
+    expect(r("trading_hours")).toBe("Parado fora do horário");
+    expect(r("server_shutdown")).toBe("Parado por reinício do servidor");
+    expect(r("something_else")).toBe("Inativo");
+    expect(r(null)).toBe("Inativo");
+    expect(tEn("common", stopReasonKey("manual"))).toBe("Stopped manually");
+  });
+});
