@@ -8,11 +8,12 @@
  */
 import Papa from "papaparse";
 import { z } from "zod";
+import { DEFAULT_TIMEZONE, localMidnight } from "../../core/risk/trading-day";
 import { formatLots, formatPrice, normaliseTimeframe, toNumber } from "./format";
 import { tradeStats } from "./trading";
 
 /** Default timezone of a user (PRODUCT.md §9 admin defaults, DESIGN.md §6). */
-export const DEFAULT_TIMEZONE = "America/Sao_Paulo";
+export { DEFAULT_TIMEZONE };
 /** Default history window in days (PRODUCT.md §9). */
 export const HISTORY_WINDOW_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -161,23 +162,6 @@ export function normaliseHistoryRows<T extends HistoryTrade>(rows: readonly T[],
   return out;
 }
 
-/** Offset of `tz` from UTC at instant `ms`, in ms (e.g. -3 h for America/Sao_Paulo). */
-function zoneOffset(ms: number, tz: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: tz,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(new Date(ms));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const asUtc = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
-  return asUtc - Math.floor(ms / 1000) * 1000;
-}
-
 /** A valid IANA timezone, else the default. */
 export function safeTimezone(tz: string | null | undefined): string {
   if (!tz) return DEFAULT_TIMEZONE;
@@ -192,10 +176,7 @@ export function safeTimezone(tz: string | null | undefined): string {
 /** The instant local midnight of `yyyy-mm-dd` happens in `tz` (epoch ms). */
 export function zonedDayStart(date: string, tz: string): number {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  const guess = Date.UTC(y, m - 1, d);
-  let t = guess - zoneOffset(guess, tz);
-  t = guess - zoneOffset(t, tz); // second pass settles DST transitions
-  return t;
+  return localMidnight(y, m, d, tz).getTime();
 }
 
 /** `yyyy-mm-dd` of an instant in `tz`. */

@@ -41,7 +41,7 @@ function offsetAt(t: number, tz: string): number {
 }
 
 /** UTC instant of local midnight of the calendar day (y, m, d) in tz. */
-function localMidnight(y: number, m: number, d: number, tz: string): Date {
+export function localMidnight(y: number, m: number, d: number, tz: string): Date {
   const wall = Date.UTC(y, m - 1, d);
   let t = wall - offsetAt(wall, tz);
   t = wall - offsetAt(t, tz); // second pass settles DST transitions
