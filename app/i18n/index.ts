@@ -6,6 +6,7 @@
  * bundled), so server render and hydration agree.
  */
 import i18next, { type i18n } from "i18next";
+import { CORE_RESOURCES, formatMsg, type Msg } from "../../core/i18n/message-catalog";
 
 export const SUPPORTED_LANGUAGES = ["pt", "en", "es"] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
@@ -21,6 +22,8 @@ for (const [file, mod] of Object.entries(files)) {
   if (!m) continue;
   (resources[m[1]!] ??= {})[m[2]!] = mod.default;
 }
+// Messages produced by core (engine reasons, risk verdicts, broker errors, validation): ADR 0007.
+for (const [lng, namespaces] of Object.entries(CORE_RESOURCES)) Object.assign((resources[lng] ??= {}), namespaces);
 export const NAMESPACES = [...new Set(Object.values(resources).flatMap((r) => Object.keys(r)))];
 
 /** A supported language from any input (unknown → pt). */
@@ -54,4 +57,13 @@ export function i18nFor(language: unknown): i18n {
     cache.set(lng, inst);
   }
   return inst;
+}
+
+/**
+ * The text of a stored or thrown message (core or app catalogs) in a language; plain strings pass
+ * through unchanged (ADR 0007).
+ */
+export function translateMsg(m: Msg | string, language: unknown): string {
+  const inst = i18nFor(language);
+  return formatMsg((key, options) => inst.t(key, options) as string, m);
 }

@@ -4,6 +4,9 @@
  * mutations (DESIGN.md §7).
  */
 import type { z } from "zod";
+import type { Msg } from "../../core/i18n/message";
+import { translateMsg } from "~/i18n";
+import { requestLanguage } from "./request-language.server";
 
 /** A JSON response. */
 export function json(data: unknown, init: number | ResponseInit = 200): Response {
@@ -19,14 +22,23 @@ export function apiError(status: number, message: string, extra: Record<string, 
   return json({ success: false, message, error: message, ...extra }, status);
 }
 
-/** Thrown by API helpers; routes convert it with `toResponse`. */
+/**
+ * Thrown by API helpers; routes convert it with `toResponse`. The message is a translatable `Msg`
+ * (or a ready text): `message` holds its Portuguese text, `messageIn(lang)` the reader's (ADR 0007).
+ */
 export class ApiError extends Error {
+  readonly msg: Msg | string;
   constructor(
     public status: number,
-    message: string,
+    message: Msg | string,
     public extra: Record<string, unknown> = {},
   ) {
-    super(message);
+    super(translateMsg(message, "pt"));
+    this.msg = message;
+  }
+  /** The message in a language (pt, en, es). */
+  messageIn(language: unknown): string {
+    return translateMsg(this.msg, language);
   }
 }
 
@@ -93,13 +105,17 @@ export function assertSameOrigin(request: Request): void {
 
 /**
  * Runs a JSON API handler: checks the method (405 otherwise) and the Origin of mutations, turns the
- * returned value into JSON and every thrown error into its status.
+ * returned value into JSON and every thrown error into its status, its message in the language of
+ * the signed-in user (Portuguese otherwise: ADR 0007).
  */
-export function apiRoute(request: Request, method: string, fn: () => Promise<unknown>): Promise<Response> {
-  return handle(async () => {
-    if (request.method !== method) throw new ApiError(405, `Método ${request.method} não permitido.`);
+export async function apiRoute(request: Request, method: string, fn: () => Promise<unknown>): Promise<Response> {
+  try {
+    if (request.method !== method) throw new ApiError(405, { key: "api:methodNotAllowed", params: { method: request.method } });
     assertSameOrigin(request);
     const out = await fn();
     return out instanceof Response ? out : json(out);
-  });
+  } catch (err) {
+    if (err instanceof ApiError) return apiError(err.status, err.messageIn(await requestLanguage(request)), err.extra);
+    return toResponse(err);
+  }
 }

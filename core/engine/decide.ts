@@ -8,6 +8,7 @@
  * - `DecisionEngine`: streaming, candles are pushed once and indicators updated in O(1) per
  *   candle (backtests); `engine.decide(...)` equals `decide(...)` on the same closed candles.
  */
+import type { Msg } from "../i18n/message";
 import { Decimal } from "../decimal";
 import { AI_TIMEFRAMES, formatPrice, GRANULARITY_SECONDS, instrumentSpec } from "../instruments";
 import type { Timeframe } from "../instruments";
@@ -55,9 +56,11 @@ export interface Decision {
   /** 0–1. */
   confidence: number;
   timeframe: Timeframe;
-  regime: { volatility: Volatility; trend: Trend; reason: string };
+  regime: { volatility: Volatility; trend: Trend; reason: string; reasonMsg?: Msg };
   /** Portuguese: why this action. */
   reason: string;
+  /** The same reason as a translatable message (ADR 0007). */
+  reasonMsg?: Msg;
   entryPrice?: string;
   stopLoss?: string;
   takeProfit?: string;

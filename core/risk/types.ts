@@ -2,6 +2,7 @@
  * Types of the risk gate (DESIGN.md §3 step 3). Money is in account currency as decimal strings;
  * times are UTC instants.
  */
+import type { Msg } from "../i18n/message";
 import type { TradingSettings } from "../settings";
 
 /** Stop reasons a tripped rule may impose on the bot (PRODUCT.md §4 "AI loop" stop reasons, plus licence/broker). */
@@ -46,6 +47,8 @@ export interface RiskVerdict {
   code: string;
   /** Portuguese, shown to the user and logged. */
   reason: string;
+  /** The same reason as a translatable message (ADR 0007). */
+  reasonMsg?: Msg;
   stopBot?: StopBotReason;
 }
 
