@@ -3,7 +3,8 @@
  * the `email-send` pg-boss job (retry + dead letter). Transport: nodemailer to `SMTP_URL`; else the
  * SMTP settings admins stored in system_settings key 'smtp' (Brevo; key encrypted with
  * `encryptSecret`; read only here); else nothing is sent and the row is marked `skipped` (admins can
- * read it). Bodies are Portuguese by default, in the user's language (i18n namespace `email`), and
+ * read it; outside production the message is also written to the server log so a local user can
+ * follow its link). Bodies are Portuguese by default, in the user's language (i18n namespace `email`), and
  * links are built from APP_URL.
  */
 import nodemailer, { type Transporter } from "nodemailer";
@@ -94,6 +95,10 @@ export async function deliverOutbox(id: string): Promise<OutboxRow["status"]> {
   const transport = await resolveTransport();
   if (!transport) {
     await db()`update email_outbox set status = 'skipped', last_error = 'SMTP não configurado' where id = ${id}`;
+    // A newcomer on the embedded defaults has no mail server: show the message (and its link) in the
+    // server log so the account can still be verified. Never in production, where links are secrets.
+    if (config().NODE_ENV !== "production")
+      logger().warn({ to: row.to_address, subject: row.subject, text: row.text }, "e-mail não enviado (SMTP não configurado): conteúdo abaixo para uso local");
     return "skipped";
   }
   try {

@@ -4,7 +4,8 @@
  * Register → verification e-mail → login refused until the link is followed → /auth?verified=true →
  * login; link reuse → token_invalid; resend cooldown 429; forgot-password answers the same for unknown
  * e-mails, reset through the link revokes old sessions and the link cannot be reused; outbox rows
- * `sent`; and without any SMTP configured the outbox row is `skipped`.
+ * `sent`; and without any SMTP configured the outbox row is `skipped` and, outside production, the
+ * message is written to the server log.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMailbox, type Mailbox, type MailboxMessage } from "../e2e/support/mailbox";
@@ -191,6 +192,9 @@ describe("without SMTP", () => {
       const [row] = await db2.sql<{ subject: string; text: string }[]>`select subject, text from email_outbox`;
       expect(row!.subject).toBe("Confirme seu e-mail — Forex IA");
       expect(row!.text).toContain("/auth/verify?token=");
+      // Outside production the link also reaches the server log, so a local user can verify.
+      const link = /\/auth\/verify\?token=[\w-]+/.exec(row!.text)![0];
+      expect(app2.output()).toContain(link);
     } finally {
       await app2.stop();
       await db2.drop();
