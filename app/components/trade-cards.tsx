@@ -2,6 +2,7 @@
 import clsx from "clsx";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { formatMsg, type Msg } from "../../core/i18n/message";
 import { apiFetch, errorMessage } from "~/lib/api";
 import { formatInstrument, formatLots, formatPrice, normaliseTimeframe, toNumber } from "~/lib/format";
 import { useDisplay } from "~/lib/hooks";
@@ -23,6 +24,8 @@ export interface OpenTradeView {
   aiTimeframe: string | null;
   aiConfidence: number | null;
   aiReason: string | null;
+  /** The AI's reason as a message, when stored (rendered in the reader's language, ADR 0007). */
+  aiReasonMsg?: Msg | null;
 }
 
 /** A closed trade as GET /api/trades/account/history returns it. */
@@ -119,7 +122,7 @@ export function OpenTradeCard({ trade, currency, now, onClosed }: { trade: OpenT
         <p className="mt-3 text-sm text-slate-300">
           <span className="mr-1.5 rounded-md bg-sky-500/15 px-1.5 py-0.5 text-xs font-semibold text-sky-300">{t("trade.ai", { timeframe: normaliseTimeframe(trade.aiTimeframe) })}</span>
           {trade.aiConfidence !== null && <span className="mr-1.5 text-xs text-slate-400">{t("trade.confidence", { value: fmt.percent(trade.aiConfidence * 100, 0) })}</span>}
-          {trade.aiReason}
+          <span data-testid="open-trade-reason">{trade.aiReasonMsg ? formatMsg(t, trade.aiReasonMsg) : trade.aiReason}</span>
         </p>
       )}
       {error && (

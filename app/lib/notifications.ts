@@ -5,6 +5,7 @@
  * dd/mm in the user's timezone). No I/O: safe on server and client, unit-tested.
  */
 import { z } from "zod";
+import { msg, type Msg } from "../../core/i18n/message";
 import { relativeTime, safeTimeZone } from "./format";
 
 /** Every notification type (PRODUCT.md §3). */
@@ -75,8 +76,29 @@ export const listQuerySchema = z.object({
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
-/** Parses URL search params into a list query, or the first Portuguese error message. */
-export function parseListQuery(params: URLSearchParams): { ok: true; query: ListQuery } | { ok: false; message: string } {
+/** The translatable message of a rejected list-query parameter (its Portuguese text is the schema's). */
+function queryErrorMsg(field: unknown): Msg {
+  switch (field) {
+    case "page":
+      return msg("notices:query.page");
+    case "limit":
+      return msg("notices:query.limit", { max: NOTIFICATIONS_MAX_LIMIT });
+    case "type":
+      return msg("notices:query.type", { types: NOTIFICATION_TYPES.join(", ") });
+    case "unread":
+      return msg("notices:query.unread");
+    case "q":
+      return msg("notices:query.q", { max: SEARCH_MAX_LENGTH });
+    default:
+      return msg("notices:query.invalid");
+  }
+}
+
+/**
+ * Parses URL search params into a list query, or the first error: `message` in Portuguese, `msg`
+ * the same as a translatable message (ADR 0007).
+ */
+export function parseListQuery(params: URLSearchParams): { ok: true; query: ListQuery } | { ok: false; message: string; msg: Msg } {
   const raw: Record<string, string> = {};
   for (const key of ["page", "limit", "type", "unread", "q"] as const) {
     const v = params.get(key);
@@ -84,7 +106,8 @@ export function parseListQuery(params: URLSearchParams): { ok: true; query: List
   }
   const parsed = listQuerySchema.safeParse(raw);
   if (parsed.success) return { ok: true, query: parsed.data };
-  return { ok: false, message: parsed.error.issues[0]?.message ?? "Parâmetros inválidos." };
+  const issue = parsed.error.issues[0];
+  return { ok: false, message: issue?.message ?? "Parâmetros inválidos.", msg: queryErrorMsg(issue?.path[0]) };
 }
 
 /** The unread badge text: '' for none, the number up to 99, then '99+' (PRODUCT.md §9). */
@@ -118,3 +141,76 @@ export function pageQuery(current: URLSearchParams, changes: Record<string, stri
   const s = next.toString();
   return s ? `?${s}` : "";
 }
+
+// ---------------------------------------------------------------------------------------------
+// The texts of the notifications the product creates, as translatable messages of the `notices`
+// namespace (ADR 0007): stored with their Portuguese text, shown in the reader's language.
+// ---------------------------------------------------------------------------------------------
+
+/** Title and message of a notification; a plain string is a ready text (not translatable). */
+export interface NoticeText {
+  title: Msg | string;
+  message: Msg | string;
+}
+
+/** 'EUR_USD' → 'EUR/USD'. */
+const pair = (instrument: string | undefined) => instrument?.replace("_", "/") ?? "";
+const sideMsg = (side: string) => msg(side === "buy" ? "notices:side.buy" : "notices:side.sell");
+
+/** Why a trade closed, from the broker's fill reason (none for other reasons). */
+const CLOSE_WHY: Record<string, string> = {
+  STOP_LOSS_ORDER: "notices:tradeClosed.why.stopLoss",
+  TAKE_PROFIT_ORDER: "notices:tradeClosed.why.takeProfit",
+  TRAILING_STOP_LOSS_ORDER: "notices:tradeClosed.why.trailingStop",
+  MARKET_ORDER_TRADE_CLOSE: "notices:tradeClosed.why.manual",
+};
+
+export const notices = {
+  /** 'Trade aberto' — 'Compra EUR/USD · 0.10 lote(s) a 1.08500'. */
+  tradeOpened(p: { side: string; instrument: string | undefined; lots: string; price: string }): NoticeText {
+    return {
+      title: msg("notices:tradeOpened.title"),
+      message: msg("notices:tradeOpened.message", { side: sideMsg(p.side), instrument: pair(p.instrument), lots: p.lots, price: p.price }),
+    };
+  },
+  /** 'Trade fechado com lucro|prejuízo|no zero a zero' — 'Venda EUR/USD fechada por stop loss: P&L -12.30 USD'. */
+  tradeClosed(p: { result: "WIN" | "LOSS" | "BE"; side: string; instrument: string; closeReason?: string | null; amount: string }): NoticeText {
+    const title = p.result === "WIN" ? "titleWin" : p.result === "LOSS" ? "titleLoss" : "titleBreakEven";
+    const why = CLOSE_WHY[p.closeReason ?? ""];
+    const params = { side: sideMsg(p.side), instrument: pair(p.instrument), amount: p.amount };
+    return {
+      title: msg(`notices:tradeClosed.${title}`),
+      message: why ? msg("notices:tradeClosed.messageBy", { ...params, why: msg(why) }) : msg("notices:tradeClosed.message", params),
+    };
+  },
+  /** 'IA mudou o timeframe' — 'EUR/USD: M15 → H1. <regime reason>'. */
+  timeframeChanged(p: { instrument: string; from: string; to: string; reason: Msg | string }): NoticeText {
+    return {
+      title: msg("notices:timeframeChanged.title"),
+      message: msg("notices:timeframeChanged.message", { instrument: pair(p.instrument), from: p.from, to: p.to, reason: p.reason }),
+    };
+  },
+  /** 'IA desativada' — '<stop reason>. <detail>', or the detail alone when the reason has no label. */
+  botStopped(reason: Msg | null, detail: Msg | string): NoticeText {
+    return { title: msg("notices:botStopped.title"), message: reason ? msg("notices:botStopped.message", { reason, detail }) : detail };
+  },
+  /** 'Conexão com a Oanda perdida' — the broker's error. */
+  connectionLost(detail: Msg | string): NoticeText {
+    return { title: msg("notices:connectionLost.title"), message: detail };
+  },
+  /** 'Conexão restabelecida'. */
+  connectionRestored(): NoticeText {
+    return { title: msg("notices:connectionRestored.title"), message: msg("notices:connectionRestored.message") };
+  },
+  /** 'Conta Oanda conectada' — 'Conta <alias> (real|demo) conectada.'. */
+  brokerConnected(account: string, environment: string): NoticeText {
+    return {
+      title: msg("notices:brokerConnected.title"),
+      message: msg("notices:brokerConnected.message", { account, environment: msg(environment === "live" ? "notices:brokerConnected.environment.live" : "notices:brokerConnected.environment.practice") }),
+    };
+  },
+  /** The test notification. */
+  test(): NoticeText {
+    return { title: msg("notices:test.title"), message: msg("notices:test.message") };
+  },
+};

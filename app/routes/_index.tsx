@@ -10,6 +10,7 @@ import { Link, useLoaderData, useNavigate, useRevalidator } from "@remix-run/rea
 import clsx from "clsx";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { formatMsg, isMsg, type Msg } from "../../core/i18n/message";
 import { BalanceCard, ConnectedAccountCard, type AccountView } from "~/components/account-cards";
 import { BrokerWizard } from "~/components/broker-wizard";
 import { CpuIcon, PlugIcon, ShieldIcon } from "~/components/icons";
@@ -28,7 +29,7 @@ export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "hero", "m
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAppUser(request);
-  const [pub, broker, bot] = await Promise.all([publicUser(user), brokerStatus(user.id), botStatus(user.id)]);
+  const [pub, broker, bot] = await Promise.all([publicUser(user), brokerStatus(user.id), botStatus(user.id, user.preferences?.language)]);
   return { user: pub, broker, bot };
 }
 
@@ -109,7 +110,9 @@ export default function HeroPage() {
   const name = [user.firstName, user.lastName].filter(Boolean).join(" ") || user.email;
   const loop = bot.loopState;
   const lic = licenceLabel(user.licenseStatus);
-  const brokerError = "error" in broker ? (broker.error as string) : null;
+  /** A server-made text in the current language: its message when it has one (ADR 0007), else the text. */
+  const text = (value: string | null, m: Msg | null | undefined) => (m ? formatMsg(t, m) : value);
+  const brokerError = "error" in broker ? text(broker.error as string, "errorMsg" in broker && isMsg(broker.errorMsg) ? broker.errorMsg : null) : null;
 
   const reloadSoon = useCallback(() => window.setTimeout(() => revalidate(), TOGGLE_ANIMATION_MS), [revalidate]);
 
@@ -243,7 +246,7 @@ export default function HeroPage() {
           )}
           {botActive && loop.lastTickError && (
             <Banner tone="warning" className="mt-3 w-full max-w-sm text-left">
-              {loop.lastTickError}
+              <span data-testid="tick-error">{text(loop.lastTickError, loop.lastTickErrorMsg)}</span>
             </Banner>
           )}
         </section>
@@ -284,7 +287,9 @@ export default function HeroPage() {
                         <span suppressHydrationWarning>{fmt.relative(d.at, now)}</span>
                       </span>
                     </div>
-                    <p className="mt-1 text-sm text-slate-300">{d.reason}</p>
+                    <p className="mt-1 text-sm text-slate-300" data-testid="decision-reason">
+                      {text(d.reason, d.reasonMsg)}
+                    </p>
                   </li>
                 ))}
               </ul>

@@ -1,5 +1,7 @@
 /** PUT /api/notifications/read-all → {updated, unreadCount: 0}: marks every notification of the user read (PRODUCT.md §7). */
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { msg } from "../../core/i18n/message";
+import { translateMsg } from "~/i18n";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { markAllNotificationsRead } from "~/services/notifications.server";
@@ -8,5 +10,5 @@ export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "PUT", async () => {
     const user = await requireApiUser(request);
     const updated = await markAllNotificationsRead(user.id);
-    return { success: true, message: "Todas as notificações foram marcadas como lidas.", updated, unreadCount: 0 };
+    return { success: true, message: translateMsg(msg("notices:api.readAll"), user.preferences?.language), updated, unreadCount: 0 };
   });

@@ -1,9 +1,12 @@
 /**
  * GET /api/notifications?page&limit&type → {notifications, unreadCount, page, limit, total} (page 1,
- * limit 50 up to 100, type one of PRODUCT.md §3 or omitted for all; bad values → 400 in Portuguese).
- * DELETE /api/notifications → removes all of the user's notifications (PRODUCT.md §7).
+ * limit 50 up to 100, type one of PRODUCT.md §3 or omitted for all; bad values → 400, Portuguese by
+ * default). DELETE /api/notifications → removes all of the user's notifications (PRODUCT.md §7).
+ * Texts are in the user's language (preferences.language, ADR 0007).
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { msg } from "../../core/i18n/message";
+import { toLanguage, translateMsg } from "~/i18n";
 import { parseListQuery } from "~/lib/notifications";
 import { apiRoute, ApiError } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
@@ -13,13 +16,13 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {
     const user = await requireApiUser(request);
     const parsed = parseListQuery(new URL(request.url).searchParams);
-    if (!parsed.ok) throw new ApiError(400, parsed.message);
-    return { success: true, ...(await listNotifications(user.id, parsed.query)) };
+    if (!parsed.ok) throw new ApiError(400, parsed.msg);
+    return { success: true, ...(await listNotifications(user.id, parsed.query, toLanguage(user.preferences?.language))) };
   });
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "DELETE", async () => {
     const user = await requireApiUser(request);
     const deleted = await clearNotifications(user.id);
-    return { success: true, message: "Notificações removidas.", deleted, unreadCount: 0 };
+    return { success: true, message: translateMsg(msg("notices:api.cleared"), user.preferences?.language), deleted, unreadCount: 0 };
   });

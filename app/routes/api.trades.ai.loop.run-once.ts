@@ -1,15 +1,25 @@
-/** POST /api/trades/ai/loop/run-once: runs one tick now (even with the loop off) and returns its decisions. */
+/**
+ * POST /api/trades/ai/loop/run-once: runs one tick now (even with the loop off) and returns its
+ * decisions; messages and reasons in the user's language (ADR 0007), their messages alongside.
+ */
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { isMsg, msg } from "../../core/i18n/message";
+import { translateMsg } from "~/i18n";
 import { apiRoute, ApiError } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
-import { runTick } from "~/services/bot.server";
+import { localizeOutcome, runTick } from "~/services/bot.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {
     const user = await requireApiUser(request);
+    const language = user.preferences?.language;
     const outcome = await runTick(user.id, { force: true }).catch((err: unknown) => {
-      throw new ApiError(502, err instanceof Error && "messagePt" in err ? String((err as { messagePt: string }).messagePt) : "Falha ao executar a IA.");
+      // A broker failure the tick let through (retryable): its own message, else a generic one.
+      const m = err instanceof Error ? (err as { messageMsg?: unknown }).messageMsg : undefined;
+      if (isMsg(m)) throw new ApiError(502, m);
+      throw new ApiError(502, err instanceof Error && "messagePt" in err ? String((err as { messagePt: string }).messagePt) : msg("bot:errors.runFailed"));
     });
-    if (outcome.status === "skipped") return { success: false, message: outcome.reason };
-    return { success: true, message: "Ciclo da IA executado.", ...outcome };
+    const localized = localizeOutcome(outcome, language);
+    if (localized.status === "skipped") return { success: false, message: localized.reason };
+    return { success: true, message: translateMsg(msg("bot:ranOnce"), language), ...localized };
   });

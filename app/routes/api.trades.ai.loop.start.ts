@@ -1,22 +1,32 @@
-/** POST /api/trades/ai/loop/start {intervalSec} (default 60) → {success, message, isActive}. */
+/**
+ * POST /api/trades/ai/loop/start {intervalSec} (default 60) → {success, message, isActive}; messages
+ * and errors in the user's language (ADR 0007).
+ */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { apiRoute, readBody } from "~/services/api.server";
+import { msg } from "../../core/i18n/message";
+import { apiRoute, ApiError, readBody } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { DEFAULT_INTERVAL_SEC, startBot } from "~/services/bot.server";
 
+// Errors are `bot` message keys, turned into messages below.
 const body = z.object({
   intervalSec: z.coerce
-    .number({ error: "intervalSec deve ser um número." })
-    .int({ error: "intervalSec deve ser um número inteiro." })
-    .min(5, { error: "intervalSec deve estar entre 5 e 3600 segundos." })
-    .max(3600, { error: "intervalSec deve estar entre 5 e 3600 segundos." })
+    .number({ error: "bot:errors.intervalNumber" })
+    .int({ error: "bot:errors.intervalInteger" })
+    .min(5, { error: "bot:errors.intervalRange" })
+    .max(3600, { error: "bot:errors.intervalRange" })
     .default(DEFAULT_INTERVAL_SEC),
 });
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {
     const user = await requireApiUser(request);
-    const { intervalSec } = await readBody(request, body);
-    return startBot(user.id, intervalSec);
+    const parsed = body.safeParse(await readBody(request, z.unknown()));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const text = issue?.message ?? "Dados inválidos.";
+      throw new ApiError(400, text.startsWith("bot:") ? msg(text) : text, { field: issue?.path.join(".") });
+    }
+    return startBot(user.id, parsed.data.intervalSec, user.preferences?.language);
   });

@@ -1,8 +1,14 @@
-/** GET /api/trades/ai/loop/status → {isActive, intervalSec, loopState{lastStopReason, lastStartedAt, lastStoppedAt…}, lastDecisions}. */
+/**
+ * GET /api/trades/ai/loop/status → {isActive, intervalSec, loopState{lastStopReason, lastStartedAt, lastStoppedAt…}, lastDecisions};
+ * texts in the user's language, with their messages alongside (ADR 0007).
+ */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { botStatus } from "~/services/bot.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  apiRoute(request, "GET", async () => botStatus((await requireApiUser(request)).id));
+  apiRoute(request, "GET", async () => {
+    const user = await requireApiUser(request);
+    return botStatus(user.id, user.preferences?.language);
+  });

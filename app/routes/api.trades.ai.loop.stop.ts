@@ -1,5 +1,7 @@
-/** POST /api/trades/ai/loop/stop → {success, message, isActive:false}; stop reason 'manual'. */
+/** POST /api/trades/ai/loop/stop → {success, message, isActive:false}; stop reason 'manual'; message in the user's language. */
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { msg } from "../../core/i18n/message";
+import { translateMsg } from "~/i18n";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { stopBot } from "~/services/bot.server";
@@ -8,5 +10,5 @@ export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {
     const user = await requireApiUser(request);
     await stopBot(user.id, "manual");
-    return { success: true, message: "IA desativada", isActive: false };
+    return { success: true, message: translateMsg(msg("bot:stopped"), user.preferences?.language), isActive: false };
   });

@@ -16,7 +16,7 @@ import { requireAppUser } from "~/lib/pages.server";
 import { licenceLabel, stopReasonKey, subscriptionLabel, tradeStats, winLossCard } from "~/lib/trading";
 import { ApiError } from "~/services/api.server";
 import { publicUser } from "~/services/auth.server";
-import { botStatus } from "~/services/bot.server";
+import { botStatus, tradeReasonMsgs } from "~/services/bot.server";
 import { brokerStatus } from "~/services/broker.server";
 import { openTrades, tradeHistory } from "~/services/trades.server";
 import { brokerNow, getConnection } from "~/services/broker.server";
@@ -34,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [pub, broker, bot, history, conn] = await Promise.all([
     publicUser(user),
     brokerStatus(user.id),
-    botStatus(user.id),
+    botStatus(user.id, user.preferences?.language),
     tradeHistory(user.id, 30),
     getConnection(user.id),
   ]);
@@ -43,8 +43,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (broker.isConnected) {
     try {
       open = (await openTrades(user.id)) as OpenTradeView[];
+      // The AI's reason as a message, rendered by the card in the reader's language (ADR 0007).
+      const reasons = await tradeReasonMsgs(user.id, open.map((tr) => tr.id));
+      open = open.map((tr) => ({ ...tr, aiReasonMsg: reasons[tr.id] ?? null }));
     } catch (err) {
-      openError = err instanceof ApiError ? err.message : "accountData";
+      openError = err instanceof ApiError ? err.messageIn(user.preferences?.language) : "accountData";
     }
   }
   return { user: pub, broker, bot, open, openError, history: history as ClosedTradeView[], loadedAt: new Date().toISOString(),

@@ -13,9 +13,10 @@ import { Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useN
 import clsx from "clsx";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { translateMsg } from "~/i18n";
 import { ConfirmClear, EmptyState, NotificationItem, StatTiles, TypeChips } from "~/components/notifications/notification-parts";
 import { Banner, Button, Spinner } from "~/components/ui";
-import { useNow, usePolling } from "~/lib/hooks";
+import { metaTitle, useNow, usePolling } from "~/lib/hooks";
 import { NOTIFICATIONS_PAGE_SIZE, NOTIFICATIONS_POLL_MS, pageQuery, parseListQuery, type ListQuery, type TypeChip } from "~/lib/notifications";
 import { requireAppUser } from "~/lib/pages.server";
 import { ApiError, assertSameOrigin } from "~/services/api.server";
@@ -27,7 +28,7 @@ import {
   notificationStats,
 } from "~/services/notifications.server";
 
-export const meta: MetaFunction = () => [{ title: "Central de Notificações — Forex IA" }];
+export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "notifications", "meta");
 
 const DEFAULT_QUERY: ListQuery = { page: 1, limit: NOTIFICATIONS_PAGE_SIZE, unread: false };
 
@@ -37,12 +38,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const parsed = parseListQuery(url.searchParams);
   // The page always shows 50 a page (PRODUCT.md §9); a bad filter falls back to the defaults with a notice.
   const query: ListQuery = { ...(parsed.ok ? parsed.query : DEFAULT_QUERY), limit: NOTIFICATIONS_PAGE_SIZE };
-  const [list, stats] = await Promise.all([listNotifications(user.id, query), notificationStats(user.id)]);
+  // Titles and messages in the reader's language (ADR 0007).
+  const language = user.preferences?.language;
+  const [list, stats] = await Promise.all([listNotifications(user.id, query, language), notificationStats(user.id)]);
   return {
     ...list,
     stats,
     filters: { type: (query.type ?? "all") as TypeChip, unread: query.unread, q: query.q ?? "" },
-    invalidQuery: parsed.ok ? null : parsed.message,
+    invalidQuery: parsed.ok ? null : translateMsg(parsed.msg, language),
     confirmClear: url.searchParams.get("confirm") === "clear",
     timeZone: user.preferences?.timezone || "America/Sao_Paulo",
     serverNow: new Date().toISOString(),

@@ -3,15 +3,22 @@
  * sequence of DESIGN.md §3: reconcile → account → per instrument: market data → engine decision →
  * risk → (order) → store the decision. Ticks of one bot never overlap: each holds a PostgreSQL
  * advisory lock for the bot while it runs (released by PostgreSQL if the process dies).
+ *
+ * Texts it makes are translatable messages of the `bot` namespace (ADR 0007): API errors render in
+ * the caller's language, stored texts (decisions, tick errors, notifications) keep the Portuguese
+ * text next to the message and are rendered in the reader's language when read.
  */
 import { createHash } from "node:crypto";
 import type { BrokerPort } from "../../core/broker/port";
 import { Decimal } from "../../core/decimal";
 import { decide, type Decision } from "../../core/engine/decide";
+import { isMsg, msg, type Msg } from "../../core/i18n/message";
 import { AI_TIMEFRAMES, instrumentSpec } from "../../core/instruments";
 import { evaluateRisk, spreadInPips, tradingDayStart, type RiskVerdict, type StopBotReason } from "../../core/risk";
 import { resolveInstruments } from "../../core/settings";
 import { BrokerError } from "../../core/oanda/errors";
+import { translateMsg } from "~/i18n";
+import { notices } from "../lib/notifications";
 import { ApiError } from "./api.server";
 import { getConnection, markConnection, recordMarketTime, requireBroker, type BrokerConnectionRow } from "./broker.server";
 import { db } from "./db.server";
@@ -27,15 +34,24 @@ import { getSettings } from "./settings.server";
 export const DEFAULT_INTERVAL_SEC = 60;
 const LOCK_NAMESPACE = 724_002;
 
-/** Portuguese labels of stop reasons (PRODUCT.md §4 "AI loop"). */
-export const STOP_REASON_TEXT: Record<string, string> = {
-  manual: "Parado manualmente",
-  max_consecutive_losses: "Parado por perdas consecutivas",
-  daily_loss_limit: "Parado por limite diário de perdas",
-  trading_hours: "Parado fora do horário",
-  server_shutdown: "Parado por reinício do servidor",
-};
-export const stopReasonText = (reason: string | null | undefined) => (reason && STOP_REASON_TEXT[reason]) || "Inativo";
+/** Stop reasons with a label of their own (PRODUCT.md §4 "AI loop"); any other reads 'Inativo'. */
+export const LABELLED_STOP_REASONS = ["manual", "max_consecutive_losses", "daily_loss_limit", "trading_hours", "server_shutdown"] as const;
+const hasLabel = (reason: string | null | undefined): reason is (typeof LABELLED_STOP_REASONS)[number] =>
+  LABELLED_STOP_REASONS.includes(reason as (typeof LABELLED_STOP_REASONS)[number]);
+
+/** The label of a stop reason as a message ('Parado manualmente' … or 'Inativo'). */
+export const stopReasonMsg = (reason: string | null | undefined): Msg => msg(`bot:stopReason.${hasLabel(reason) ? reason : "other"}`);
+/** The label of a stop reason in a language (Portuguese by default). */
+export const stopReasonText = (reason: string | null | undefined, language: unknown = "pt") => translateMsg(stopReasonMsg(reason), language);
+
+/** The user-facing error of a broker failure: its message when the error carries one, else its Portuguese text. */
+function brokerErrorMsg(err: BrokerError): Msg | string {
+  const m = (err as { messageMsg?: unknown }).messageMsg;
+  return isMsg(m) ? m : err.messagePt;
+}
+
+/** A jsonb parameter for a message, or SQL null. */
+const jsonMsg = (m: Msg | string | null | undefined) => (isMsg(m) ? db().json(m as never) : null);
 
 interface BotRow {
   user_id: string;
@@ -46,6 +62,7 @@ interface BotRow {
   last_stop_reason: string | null;
   last_tick_at: Date | null;
   last_tick_error: string | null;
+  last_tick_error_msg: unknown;
   peak_balance: string | null;
   day_start: Date | null;
   day_start_balance: string | null;
@@ -63,20 +80,20 @@ async function licenceValid(userId: string): Promise<boolean> {
 }
 
 /**
- * Activates the loop. @throws ApiError 402 (not 403: §8 logs the user out on 403) without a licence ('Licença necessária'), 400 without a
+ * Activates the loop; the answer's message is in `language`. @throws ApiError 402 (not 403: §8 logs
+ * the user out on 403) without a licence ('Licença necessária para ativar a IA.'), 400 without a
  * broker connection ('Nenhuma conta Oanda conectada.').
  */
-export async function startBot(userId: string, intervalSec = DEFAULT_INTERVAL_SEC) {
-  if (!Number.isInteger(intervalSec) || intervalSec < 5 || intervalSec > 3600)
-    throw new ApiError(400, "intervalSec deve ser um número inteiro entre 5 e 3600 segundos.");
-  if (!(await licenceValid(userId))) throw new ApiError(402, "Licença necessária para ativar a IA.");
-  if (!(await getConnection(userId))) throw new ApiError(400, "Nenhuma conta Oanda conectada.");
+export async function startBot(userId: string, intervalSec = DEFAULT_INTERVAL_SEC, language: unknown = "pt") {
+  if (!Number.isInteger(intervalSec) || intervalSec < 5 || intervalSec > 3600) throw new ApiError(400, msg("bot:errors.interval"));
+  if (!(await licenceValid(userId))) throw new ApiError(402, msg("bot:errors.licenceRequired"));
+  if (!(await getConnection(userId))) throw new ApiError(400, msg("bot:errors.noBroker"));
   await db()`insert into bots (user_id, is_active, interval_sec, last_started_at)
     values (${userId}, true, ${intervalSec}, now())
     on conflict (user_id) do update set is_active = true, interval_sec = excluded.interval_sec,
-      last_started_at = now(), last_tick_error = null, updated_at = now()`;
+      last_started_at = now(), last_tick_error = null, last_tick_error_msg = null, updated_at = now()`;
   await enqueueTick(userId);
-  return { success: true, message: "IA ativada", isActive: true };
+  return { success: true, message: translateMsg(msg("bot:started"), language), isActive: true };
 }
 
 /** Deactivates the loop with a stop reason (PRODUCT.md §4). Returns whether it was active. */
@@ -86,34 +103,86 @@ export async function stopBot(userId: string, reason = "manual"): Promise<boolea
   return rows.length > 0;
 }
 
-/** Loop status (PRODUCT.md §3 AI loop): isActive, loopState {lastStopReason…}, last start/stop times, last decisions. */
-export async function botStatus(userId: string) {
+interface DecisionRow {
+  instrument: string;
+  action: string;
+  side: string | null;
+  confidence: string | null;
+  timeframe: string | null;
+  reason: string;
+  reason_msg: unknown;
+  risk_reason: string | null;
+  risk_reason_msg: unknown;
+  created_at: Date;
+}
+
+/**
+ * The reason shown for a stored decision: the engine's reason, followed by the risk gate's when it
+ * blocked an opening ('… — …'). A message when any part is one, else the stored text.
+ */
+export function decisionReason(d: Pick<DecisionRow, "action" | "reason" | "reason_msg" | "risk_reason" | "risk_reason_msg">): Msg | string {
+  const reason = isMsg(d.reason_msg) ? d.reason_msg : d.reason;
+  if (!(d.risk_reason && d.action === "open")) return reason;
+  const risk = isMsg(d.risk_reason_msg) ? d.risk_reason_msg : d.risk_reason;
+  return isMsg(reason) || isMsg(risk) ? msg("bot:decision.withRisk", { reason, risk }) : `${d.reason} — ${d.risk_reason}`;
+}
+
+/**
+ * Loop status (PRODUCT.md §3 AI loop): isActive, loopState {lastStopReason…}, last start/stop times,
+ * last decisions. Texts are in `language`; the stored messages ride along (`reasonMsg`,
+ * `lastTickErrorMsg`, null for texts without one) so a screen can render them itself.
+ */
+export async function botStatus(userId: string, language: unknown = "pt") {
   const bot = await getBot(userId);
-  const decisions = await db()<{ instrument: string; action: string; side: string | null; confidence: string | null; timeframe: string | null; reason: string; risk_reason: string | null; created_at: Date }[]>`
-    select instrument, action, side, confidence, timeframe, reason, risk_reason, created_at from decisions
-    where user_id = ${userId} order by id desc limit 3`;
+  const decisions = await db()<DecisionRow[]>`
+    select instrument, action, side, confidence, timeframe, reason, reason_msg, risk_reason, payload->'riskReasonMsg' as risk_reason_msg, created_at
+    from decisions where user_id = ${userId} order by id desc limit 3`;
+  const tickErrorMsg = isMsg(bot?.last_tick_error_msg) ? bot.last_tick_error_msg : null;
   return {
     success: true,
     isActive: bot?.is_active ?? false,
     intervalSec: bot?.interval_sec ?? DEFAULT_INTERVAL_SEC,
     loopState: {
       lastStopReason: bot?.last_stop_reason ?? null,
-      lastStopReasonText: bot?.is_active ? null : stopReasonText(bot?.last_stop_reason),
+      lastStopReasonText: bot?.is_active ? null : stopReasonText(bot?.last_stop_reason, language),
       lastStartedAt: bot?.last_started_at?.toISOString() ?? null,
       lastStoppedAt: bot?.last_stopped_at?.toISOString() ?? null,
       lastTickAt: bot?.last_tick_at?.toISOString() ?? null,
-      lastTickError: bot?.last_tick_error ?? null,
+      lastTickError: tickErrorMsg && bot?.last_tick_error ? translateMsg(tickErrorMsg, language) : (bot?.last_tick_error ?? null),
+      lastTickErrorMsg: bot?.last_tick_error ? tickErrorMsg : null,
     },
-    lastDecisions: decisions.map((d) => ({
-      instrument: d.instrument,
-      action: d.action,
-      side: d.side,
-      confidence: d.confidence === null ? null : Number(d.confidence),
-      timeframe: d.timeframe,
-      reason: d.risk_reason && d.action === "open" ? `${d.reason} — ${d.risk_reason}` : d.reason,
-      at: d.created_at.toISOString(),
-    })),
+    lastDecisions: decisions.map((d) => {
+      const reason = decisionReason(d);
+      return {
+        instrument: d.instrument,
+        action: d.action,
+        side: d.side,
+        confidence: d.confidence === null ? null : Number(d.confidence),
+        timeframe: d.timeframe,
+        reason: translateMsg(reason, language),
+        reasonMsg: isMsg(reason) ? reason : null,
+        at: d.created_at.toISOString(),
+      };
+    }),
   };
+}
+
+/**
+ * The AI's reason of each open trade as a message (when its decision stored one), by broker trade
+ * id, for the trade cards to render in the reader's language.
+ */
+export async function tradeReasonMsgs(userId: string, tradeIds: string[]): Promise<Record<string, Msg>> {
+  if (tradeIds.length === 0) return {};
+  const sql = db();
+  const rows = await sql<{ broker_trade_id: string; reason_msg: unknown }[]>`
+    select t.broker_trade_id, d.reason_msg from trades t
+    join lateral (select reason_msg from decisions d
+      where d.user_id = t.user_id and d.decision_id = t.decision_id and d.reason_msg is not null
+      order by d.executed desc, d.id desc limit 1) d on true
+    where t.user_id = ${userId} and t.status = 'open' and t.broker_trade_id in ${sql(tradeIds)}`;
+  const out: Record<string, Msg> = {};
+  for (const r of rows) if (isMsg(r.reason_msg)) out[r.broker_trade_id] = r.reason_msg;
+  return out;
 }
 
 /** Active bots (for resuming after a restart and the per-minute scheduler). */
@@ -127,9 +196,38 @@ export async function activeInterval(userId: string): Promise<number | null> {
   return bot?.is_active ? bot.interval_sec : null;
 }
 
+/** One instrument's result in a tick: Portuguese texts, and their messages when the engine/risk made them. */
+export interface TickDecision {
+  instrument: string;
+  action: string;
+  reason: string;
+  reasonMsg?: Msg;
+  risk?: string;
+  riskMsg?: Msg;
+  executed: boolean;
+}
+
 export type TickOutcome =
-  | { status: "skipped"; reason: string }
-  | { status: "done"; decisions: { instrument: string; action: string; reason: string; risk?: string; executed: boolean }[]; stopped?: string };
+  | { status: "skipped"; reason: string; reasonMsg?: Msg }
+  | { status: "done"; decisions: TickDecision[]; stopped?: string };
+
+/** A skipped tick: the Portuguese reason and its message. */
+function skipped(reason: Msg | string): TickOutcome {
+  return isMsg(reason) ? { status: "skipped", reason: translateMsg(reason, "pt"), reasonMsg: reason } : { status: "skipped", reason };
+}
+
+/** A tick outcome with its texts in a language (the messages kept alongside). */
+export function localizeOutcome(outcome: TickOutcome, language: unknown): TickOutcome {
+  if (outcome.status === "skipped") return { ...outcome, reason: translateMsg(outcome.reasonMsg ?? outcome.reason, language) };
+  return {
+    ...outcome,
+    decisions: outcome.decisions.map((d) => ({
+      ...d,
+      reason: translateMsg(d.reasonMsg ?? d.reason, language),
+      ...(d.risk !== undefined ? { risk: translateMsg(d.riskMsg ?? d.risk, language) } : {}),
+    })),
+  };
+}
 
 /**
  * Runs one tick under the bot's advisory lock. `force` runs it even when the loop is off (run-once).
@@ -139,7 +237,7 @@ export async function runTick(userId: string, opts: { force?: boolean } = {}): P
   const reserved = await db().reserve();
   try {
     const [lock] = await reserved<{ ok: boolean }[]>`select pg_try_advisory_lock(${LOCK_NAMESPACE}, hashtext(${userId})) as ok`;
-    if (!lock?.ok) return { status: "skipped", reason: "Outro ciclo da IA já está em execução." };
+    if (!lock?.ok) return skipped(msg("bot:skip.busy"));
     try {
       return await tickLocked(userId, opts.force ?? false);
     } finally {
@@ -153,52 +251,58 @@ export async function runTick(userId: string, opts: { force?: boolean } = {}): P
 async function tickLocked(userId: string, force: boolean): Promise<TickOutcome> {
   const sql = db();
   const bot = await getBot(userId);
-  if (!force && !bot?.is_active) return { status: "skipped", reason: "IA inativa" };
+  if (!force && !bot?.is_active) return skipped(msg("bot:skip.inactive"));
   const licensed = await licenceValid(userId);
   if (!licensed) {
-    if (bot?.is_active) await stopWithNotice(userId, "licence", "Licença necessária: a IA foi desativada.");
-    return { status: "skipped", reason: "Licença necessária" };
+    if (bot?.is_active) await stopWithNotice(userId, "licence", msg("bot:stopDetail.licence"));
+    return skipped(msg("bot:skip.licence"));
   }
   let broker;
   try {
     broker = await requireBroker(userId);
   } catch {
-    if (bot?.is_active) await stopWithNotice(userId, "broker", "Nenhuma conta Oanda conectada: a IA foi desativada.");
-    return { status: "skipped", reason: "Nenhuma conta Oanda conectada." };
+    if (bot?.is_active) await stopWithNotice(userId, "broker", msg("bot:stopDetail.noBroker"));
+    return skipped(msg("bot:errors.noBroker"));
   }
   const { conn, client } = broker;
   try {
     const outcome = await tradeOnce(userId, conn, client, licensed);
-    await sql`update bots set last_tick_at = now(), last_tick_error = null where user_id = ${userId}`;
+    await sql`update bots set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null where user_id = ${userId}`;
     if ((await getConnection(userId))?.status === "error") {
       await markConnection(userId, "connected");
-      await notify(userId, { type: "success", title: "Conexão restabelecida", message: "A conexão com a Oanda foi restabelecida." });
+      await notify(userId, { type: "success", ...notices.connectionRestored() });
     }
     return outcome;
   } catch (err) {
+    // The Portuguese text stays the broker's own; its message (when it has one) is stored next to it.
     const message = err instanceof BrokerError ? err.messagePt : err instanceof Error ? err.message : String(err);
+    const errorMsg: Msg | string = err instanceof BrokerError ? brokerErrorMsg(err) : message;
     logger().warn({ userId, err: err instanceof BrokerError ? { kind: err.kind, status: err.status } : err }, "tick falhou");
-    await sql`update bots set last_tick_at = now(), last_tick_error = ${message} where user_id = ${userId}`;
+    await sql`update bots set last_tick_at = now(), last_tick_error = ${message}, last_tick_error_msg = ${jsonMsg(errorMsg)} where user_id = ${userId}`;
     if (err instanceof BrokerError) {
       const prev = await getConnection(userId);
       await markConnection(userId, "error", message);
-      if (prev?.status !== "error")
-        await notify(userId, { type: "error", title: "Conexão com a Oanda perdida", message });
-      if (err.kind === "auth" || err.kind === "forbidden") await stopWithNotice(userId, "broker", message);
+      if (prev?.status !== "error") await notify(userId, { type: "error", ...notices.connectionLost(errorMsg) });
+      if (err.kind === "auth" || err.kind === "forbidden") await stopWithNotice(userId, "broker", errorMsg);
       if (err.retryable) throw err; // let pg-boss retry with backoff
     }
-    return { status: "skipped", reason: message };
+    return isMsg(errorMsg) ? { status: "skipped", reason: message, reasonMsg: errorMsg } : { status: "skipped", reason: message };
   }
 }
 
-async function stopWithNotice(userId: string, reason: StopBotReason | string, message: string) {
-  if (await stopBot(userId, reason))
+/**
+ * Stops the loop and, when it was on, notifies 'IA desativada' with the stop reason's label (when it
+ * has one) and the detail.
+ */
+async function stopWithNotice(userId: string, reason: StopBotReason | string, detail: Msg | string) {
+  if (await stopBot(userId, reason)) {
+    const labelled = hasLabel(reason);
     await notify(userId, {
       type: reason === "broker" ? "error" : "limit",
-      title: "IA desativada",
-      message: stopReasonText(reason) === "Inativo" ? message : `${stopReasonText(reason)}. ${message}`,
-      metadata: { reason, reasonText: stopReasonText(reason) === "Inativo" ? message : stopReasonText(reason) },
+      ...notices.botStopped(labelled ? stopReasonMsg(reason) : null, detail),
+      metadata: { reason, reasonText: labelled ? stopReasonText(reason) : translateMsg(detail, "pt") },
     });
+  }
 }
 
 async function tradeOnce(userId: string, conn: BrokerConnectionRow, client: BrokerPort, licensed: boolean): Promise<TickOutcome> {
@@ -250,14 +354,21 @@ async function tradeOnce(userId: string, conn: BrokerConnectionRow, client: Brok
       lastTradeAt: counters.lastTradeAt,
     });
     const execute = decision.action === "open" && verdict.allowed;
-    await sql`insert into decisions (user_id, decision_id, instrument, action, side, confidence, timeframe, reason, risk_code, risk_reason, executed, payload)
+    // reason_msg is the message of `reason` (the engine's); the risk gate's, next to risk_reason, rides in the payload.
+    const riskMsg = verdict.allowed ? undefined : verdict.reasonMsg;
+    await sql`insert into decisions (user_id, decision_id, instrument, action, side, confidence, timeframe, reason, reason_msg, risk_code, risk_reason, executed, payload)
       values (${userId}, ${decision.id}, ${instrument}, ${decision.action}, ${decision.side ?? null}, ${decision.confidence},
-        ${decision.timeframe}, ${decision.reason}, ${verdict.code}, ${verdict.allowed ? null : verdict.reason}, ${execute},
-        ${sql.json({ regime: decision.regime, stopLoss: decision.stopLoss, takeProfit: decision.takeProfit, units: decision.units, tradingStyle: settings.aiSettings.tradingStyle, marketTime: now.toISOString() } as never)})`;
+        ${decision.timeframe}, ${decision.reason}, ${jsonMsg(decision.reasonMsg)}, ${verdict.code}, ${verdict.allowed ? null : verdict.reason}, ${execute},
+        ${sql.json({ regime: decision.regime, stopLoss: decision.stopLoss, takeProfit: decision.takeProfit, units: decision.units, tradingStyle: settings.aiSettings.tradingStyle, marketTime: now.toISOString(), ...(riskMsg ? { riskReasonMsg: riskMsg } : {}) } as never)})`;
     await noteTimeframeChange(userId, instrument, decision);
+    const texts = {
+      reason: decision.reason,
+      ...(decision.reasonMsg ? { reasonMsg: decision.reasonMsg } : {}),
+      ...(verdict.allowed ? {} : { risk: verdict.reason, ...(riskMsg ? { riskMsg } : {}) }),
+    };
     if (verdict.stopBot) {
-      await stopWithNotice(userId, verdict.stopBot, verdict.reason);
-      results.push({ instrument, action: decision.action, reason: decision.reason, risk: verdict.reason, executed: false });
+      await stopWithNotice(userId, verdict.stopBot, verdict.reasonMsg ?? verdict.reason);
+      results.push({ instrument, action: decision.action, ...texts, risk: verdict.reason, executed: false });
       return { status: "done", decisions: results, stopped: verdict.stopBot };
     }
     let executed = false;
@@ -269,7 +380,7 @@ async function tradeOnce(userId: string, conn: BrokerConnectionRow, client: Brok
         openTrades.push({ instrument } as (typeof openTrades)[number]);
       }
     }
-    results.push({ instrument, action: decision.action, reason: decision.reason, risk: verdict.allowed ? undefined : verdict.reason, executed });
+    results.push({ instrument, action: decision.action, ...texts, executed });
   }
   if (results.some((r) => r.executed)) await reconcile(userId, conn, client);
   return { status: "done", decisions: results };
@@ -296,8 +407,7 @@ async function noteTimeframeChange(userId: string, instrument: string, decision:
   if (prev?.timeframe && prev.timeframe !== decision.timeframe)
     await notify(userId, {
       type: "info",
-      title: "IA mudou o timeframe",
-      message: `${instrument.replace("_", "/")}: ${prev.timeframe} → ${decision.timeframe}. ${decision.regime.reason}`,
+      ...notices.timeframeChanged({ instrument, from: prev.timeframe, to: decision.timeframe, reason: decision.regime.reasonMsg ?? decision.regime.reason }),
       metadata: { instrument, from: prev.timeframe, to: decision.timeframe },
     });
 }

@@ -1,26 +1,45 @@
 /**
  * Notifications created by the product (PRODUCT.md §3 Notification): a row per event, read through
  * its owner. Web push and SSE fan-out hook in here later (each channel failing alone, DESIGN.md §3.6).
+ *
+ * Title and message are translatable messages (ADR 0007): a row keeps the Portuguese text in
+ * title/message and the message in title_msg/message_msg; every read renders them in the reader's
+ * language, falling back to the text for rows without a message (older rows, ready-made texts).
  */
-import type { ListQuery, NotificationTypeName, NotificationView } from "../lib/notifications";
+import { isMsg, type Msg } from "../../core/i18n/message";
+import { notices, type ListQuery, type NotificationTypeName, type NotificationView } from "../lib/notifications";
+import { translateMsg } from "~/i18n";
 import { db } from "./db.server";
 import { logger } from "./logger.server";
 
 export type NotificationType = "success" | "warning" | "error" | "limit" | "trading" | "info";
 
+/** A new notification: title and message as messages of the `notices` namespace (or ready texts). */
 export interface NewNotification {
   type: NotificationType;
-  title: string;
-  message: string;
+  title: Msg | string;
+  message: Msg | string;
   metadata?: Record<string, unknown>;
+}
+
+/** The columns of a new row: the Portuguese texts and the messages (null for a ready text). */
+function columns(n: NewNotification) {
+  return {
+    title: translateMsg(n.title, "pt"),
+    message: translateMsg(n.message, "pt"),
+    titleMsg: isMsg(n.title) ? n.title : null,
+    messageMsg: isMsg(n.message) ? n.message : null,
+  };
 }
 
 /** Stores a notification for a user. Never throws: a failed notification must not break a tick. */
 export async function notify(userId: string, n: NewNotification): Promise<void> {
   try {
     const sql = db();
-    await sql`insert into notifications (user_id, type, title, message, metadata)
-      values (${userId}, ${n.type}, ${n.title}, ${n.message}, ${sql.json((n.metadata ?? {}) as never)})`;
+    const c = columns(n);
+    await sql`insert into notifications (user_id, type, title, message, title_msg, message_msg, metadata)
+      values (${userId}, ${n.type}, ${c.title}, ${c.message}, ${c.titleMsg === null ? null : sql.json(c.titleMsg as never)},
+        ${c.messageMsg === null ? null : sql.json(c.messageMsg as never)}, ${sql.json((n.metadata ?? {}) as never)})`;
   } catch (err) {
     logger().warn({ err, userId }, "falha ao criar notificação");
   }
@@ -36,10 +55,15 @@ interface NotificationRow {
   type: NotificationTypeName;
   title: string;
   message: string;
+  title_msg: unknown;
+  message_msg: unknown;
   read: boolean;
   metadata: Record<string, unknown> | null;
   created_at: Date;
 }
+
+/** Columns read back for a notification. */
+const COLUMNS = "id, type, title, message, title_msg, message_msg, read, metadata, created_at";
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -48,14 +72,22 @@ export function isNotificationId(id: string): boolean {
   return UUID_RE.test(id);
 }
 
-/** A row as the API returns it (`_id` and `id` alike, ISO `createdAt`). */
-export function notificationView(row: NotificationRow): NotificationView {
+/** A stored text in a language: its message when there is one, else the stored (Portuguese) text. */
+function storedText(text: string, m: unknown, language: unknown): string {
+  return isMsg(m) ? translateMsg(m, language) : text;
+}
+
+/**
+ * A row as the API returns it (`_id` and `id` alike, ISO `createdAt`), title and message in the
+ * reader's language (pt, en, es).
+ */
+export function notificationView(row: NotificationRow, language: unknown = "pt"): NotificationView {
   return {
     _id: row.id,
     id: row.id,
     type: row.type,
-    title: row.title,
-    message: row.message,
+    title: storedText(row.title, row.title_msg, language),
+    message: storedText(row.message, row.message_msg, language),
     read: row.read,
     createdAt: row.created_at.toISOString(),
     metadata: row.metadata ?? {},
@@ -79,9 +111,10 @@ export interface NotificationStats {
 
 /**
  * One page of the user's notifications, newest first, with the filters of the page (type, unread
- * only, search in title, message or instrument), the total matching and the user's unread count.
+ * only, search in title, message or instrument), the total matching and the user's unread count;
+ * texts in `language`. The search looks at the stored (Portuguese) texts.
  */
-export async function listNotifications(userId: string, query: ListQuery) {
+export async function listNotifications(userId: string, query: ListQuery, language: unknown = "pt") {
   const sql = db();
   const conditions = [sql`user_id = ${userId}`];
   if (query.type) conditions.push(sql`type = ${query.type}`);
@@ -95,14 +128,14 @@ export async function listNotifications(userId: string, query: ListQuery) {
   const where = conditions.reduce((acc, c) => sql`${acc} and ${c}`);
   const offset = (query.page - 1) * query.limit;
   const [rows, [counts]] = await Promise.all([
-    sql<NotificationRow[]>`select id, type, title, message, read, metadata, created_at from notifications
+    sql<NotificationRow[]>`select ${sql.unsafe(COLUMNS)} from notifications
       where ${where} order by created_at desc, id desc limit ${query.limit} offset ${offset}`,
     sql<{ total: number; unread: number }[]>`select
         (select count(*)::int from notifications where ${where}) as total,
         (select count(*)::int from notifications where user_id = ${userId} and not read) as unread`,
   ]);
   return {
-    notifications: rows.map(notificationView),
+    notifications: rows.map((row) => notificationView(row, language)),
     unreadCount: counts?.unread ?? 0,
     page: query.page,
     limit: query.limit,
@@ -129,13 +162,14 @@ export async function notificationStats(userId: string): Promise<NotificationSta
   return row ?? { total: 0, unread: 0, success: 0, warning: 0, error: 0, trading: 0 };
 }
 
-/** Marks one of the user's notifications read; null when the id is not one of theirs. */
-export async function markNotificationRead(userId: string, id: string): Promise<NotificationView | null> {
+/** Marks one of the user's notifications read (returned in `language`); null when the id is not one of theirs. */
+export async function markNotificationRead(userId: string, id: string, language: unknown = "pt"): Promise<NotificationView | null> {
   if (!isNotificationId(id)) return null;
-  const [row] = await db()<NotificationRow[]>`update notifications set read = true
+  const sql = db();
+  const [row] = await sql<NotificationRow[]>`update notifications set read = true
     where user_id = ${userId} and id = ${id}
-    returning id, type, title, message, read, metadata, created_at`;
-  return row ? notificationView(row) : null;
+    returning ${sql.unsafe(COLUMNS)}`;
+  return row ? notificationView(row, language) : null;
 }
 
 /** Marks all of the user's notifications read; returns how many changed. */
@@ -150,21 +184,21 @@ export async function clearNotifications(userId: string): Promise<number> {
   return rows.length;
 }
 
-/** Stores a notification and returns it (unlike `notify`, failures propagate to the caller). */
-export async function createNotification(userId: string, n: NewNotification): Promise<NotificationView> {
+/**
+ * Stores a notification and returns it in `language` (unlike `notify`, failures propagate to the
+ * caller).
+ */
+export async function createNotification(userId: string, n: NewNotification, language: unknown = "pt"): Promise<NotificationView> {
   const sql = db();
-  const [row] = await sql<NotificationRow[]>`insert into notifications (user_id, type, title, message, metadata)
-    values (${userId}, ${n.type}, ${n.title}, ${n.message}, ${sql.json((n.metadata ?? {}) as never)})
-    returning id, type, title, message, read, metadata, created_at`;
-  return notificationView(row!);
+  const c = columns(n);
+  const [row] = await sql<NotificationRow[]>`insert into notifications (user_id, type, title, message, title_msg, message_msg, metadata)
+    values (${userId}, ${n.type}, ${c.title}, ${c.message}, ${c.titleMsg === null ? null : sql.json(c.titleMsg as never)},
+      ${c.messageMsg === null ? null : sql.json(c.messageMsg as never)}, ${sql.json((n.metadata ?? {}) as never)})
+    returning ${sql.unsafe(COLUMNS)}`;
+  return notificationView(row!, language);
 }
 
-/** The test notification (POST /api/notifications/test). */
-export function sendTestNotification(userId: string): Promise<NotificationView> {
-  return createNotification(userId, {
-    type: "info",
-    title: "Notificação de teste",
-    message: "Se você está vendo esta mensagem, as notificações estão funcionando.",
-    metadata: { test: true },
-  });
+/** The test notification (POST /api/notifications/test), returned in `language`. */
+export function sendTestNotification(userId: string, language: unknown = "pt"): Promise<NotificationView> {
+  return createNotification(userId, { type: "info", ...notices.test(), metadata: { test: true } }, language);
 }

@@ -10,6 +10,7 @@ import type postgres from "postgres";
 import type { BrokerPort, Transaction } from "../../core/broker/port";
 import { Decimal } from "../../core/decimal";
 import { unitsToLots } from "../../core/instruments";
+import { notices } from "../lib/notifications";
 import type { BrokerConnectionRow } from "./broker.server";
 import { db } from "./db.server";
 import { notify, type NewNotification } from "./notifications.server";
@@ -103,8 +104,7 @@ async function recordOpen(
   if (inserted.length === 0) return 0;
   notes.push({
     type: "trading",
-    title: "Trade aberto",
-    message: `${side === "buy" ? "Compra" : "Venda"} ${tx.instrument?.replace("_", "/")} · ${unitsToLots(units).toFixed(2)} lote(s) a ${price}`,
+    ...notices.tradeOpened({ side, instrument: tx.instrument, lots: unitsToLots(units).toFixed(2), price }),
     metadata: { instrument: tx.instrument, side, units: units.toString(), price, tradeId: o.tradeID },
   });
   return 1;
@@ -134,16 +134,15 @@ async function recordClose(
   await sql`update trades set status = 'closed', close_price = ${price}, close_time = ${tx.time}, realized_pl = ${total.toString()},
       financing = ${c.financing ?? null}, result = ${result}, close_reason = ${tx.reason ?? null}
     where user_id = ${userId} and account_id = ${conn.account_id} and broker_trade_id = ${c.tradeID}`;
-  const why: Record<string, string> = {
-    STOP_LOSS_ORDER: "stop loss",
-    TAKE_PROFIT_ORDER: "take profit",
-    TRAILING_STOP_LOSS_ORDER: "trailing stop",
-    MARKET_ORDER_TRADE_CLOSE: "fechamento manual",
-  };
   notes.push({
     type: result === "LOSS" ? "warning" : "success",
-    title: result === "WIN" ? "Trade fechado com lucro" : result === "LOSS" ? "Trade fechado com prejuízo" : "Trade fechado no zero a zero",
-    message: `${row.side === "buy" ? "Compra" : "Venda"} ${row.instrument.replace("_", "/")} fechada${why[tx.reason ?? ""] ? ` por ${why[tx.reason ?? ""]}` : ""}: P&L ${total.gt(0) ? "+" : ""}${total.toFixed(2)} ${conn.account_currency ?? ""}`.trim(),
+    ...notices.tradeClosed({
+      result,
+      side: row.side,
+      instrument: row.instrument,
+      closeReason: tx.reason,
+      amount: `${total.gt(0) ? "+" : ""}${total.toFixed(2)} ${conn.account_currency ?? ""}`.trim(),
+    }),
     metadata: { instrument: row.instrument, side: row.side, pnl: total.toString(), result, tradeId: c.tradeID },
   });
   return 1;

@@ -64,12 +64,12 @@ describe("parseListQuery", () => {
     });
   });
   it("refuses bad values with a Portuguese message", () => {
-    expect(q("page=0")).toEqual({ ok: false, message: "page deve ser um número inteiro maior ou igual a 1." });
-    expect(q("page=abc")).toEqual({ ok: false, message: "page deve ser um número inteiro maior ou igual a 1." });
-    expect(q("limit=101")).toEqual({ ok: false, message: "limit deve ser um número inteiro entre 1 e 100." });
-    expect(q("limit=2.5")).toEqual({ ok: false, message: "limit deve ser um número inteiro entre 1 e 100." });
-    expect(q("type=spam")).toEqual({ ok: false, message: "type deve ser um de: success, warning, error, limit, trading, info." });
-    expect(q("unread=talvez")).toEqual({ ok: false, message: "unread deve ser true ou false." });
+    expect(q("page=0")).toMatchObject({ ok: false, message: "page deve ser um número inteiro maior ou igual a 1." });
+    expect(q("page=abc")).toMatchObject({ ok: false, message: "page deve ser um número inteiro maior ou igual a 1." });
+    expect(q("limit=101")).toMatchObject({ ok: false, message: "limit deve ser um número inteiro entre 1 e 100." });
+    expect(q("limit=2.5")).toMatchObject({ ok: false, message: "limit deve ser um número inteiro entre 1 e 100." });
+    expect(q("type=spam")).toMatchObject({ ok: false, message: "type deve ser um de: success, warning, error, limit, trading, info." });
+    expect(q("unread=talvez")).toMatchObject({ ok: false, message: "unread deve ser true ou false." });
   });
 });
 
