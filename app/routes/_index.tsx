@@ -104,6 +104,17 @@ export default function HeroPage() {
     return () => window.clearInterval(id);
   }, [readStatus]);
 
+  const [retrying, setRetrying] = useState(false);
+  /** 'Tentar Novamente' on the connection-error banner: re-reads the status now. */
+  async function retryStatus() {
+    setRetrying(true);
+    try {
+      await readStatus();
+    } finally {
+      if (mounted.current) setRetrying(false);
+    }
+  }
+
   const botActive = bot.isActive;
   const view = heroView({ online, hasLicense: user.hasValidLicense, brokerConnected: broker.isConnected, botActive });
   const account = broker.account as AccountView | null;
@@ -172,6 +183,12 @@ export default function HeroPage() {
           </Badge>
         </li>
         <li className="flex items-center justify-between gap-2">
+          <span className="text-slate-400">{t("health.system")}</span>
+          <Badge tone={pollError ? "red" : "green"} data-testid="health-system">
+            {pollError ? t("connection.systemOffline") : t("health.online")}
+          </Badge>
+        </li>
+        <li className="flex items-center justify-between gap-2">
           <span className="text-slate-400">{t("health.connection")}</span>
           <Badge tone={online ? "green" : "grey"}>{online ? t("health.online") : t("health.offline")}</Badge>
         </li>
@@ -201,7 +218,24 @@ export default function HeroPage() {
       )}
       {pollError && online && (
         <Banner tone="error" className="mb-4">
-          <span data-testid="poll-error">{pollError}</span>
+          <div className="flex flex-wrap items-center justify-between gap-3" role="group" aria-label={t("connection.title")}>
+            <div>
+              <p className="font-semibold">{t("connection.title")}</p>
+              <p data-testid="poll-error">{pollError}</p>
+              <p className="text-xs opacity-80" data-testid="local-data">
+                {t("connection.localData")}
+              </p>
+            </div>
+            <button
+              type="button"
+              className="rounded-lg border border-current px-3 py-1.5 text-sm font-semibold disabled:opacity-60"
+              disabled={retrying}
+              onClick={() => void retryStatus()}
+              data-testid="poll-retry"
+            >
+              {retrying ? t("connection.retrying") : t("connection.retry")}
+            </button>
+          </div>
         </Banner>
       )}
 

@@ -2,6 +2,7 @@
  * Subscriber shell, hero and dashboard (issue 3) at desktop 1440×900 and mobile 390×844:
  * every hero gating state in the order of PRODUCT.md §4 (offline → no licence → no broker → paused /
  * active) with badge, title, colour, message and button; status polling; toggle failure shown 5 s;
+ * the connection-error banner when the backend stops answering;
  * the dashboard with an open trade from the simulator and seeded closed trades (statistics, 8 / 5
  * rows, P&L today in the user's time zone); the language switch to English; unknown paths; the
  * 401/403 rule of §8; header and dock.
@@ -140,6 +141,25 @@ test.describe("hero gating and shell", () => {
     await expect(page.getByTestId("toggle-error")).toBeVisible(); // still shown at ~3.5 s
     await expect(page.getByTestId("toggle-error")).toHaveCount(0, { timeout: 3_500 }); // gone by ~7 s
     await expectHero(page, PAUSED);
+  });
+
+  test("backend unreachable while polling: 'Erro de Conexão' with local data, 'Sistema Offline', 'Tentar Novamente' recovers", async ({ page, request }, testInfo) => {
+    await loginNewSubscriber(page, request);
+    await connectSimAccount(page);
+    await page.reload();
+    await expectHero(page, PAUSED);
+
+    await page.route("**/api/trades/ai/loop/status", (route) => route.abort("connectionrefused"));
+    await expect(page.getByTestId("poll-error")).toHaveText("Erro de conexão com o servidor", { timeout: 8_000 });
+    await expect(page.getByText("Erro de Conexão", { exact: true })).toBeVisible();
+    await expect(page.getByTestId("local-data")).toHaveText("Usando dados locais - Backend indisponível");
+    if (testInfo.project.name === "desktop") await expect(page.getByTestId("health-system")).toHaveText("Sistema Offline");
+    await expectHero(page, PAUSED); // the last known state stays on screen
+
+    await page.unroute("**/api/trades/ai/loop/status");
+    await page.getByRole("button", { name: "Tentar Novamente" }).click();
+    await expect(page.getByTestId("poll-error")).toHaveCount(0);
+    if (testInfo.project.name === "desktop") await expect(page.getByTestId("health-system")).toHaveText("Online");
   });
 
   test("no licence: 'Sem Licença' badge, amber 'Licença Necessária', ASSINAR opens /billing; dashboard banner", async ({ page, request }) => {
