@@ -67,22 +67,35 @@ export default function App() {
   return <Outlet />;
 }
 
-/** Generic router error screen (PRODUCT.md §2): 'Unexpected Application Error!' plus the message. */
+/**
+ * The detail a route error response carries for the reader: its status and its own message, never
+ * the router's developer text (a 404/405 made by the router carries "Error: You made a POST request…").
+ */
+function responseDetail(status: number, statusText: string, data: unknown): string {
+  const own = typeof data === "string" && data.trim() !== "" && !data.startsWith("Error: ") ? ` — ${data}` : "";
+  return `${status}${statusText ? ` ${statusText}` : ""}${own}`;
+}
+
+/**
+ * Generic router error screen (PRODUCT.md §2): 'Unexpected Application Error!' (the spec's wording in
+ * every language), what went wrong in the reader's language (a thrown response's status and message;
+ * for any other error only a translated generic text — its developer-facing message is logged by the
+ * server or, in the browser, by the router), and a full-page link back to the start. Unknown paths
+ * never get here: $.tsx sends them to /.
+ */
 export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation("common");
-  const message = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}${typeof error.data === "string" && error.data ? ` — ${error.data}` : ""}`
-    : error instanceof Error
-      ? error.message
-      : t("unknownError");
+  const detail = isRouteErrorResponse(error) ? responseDetail(error.status, error.statusText, error.data) : t("unknownError");
   return (
     <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-6 text-center">
       <h1 className="text-2xl font-bold text-rose-300" data-testid="app-error">
         {t("unexpectedError")}
       </h1>
-      <p className="break-words text-slate-300">{message}</p>
-      <a href="/" className="rounded-xl bg-white/10 px-4 py-2.5 text-sm font-semibold hover:bg-white/15">
+      <p className="break-words text-slate-300" data-testid="app-error-detail">
+        {detail}
+      </p>
+      <a href="/" className="inline-flex min-h-11 items-center rounded-xl bg-white/10 px-4 py-2.5 text-sm font-semibold text-slate-100 hover:bg-white/15">
         {t("backHome")}
       </a>
     </main>

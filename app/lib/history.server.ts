@@ -3,6 +3,7 @@
  * apply exactly the same filters: reads the filters from the URL, loads the closed trades of the
  * user's connected account for the window the filters need, applies the row rules and filters.
  */
+import type { Msg } from "../../core/i18n/message";
 import type { UserRow } from "~/services/auth.server";
 import { brokerNow, getConnection } from "~/services/broker.server";
 import { tradeHistory } from "~/services/trades.server";
@@ -14,8 +15,8 @@ export type HistoryRow = HistoryTrade & { id: string; result: "WIN" | "LOSS" | "
 /** What a history request resolves to. */
 export interface HistoryData {
   filters: HistoryFilters;
-  /** Portuguese message of a bad filter (the request is answered with 400). */
-  filterError: string | null;
+  /** Message of a bad filter (a `history` catalog key, rendered in the reader's language; the request is answered with 400). */
+  filterError: Msg | string | null;
   filterErrorField: string | null;
   timezone: string;
   days: number;
@@ -34,7 +35,7 @@ export async function loadHistory(user: UserRow, url: URL): Promise<HistoryData>
   const filters = parsed.filters;
   const base = {
     filters,
-    filterError: parsed.ok ? null : parsed.message,
+    filterError: parsed.ok ? null : parsed.msg,
     filterErrorField: parsed.ok ? null : parsed.field,
     timezone,
   };

@@ -1,6 +1,6 @@
 /**
  * Pure logic of the trade history (PRODUCT.md §2 History, §5 History filters and Display, §9):
- * the filter schema (URL query ⇄ filters, Portuguese messages), the row rules (other accounts out,
+ * the filter schema (URL query ⇄ filters, messages as `history` catalog keys), the row rules (other accounts out,
  * duplicates out, keep closed / non-zero P&L / priced rows), filtering in the user's timezone (the
  * whole end day counts), free-text search, summary statistics and the CSV export.
  * No I/O: used by the page loader, the CSV resource route and the browser; unit-tested in
@@ -8,7 +8,9 @@
  */
 import Papa from "papaparse";
 import { z } from "zod";
+import { msg, type Msg } from "../../core/i18n/message";
 import { DEFAULT_TIMEZONE, localMidnight } from "../../core/risk/trading-day";
+import { translateMsg } from "../i18n";
 import { formatLots, formatPrice, normaliseTimeframe, toNumber } from "./format";
 import { tradeStats } from "./trading";
 
@@ -48,17 +50,33 @@ function blankToUndefined(v: unknown): unknown {
   return s === "" ? undefined : s;
 }
 
-const isoDate = (name: string) =>
+/**
+ * Filter messages are keys of the `history` catalog (`filterErrors.*`, ADR 0007) with the field as
+ * `{{field}}`: the page renders them in the reader's language, the CSV route in the user's.
+ */
+const FILTER_ERROR = {
+  dateFormat: "history:filterErrors.dateFormat",
+  dateInvalid: "history:filterErrors.dateInvalid",
+  number: "history:filterErrors.number",
+  searchMax: "history:filterErrors.searchMax",
+  instrumentMax: "history:filterErrors.instrumentMax",
+  side: "history:filterErrors.side",
+  result: "history:filterErrors.result",
+  dateOrder: "history:filterErrors.dateOrder",
+  pnlOrder: "history:filterErrors.pnlOrder",
+} as const;
+
+const isoDate = () =>
   z.preprocess(
     blankToUndefined,
     z
       .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} deve ser uma data no formato AAAA-MM-DD`)
-      .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), `${name} deve ser uma data válida`)
+      .regex(/^\d{4}-\d{2}-\d{2}$/, FILTER_ERROR.dateFormat)
+      .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), FILTER_ERROR.dateInvalid)
       .optional(),
   );
 
-const pnlBound = (name: string) =>
+const pnlBound = () =>
   z.preprocess(
     (v) => {
       const s = blankToUndefined(v);
@@ -66,52 +84,62 @@ const pnlBound = (name: string) =>
       const n = Number(s.replace(",", "."));
       return Number.isFinite(n) ? n : s;
     },
-    z.number(`${name} deve ser um número`).optional(),
+    z.number(FILTER_ERROR.number).optional(),
   );
 
 /**
  * History filters (PRODUCT.md §3 History filters) plus the free-text search `q`, as URL query
- * parameters. Blank values mean "no filter"; bad values are rejected with a Portuguese message.
+ * parameters. Blank values mean "no filter"; bad values are rejected with a catalog key (see
+ * `filterIssue`).
  */
 export const historyFiltersSchema = z
   .object({
-    q: z.preprocess(blankToUndefined, z.string().max(100, "A busca deve ter no máximo 100 caracteres").optional()),
-    instrument: z.preprocess(blankToUndefined, z.string().max(20, "instrument deve ter no máximo 20 caracteres").optional()),
+    q: z.preprocess(blankToUndefined, z.string().max(100, FILTER_ERROR.searchMax).optional()),
+    instrument: z.preprocess(blankToUndefined, z.string().max(20, FILTER_ERROR.instrumentMax).optional()),
     side: z.preprocess(
       (v) => (typeof blankToUndefined(v) === "string" ? String(v).trim().toLowerCase() : blankToUndefined(v)),
-      z.enum(SIDES, "side deve ser buy ou sell").optional(),
+      z.enum(SIDES, FILTER_ERROR.side).optional(),
     ),
     result: z.preprocess(
       (v) => (typeof blankToUndefined(v) === "string" ? String(v).trim().toUpperCase() : blankToUndefined(v)),
-      z.enum(RESULTS, "result deve ser WIN, LOSS ou BE").optional(),
+      z.enum(RESULTS, FILTER_ERROR.result).optional(),
     ),
-    dateFrom: isoDate("dateFrom"),
-    dateTo: isoDate("dateTo"),
-    minPnL: pnlBound("minPnL"),
-    maxPnL: pnlBound("maxPnL"),
+    dateFrom: isoDate(),
+    dateTo: isoDate(),
+    minPnL: pnlBound(),
+    maxPnL: pnlBound(),
   })
-  .refine((f) => !f.dateFrom || !f.dateTo || f.dateFrom <= f.dateTo, { message: "dateFrom deve ser anterior ou igual a dateTo", path: ["dateTo"] })
-  .refine((f) => f.minPnL === undefined || f.maxPnL === undefined || f.minPnL <= f.maxPnL, { message: "minPnL deve ser menor ou igual a maxPnL", path: ["maxPnL"] });
+  .refine((f) => !f.dateFrom || !f.dateTo || f.dateFrom <= f.dateTo, { message: FILTER_ERROR.dateOrder, path: ["dateTo"] })
+  .refine((f) => f.minPnL === undefined || f.maxPnL === undefined || f.minPnL <= f.maxPnL, { message: FILTER_ERROR.pnlOrder, path: ["maxPnL"] });
+
+/**
+ * The first problem of a failed filter parse: the field and the message to show, as a `Msg` of the
+ * `history` catalog (a message that is not one of ours — none is expected — passes through as text).
+ */
+export function filterIssue(error: z.ZodError): { field: string; msg: Msg | string } {
+  const issue = error.issues[0]!;
+  const field = String(issue.path[0] ?? "");
+  return { field, msg: issue.message.startsWith("history:") ? msg(issue.message, { field }) : issue.message };
+}
 
 /** Parsed history filters. */
 export type HistoryFilters = z.output<typeof historyFiltersSchema>;
 /** The query parameter names of the filters, in URL order. */
 export const FILTER_KEYS = ["q", "instrument", "side", "result", "dateFrom", "dateTo", "minPnL", "maxPnL"] as const;
 
-/** Result of reading filters from a query string. */
-export type ParsedFilters = { ok: true; filters: HistoryFilters } | { ok: false; message: string; field: string; filters: HistoryFilters };
+/** Result of reading filters from a query string: on failure the message as a `Msg` and its Portuguese text. */
+export type ParsedFilters = { ok: true; filters: HistoryFilters } | { ok: false; message: string; msg: Msg | string; field: string; filters: HistoryFilters };
 
-/** Reads the filters from URL query parameters; on a bad value returns the first Portuguese message. */
+/** Reads the filters from URL query parameters; on a bad value returns the first problem (`msg`, and `message` in Portuguese). */
 export function parseHistoryFilters(params: URLSearchParams | Record<string, string | undefined>): ParsedFilters {
   const raw: Record<string, string | undefined> = {};
   for (const key of FILTER_KEYS) raw[key] = params instanceof URLSearchParams ? (params.get(key) ?? undefined) : params[key];
   const r = historyFiltersSchema.safeParse(raw);
   if (r.success) return { ok: true, filters: r.data };
-  const issue = r.error.issues[0]!;
+  const { field, msg: m } = filterIssue(r.error);
   // Keep every valid filter so the form can show what the user typed apart from the bad field.
-  const field = String(issue.path[0] ?? "");
   const rest = historyFiltersSchema.safeParse({ ...raw, [field]: undefined });
-  return { ok: false, message: issue.message, field, filters: rest.success ? rest.data : {} };
+  return { ok: false, message: translateMsg(m, "pt"), msg: m, field, filters: rest.success ? rest.data : {} };
 }
 
 /** The filters as a query string ('' when none), in a stable order; used for links and the CSV URL. */
@@ -209,9 +237,9 @@ export function historyWindowDays(filters: Pick<HistoryFilters, "dateFrom" | "da
   return Math.max(1, Math.ceil((now - start) / DAY_MS) + 1);
 }
 
-const SIDE_WORDS: Record<string, string[]> = { buy: ["buy", "compra", "long"], sell: ["sell", "venda", "short"] };
+const SIDE_WORDS: Record<string, string[]> = { buy: ["buy", "compra", "long"], sell: ["sell", "venda", "venta", "short"] };
 
-/** Free-text search over instrument, direction (buy/sell or COMPRA/VENDA) and result; case-insensitive. */
+/** Free-text search over instrument, direction (buy/sell, COMPRA/VENDA/VENTA) and result; case-insensitive. */
 export function matchesSearch(t: HistoryTrade, q: string | undefined): boolean {
   const needle = (q ?? "").trim().toLowerCase();
   if (!needle) return true;

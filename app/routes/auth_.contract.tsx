@@ -6,6 +6,7 @@
  * terms_accepted_at and terms_version (TERMS_VERSION) and queues the verification e-mail, then goes
  * to /auth/done. The scroll gate (within 50 px of the bottom) runs in the browser; without JavaScript
  * it cannot run, so the checkbox starts enabled and the server still requires `accept=on`.
+ * The document (ten sections) is the `terms` catalog, in the page's language like every other string.
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -14,12 +15,12 @@ import { useTranslation } from "react-i18next";
 import { useHydrated } from "~/components/auth/use-hydrated";
 import { Logo } from "~/components/layout";
 import { Banner, Button } from "~/components/ui";
-import { i18nFor } from "~/i18n";
+import { metaTitle } from "~/lib/hooks";
 import { acceptTerms, pendingRegistration, userById } from "~/services/auth.server";
 import { TERMS_VERSION, termsSchema } from "~/services/validation";
 import { sendVerificationEmail } from "~/services/verification.server";
 
-export const meta: MetaFunction = () => [{ title: i18nFor("pt").t("auth:meta.contractTitle") }];
+export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "auth", "meta.contractTitle");
 
 /** Scroll tolerance (PRODUCT.md §9). */
 export const SCROLL_TOLERANCE_PX = 50;
@@ -58,7 +59,8 @@ export default function ContractPage() {
   const docRef = useRef<HTMLDivElement>(null);
   const [scrolled, setScrolled] = useState(false);
   const [accepted, setAccepted] = useState(false);
-  const sections = t("terms.sections", { returnObjects: true }) as { title: string; body: string[] }[];
+  const { t: tt } = useTranslation("terms");
+  const sections = tt("sections", { returnObjects: true }) as { title: string; body: string[] }[];
 
   const check = useCallback(() => {
     const el = docRef.current;
@@ -92,8 +94,8 @@ export default function ContractPage() {
         data-testid="terms-document"
         className="max-h-[55dvh] overflow-y-auto rounded-2xl border border-white/10 bg-slate-900/80 p-5 text-sm leading-relaxed text-slate-300 sm:p-7"
       >
-        <h2 className="text-lg font-semibold text-white">{t("terms.heading")}</h2>
-        <p className="mb-4 text-xs text-slate-500">{t("terms.updated")}</p>
+        <h2 className="text-lg font-semibold text-white">{tt("heading")}</h2>
+        <p className="mb-4 text-xs text-slate-500">{tt("updated")}</p>
         <ol className="space-y-5">
           {sections.map((s) => (
             <li key={s.title}>

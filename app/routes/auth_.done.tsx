@@ -9,16 +9,17 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { formatMsg, type Msg } from "../../core/i18n/message";
 import { inboxUrl, maskEmail, mmss } from "~/components/auth/email-utils";
 import { Logo } from "~/components/layout";
 import { Banner, Button } from "~/components/ui";
-import { i18nFor } from "~/i18n";
+import { metaTitle } from "~/lib/hooks";
 import { ApiError } from "~/services/api.server";
 import { pendingRegistration } from "~/services/auth.server";
 import { emailField } from "~/services/validation";
 import { clientIp, requestVerificationResend } from "~/services/verification.server";
 
-export const meta: MetaFunction = () => [{ title: i18nFor("pt").t("auth:meta.doneTitle") }];
+export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "auth", "meta.doneTitle");
 
 /** Link-expiry countdown and resend cooldown (PRODUCT.md §9). */
 export const COUNTDOWN_SECONDS = 600;
@@ -32,6 +33,12 @@ async function emailOf(request: Request): Promise<string | null> {
   return q.success ? q.data : null;
 }
 
+/** The shared e-mail rule's own message (one source with the API's validation). */
+function invalidEmailMessage(): Msg | string {
+  const r = emailField.safeParse("");
+  return r.success ? "" : r.error.issues[0]!.message;
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const email = await emailOf(request);
   return { masked: email ? maskEmail(email) : null, inbox: email ? inboxUrl(email) : null };
@@ -40,12 +47,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const email = await emailOf(request);
   const at = Date.now();
-  if (!email) return data({ ok: false as const, error: "E-mail inválido.", at }, { status: 400 });
+  // Errors travel as messages (ADR 0007) and are rendered in the page's language.
+  if (!email) return data({ ok: false as const, error: invalidEmailMessage(), at }, { status: 400 });
   try {
     await requestVerificationResend(email, clientIp(request));
     return { ok: true as const, at };
   } catch (err) {
-    if (err instanceof ApiError) return data({ ok: false as const, error: err.message, at }, { status: err.status });
+    if (err instanceof ApiError) return data({ ok: false as const, error: err.msg, at }, { status: err.status });
     throw err;
   }
 }
@@ -106,7 +114,7 @@ export default function DonePage() {
           </p>
         )}
         {result && (
-          <Banner tone={result.ok ? "success" : "error"}>{result.ok ? t("done.resent") : result.error}</Banner>
+          <Banner tone={result.ok ? "success" : "error"}>{result.ok ? t("done.resent") : formatMsg((key, options) => t(key, options), result.error)}</Banner>
         )}
         {inbox && (
           <a

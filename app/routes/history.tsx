@@ -11,13 +11,15 @@ import { useTranslation } from "react-i18next";
 import { HistoryFilterForm } from "~/components/history/history-filters";
 import { HistoryEmpty, HistoryRowItem, HistorySummary } from "~/components/history/history-list";
 import { Badge, Banner, Card, Spinner } from "~/components/ui";
-import { filtersToSearch, hasActiveFilters, historyStats } from "~/lib/history";
+import { i18nFor } from "~/i18n";
+import { DEFAULT_TIMEZONE, filtersToSearch, hasActiveFilters, historyStats, HISTORY_WINDOW_DAYS } from "~/lib/history";
 import { loadHistory, type HistoryData } from "~/lib/history.server";
+import { metaTitle } from "~/lib/hooks";
 import { requireAppUser } from "~/lib/pages.server";
 import { ApiError } from "~/services/api.server";
 import { publicUser } from "~/services/auth.server";
 
-export const meta: MetaFunction = () => [{ title: "Histórico de Trades — Forex IA" }];
+export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "history", "metaTitle");
 
 type LoaderData = HistoryData & { licensed: boolean; loadError: string | null };
 
@@ -30,9 +32,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     history = await loadHistory(user, url);
   } catch (err) {
     console.error("[history] falha ao carregar:", err);
-    const message = err instanceof ApiError ? err.message : "Não foi possível ler os trades. Tente novamente.";
+    const language = user.preferences?.language;
+    const message = err instanceof ApiError ? err.messageIn(language) : i18nFor(language).t("history:loadFailed");
     return data<LoaderData>(
-      { filters: {}, filterError: null, filterErrorField: null, timezone: "America/Sao_Paulo", days: 30, currency: "USD", connected: false, total: 0, rows: [], licensed: pub.hasValidLicense, loadError: message },
+      { filters: {}, filterError: null, filterErrorField: null, timezone: DEFAULT_TIMEZONE, days: HISTORY_WINDOW_DAYS, currency: "USD", connected: false, total: 0, rows: [], licensed: pub.hasValidLicense, loadError: message },
       { status: 500 },
     );
   }

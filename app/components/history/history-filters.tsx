@@ -2,13 +2,15 @@
  * The history filter form (PRODUCT.md §2 History, §5 History filters): a real GET <Form> whose fields
  * are the URL query, so a filtered view can be bookmarked and works without JavaScript ('Aplicar
  * Filtros'). With JavaScript the filters apply live (text fields debounced), are validated with the
- * same zod schema as the server, and the URL is replaced with only the non-empty filters.
+ * same zod schema as the server, and the URL is replaced with only the non-empty filters. Messages
+ * are `history` catalog keys (ADR 0007), shown in the reader's language.
  */
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import clsx from "clsx";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { filtersToSearch, historyFiltersSchema, type HistoryFilters } from "~/lib/history";
+import { formatMsg, type Msg } from "../../../core/i18n/message";
+import { filterIssue, filtersToSearch, historyFiltersSchema, type HistoryFilters } from "~/lib/history";
 import { Button } from "../ui";
 
 const INPUT =
@@ -24,11 +26,11 @@ function formValues(form: HTMLFormElement): Record<string, string> {
 }
 
 /** Filter form + desktop search; `error` is the server's message for a bad filter. */
-export function HistoryFilterForm({ filters, error, errorField }: { filters: HistoryFilters; error: string | null; errorField: string | null }) {
+export function HistoryFilterForm({ filters, error, errorField }: { filters: HistoryFilters; error: Msg | string | null; errorField: string | null }) {
   const { t } = useTranslation("history");
   const navigate = useNavigate();
   const location = useLocation();
-  const [clientError, setClientError] = useState<{ message: string; field: string } | null>(null);
+  const [clientError, setClientError] = useState<{ msg: Msg | string; field: string } | null>(null);
   const timer = useRef<number | undefined>(undefined);
   // Remount the (uncontrolled) fields when the URL changes from elsewhere: 'Limpar Filtros', back/forward.
   const ownSearch = useRef(location.search);
@@ -46,8 +48,7 @@ export function HistoryFilterForm({ filters, error, errorField }: { filters: His
     window.clearTimeout(timer.current);
     const parsed = historyFiltersSchema.safeParse(formValues(form));
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      setClientError({ message: issue.message, field: String(issue.path[0] ?? "") });
+      setClientError(filterIssue(parsed.error));
       return;
     }
     setClientError(null);
@@ -65,7 +66,7 @@ export function HistoryFilterForm({ filters, error, errorField }: { filters: His
     else apply(form);
   }
 
-  const shownError = clientError ?? (error ? { message: error, field: errorField ?? "" } : null);
+  const shownError = clientError ?? (error ? { msg: error, field: errorField ?? "" } : null);
   const invalid = (name: string) => (shownError?.field === name ? true : undefined);
 
   return (
@@ -160,7 +161,7 @@ export function HistoryFilterForm({ filters, error, errorField }: { filters: His
       </div>
       {shownError && (
         <p role="alert" className="text-sm text-rose-300" data-testid="filter-error">
-          {shownError.message}
+          {formatMsg((key, options) => t(key, options), shownError.msg)}
         </p>
       )}
       <div className={clsx("flex flex-wrap gap-2")}>

@@ -1,13 +1,16 @@
 /**
  * History display pieces (PRODUCT.md §2 History, §5 Display): the desktop summary stats, one closed
  * trade row (side/result badges, lots = units/100000 with 2 decimals, prices with 3 decimals for JPY
- * pairs else 5, times in the user's timezone) and the empty states.
+ * pairs else 5, times in the user's timezone) and the empty states. Money, percentages and dates
+ * follow the reader's language (pt-BR, en-US, es-ES through `useDisplay`); prices and lots keep the
+ * dot, as the forex convention (and the dashboard) shows them.
  */
 import { Link } from "@remix-run/react";
 import clsx from "clsx";
 import { useTranslation } from "react-i18next";
-import { formatInstrument, formatLots, formatMoney, formatPercent, formatPrice, normaliseTimeframe, toNumber } from "~/lib/format";
-import { formatZonedDateTime, type HistoryStats, type HistoryTrade } from "~/lib/history";
+import { formatDateTime, formatInstrument, formatLots, formatPrice, normaliseTimeframe, toNumber } from "~/lib/format";
+import type { HistoryStats, HistoryTrade } from "~/lib/history";
+import { useDisplay } from "~/lib/hooks";
 import { Badge, signTone, Stat, type Tone } from "../ui";
 
 const RESULT_TONE: Record<string, Tone> = { WIN: "green", LOSS: "red", BE: "grey" };
@@ -15,19 +18,22 @@ const RESULT_TONE: Record<string, Tone> = { WIN: "green", LOSS: "red", BE: "grey
 /** Summary statistics of the shown rows (desktop only). */
 export function HistorySummary({ stats, currency }: { stats: HistoryStats; currency: string }) {
   const { t } = useTranslation("history");
+  const fmt = useDisplay();
   return (
     <div className="hidden grid-cols-4 gap-3 lg:grid" data-testid="history-stats">
-      <Stat label={t("stats.pnlTotal")} value={formatMoney(stats.pnlTotal, currency, { signed: true })} tone={signTone(stats.pnlTotal)} />
-      <Stat label={t("stats.winRate")} value={formatPercent(stats.winRate)} hint={t("stats.winRateHint", { wins: stats.wins, total: stats.total })} />
-      <Stat label={t("stats.profitFactor")} value={stats.profitFactor === null ? "—" : stats.profitFactor.toFixed(2)} hint={t("stats.profitFactorHint")} />
+      <Stat label={t("stats.pnlTotal")} value={fmt.money(stats.pnlTotal, currency, { signed: true })} tone={signTone(stats.pnlTotal)} />
+      <Stat label={t("stats.winRate")} value={fmt.percent(stats.winRate)} hint={t("stats.winRateHint", { wins: stats.wins, total: stats.total })} />
+      <Stat label={t("stats.profitFactor")} value={fmt.number(stats.profitFactor, 2)} hint={t("stats.profitFactorHint")} />
       <Stat label={t("stats.trades")} value={stats.total} hint={t("stats.counts", { wins: stats.wins, losses: stats.losses, breakeven: stats.breakeven })} />
     </div>
   );
 }
 
-/** One closed trade. */
+/** One closed trade; `timezone` is the one the filters used (the user's, validated by the loader). */
 export function HistoryRowItem({ trade, currency, timezone }: { trade: HistoryTrade; currency: string; timezone: string }) {
   const { t } = useTranslation("history");
+  const fmt = useDisplay();
+  const when = (at: string | null) => formatDateTime(at, { locale: fmt.locale, timeZone: timezone });
   const pnl = toNumber(trade.pnl) ?? 0;
   const result = trade.result ?? "BE";
   return (
@@ -50,7 +56,7 @@ export function HistoryRowItem({ trade, currency, timezone }: { trade: HistoryTr
           )}
         </div>
         <p className={clsx("text-lg font-bold tabular-nums", pnl > 0 ? "text-emerald-300" : pnl < 0 ? "text-rose-300" : "text-slate-200")} data-testid="row-pnl">
-          {formatMoney(trade.pnl, currency, { signed: true })}
+          {fmt.money(trade.pnl, currency, { signed: true })}
         </p>
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-3 lg:grid-cols-5">
@@ -74,11 +80,11 @@ export function HistoryRowItem({ trade, currency, timezone }: { trade: HistoryTr
         </div>
         <div>
           <dt className="text-xs text-slate-400">{t("cols.opened")}</dt>
-          <dd className="tabular-nums text-slate-300">{formatZonedDateTime(trade.openTime, timezone)}</dd>
+          <dd className="tabular-nums text-slate-300">{when(trade.openTime)}</dd>
         </div>
         <div>
           <dt className="text-xs text-slate-400">{t("cols.closed")}</dt>
-          <dd className="tabular-nums text-slate-300">{formatZonedDateTime(trade.closeTime, timezone)}</dd>
+          <dd className="tabular-nums text-slate-300">{when(trade.closeTime)}</dd>
         </div>
       </dl>
       {trade.aiReason && <p className="mt-2 text-sm text-slate-400">{trade.aiReason}</p>}
