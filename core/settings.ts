@@ -5,11 +5,13 @@
  * - Bounds and steps: PRODUCT.md §5 "Trading settings bounds". Defaults: PRODUCT.md §9 "Defaults".
  * - `tradingSettingsSchema` is the one zod schema for the settings form: the server action and the
  *   client (progressive enhancement) both use it. It coerces numeric strings ("1.5") and form
- *   booleans ("on", "true") and carries the Portuguese messages.
+ *   booleans ("on", "true") and carries translatable messages (core/i18n/zod-message.ts: the issue
+ *   text is the Portuguese rendering; `decodeIssueMessage` gives the message for the reader's language).
  * - Canonical form: `lotMode`/`fixedLot` at the top level. The alternative `positionSizing {mode,
  *   fixedLot}` (PRODUCT.md §3) is accepted on input and mapped onto them.
  */
 import { z } from "zod";
+import { zMsg } from "./i18n/zod-message";
 import { AI_TIMEFRAMES, normaliseTimeframeLabel, SUPPORTED_INSTRUMENTS } from "./instruments";
 
 export const TRADING_STYLES = ["scalper", "day", "swing", "position"] as const;
@@ -17,11 +19,6 @@ export type TradingStyle = (typeof TRADING_STYLES)[number];
 export const NEWS_SENSITIVITIES = ["low", "medium", "high"] as const;
 export const LOT_MODES = ["auto", "fixed"] as const;
 export type LotMode = (typeof LOT_MODES)[number];
-
-/** pt-BR number for messages: 0.5 → "0,5". */
-function ptNumber(n: number): string {
-  return String(n).replace(".", ",");
-}
 
 /** True when `v` sits on the grid `base + k·step` (float-safe to 1e-9). */
 function onStep(v: number, step: number, base: number): boolean {
@@ -57,23 +54,26 @@ interface NumberRule {
   int?: boolean;
 }
 
-/** A bounded number field with Portuguese messages naming the field and its bounds. */
+/**
+ * A bounded number field with translatable messages naming the field and its bounds (`zMsg`: the
+ * Portuguese text is "maxTrades deve estar entre 1 e 20", numbers in pt format like "0,5").
+ */
 function boundedNumber(name: string, rule: NumberRule) {
   const range =
     rule.max === undefined
-      ? `${name} deve ser no mínimo ${ptNumber(rule.min)}`
-      : `${name} deve estar entre ${ptNumber(rule.min)} e ${ptNumber(rule.max)}`;
-  let s = z.number(`${name} deve ser um número`).min(rule.min, range);
+      ? zMsg("validation:number.min", { name, min: rule.min })
+      : zMsg("validation:number.range", { name, min: rule.min, max: rule.max });
+  let s = z.number(zMsg("validation:number.type", { name })).min(rule.min, range);
   if (rule.max !== undefined) s = s.max(rule.max, range);
-  if (rule.int) s = s.int(`${name} deve ser um número inteiro`);
+  if (rule.int) s = s.int(zMsg("validation:number.int", { name }));
   const { step } = rule;
   const checked =
-    step === undefined ? s : s.refine((v) => onStep(v, step, 0), `${name} deve variar em passos de ${ptNumber(step)}`);
+    step === undefined ? s : s.refine((v) => onStep(v, step, 0), zMsg("validation:number.step", { name, step }));
   return z.preprocess(coerceNumber, checked);
 }
 
 function bool(name: string) {
-  return z.preprocess(coerceBoolean, z.boolean(`${name} deve ser verdadeiro ou falso`));
+  return z.preprocess(coerceBoolean, z.boolean(zMsg("validation:boolean", { name })));
 }
 
 /** Instrument list: '*' (all supported) or names like EUR_USD; a comma-separated string is split. */
@@ -88,29 +88,29 @@ const instrumentsSchema = z.preprocess(
     [
       z.literal("*"),
       z
-        .array(z.string().regex(/^[A-Z]{3}_[A-Z]{3}$/, "instruments deve conter nomes como EUR_USD"))
-        .min(1, "instruments deve ter pelo menos um instrumento")
-        .max(20, "instruments deve ter no máximo 20 instrumentos"),
+        .array(z.string().regex(/^[A-Z]{3}_[A-Z]{3}$/, zMsg("validation:instruments.format")))
+        .min(1, zMsg("validation:instruments.min"))
+        .max(20, zMsg("validation:instruments.max", { max: 20 })),
     ],
-    "instruments deve ser '*' ou uma lista como EUR_USD, GBP_USD",
+    zMsg("validation:instruments.invalid"),
   ),
 );
 
 /** Manual timeframe (used when autoTimeframeSelection is off); labels like "15m" are normalised. */
 const timeframeSchema = z.preprocess(
   (v) => (typeof v === "string" ? normaliseTimeframeLabel(v) : v === null ? undefined : v),
-  z.enum(AI_TIMEFRAMES, `timeframe deve ser um de ${AI_TIMEFRAMES.join(", ")}`).optional(),
+  z.enum(AI_TIMEFRAMES, zMsg("validation:oneOf", { name: "timeframe", list: AI_TIMEFRAMES.join(", ") })).optional(),
 );
 
 /**
  * The trading settings schema (PRODUCT.md §3 fields, §5 bounds). Unknown keys are dropped.
  * Style outside the list becomes 'swing', sensitivity 'medium', impulseThreshold is clamped to 0–1
- * (PRODUCT.md §5); every other invalid value is rejected with a Portuguese message.
+ * (PRODUCT.md §5); every other invalid value is rejected with a translatable message.
  */
 export const tradingSettingsSchema = z.object({
   lotMode: z.preprocess(
     (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
-    z.enum(LOT_MODES, "lotMode deve ser auto ou fixed"),
+    z.enum(LOT_MODES, zMsg("validation:lotMode")),
   ),
   fixedLot: boundedNumber("fixedLot", { min: 0.01, step: 0.01 }),
   maxDailyTrades: boundedNumber("maxDailyTrades", { min: 1, max: 100, int: true }),
@@ -144,7 +144,7 @@ export const tradingSettingsSchema = z.object({
       impulseThreshold: z.preprocess((v) => {
         const n = coerceNumber(v);
         return typeof n === "number" && Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : n;
-      }, z.number("impulseThreshold deve ser um número")),
+      }, z.number(zMsg("validation:number.type", { name: "impulseThreshold" }))),
       trailWithMicroAtr: bool("trailWithMicroAtr"),
       trailMult: boundedNumber("trailMult", { min: 0.1, max: 10 }),
       reduceTpOnChop: bool("reduceTpOnChop"),
@@ -273,6 +273,8 @@ function deepMerge(base: unknown, patch: unknown): unknown {
   return out;
 }
 
+const SETTINGS_BODY_MESSAGE = zMsg("validation:settingsBody");
+
 export type SettingsUpdateResult =
   | { ok: true; settings: TradingSettings }
   | { ok: false; message: string; field: string };
@@ -281,11 +283,12 @@ export type SettingsUpdateResult =
  * Validates a (partial) settings update from a form or JSON body and deep-merges it onto `current`.
  * Numeric strings are coerced; `positionSizing` is mapped to lotMode/fixedLot; choosing a
  * tradingStyle sets `scalper.enabled` to (style === 'scalper') (PRODUCT.md §4 "Settings save").
- * On failure returns the first problem: a Portuguese message naming the field and its bounds
- * (e.g. "maxTrades deve estar entre 1 e 20") and the dotted field path. Never throws.
+ * On failure returns the first problem: the Portuguese text of a message naming the field and its
+ * bounds (e.g. "maxTrades deve estar entre 1 e 20"; `decodeIssueMessage(message)` gives the
+ * translatable message) and the dotted field path. Never throws.
  */
 export function parseSettingsUpdate(body: unknown, current: TradingSettings): SettingsUpdateResult {
-  if (!isRecord(body)) return { ok: false, message: "Corpo inválido: esperado um objeto com as configurações", field: "" };
+  if (!isRecord(body)) return { ok: false, message: SETTINGS_BODY_MESSAGE, field: "" };
   const patch = liftPositionSizing(body);
   const merged = deepMerge(current, patch) as Record<string, unknown>;
   if (patch.timeframe === null) delete merged.timeframe;

@@ -2,10 +2,13 @@
  * Broker (OANDA) connection wizard, a modal in three steps (PRODUCT.md §2 Broker connection modal,
  * §4, §5, §8): 1 intro with benefits, 2 environment + personal token (validated by
  * POST /api/oanda-auth/test-token), 3 account choice and POST /api/oanda-auth/connect.
- * Escape closes; the page behind does not scroll while it is open.
+ * Escape closes; the page behind does not scroll while it is open. Rendered into document.body (a
+ * portal): inside a card with a backdrop filter a `fixed` overlay would be confined to the card.
+ * Server messages arrive in the user's language (the API renders them: ADR 0007).
  */
 import clsx from "clsx";
 import { useEffect, useId, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { apiFetch, errorMessage } from "~/lib/api";
 import { useDisplay } from "~/lib/hooks";
@@ -131,7 +134,7 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
     }
   }
 
-  return (
+  const dialog = (
     <div className="fixed inset-0 z-50 flex items-end justify-center bg-black/70 backdrop-blur-sm sm:items-center sm:p-4" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={dialogRef}
@@ -336,4 +339,5 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
       </div>
     </div>
   );
+  return typeof document === "undefined" ? dialog : createPortal(dialog, document.body);
 }

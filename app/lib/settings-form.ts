@@ -2,11 +2,13 @@
  * The /settings form schema, derived from THE trading settings schema (core/settings.ts
  * `tradingSettingsSchema`, PRODUCT.md §3, §5) plus the user's language and timezone preferences.
  * The page action (server) and the browser (live validation with conform) parse the same FormData
- * with `settingsFormSchema`, so both show the same Portuguese message naming the field and bounds.
+ * with `settingsFormSchema`, so both show the same message naming the field and bounds; messages are
+ * translatable (core/i18n/zod-message.ts): shown with `translateIssue(t, text)` in the user's language.
  * Also: the HTML min/max/step of every numeric field (PRODUCT.md §5) and the form's boolean fields
  * (an unticked checkbox is absent from the FormData: absent means false here).
  */
 import { z } from "zod";
+import { zMsg } from "../../core/i18n/zod-message";
 import { TRADING_STYLES, tradingSettingsSchema, type TradingSettings, type TradingStyle } from "../../core/settings";
 
 /** Languages of the interface (PRODUCT.md §3 User preferences). */
@@ -25,8 +27,8 @@ export const TIMEZONES = [
 
 /** Language and timezone of the user (users.preferences). */
 export const preferencesSchema = z.object({
-  language: z.enum(LANGUAGES, "language deve ser pt, en ou es"),
-  timezone: z.enum(TIMEZONES, `timezone deve ser um de ${TIMEZONES.join(", ")}`),
+  language: z.enum(LANGUAGES, zMsg("validation:language")),
+  timezone: z.enum(TIMEZONES, zMsg("validation:oneOf", { name: "timezone", list: TIMEZONES.join(", ") })),
 });
 /** Validated preferences. */
 export type PreferencesInput = z.output<typeof preferencesSchema>;
@@ -145,7 +147,7 @@ export function showScalperBlock(style: string, enabled: boolean): boolean {
 /** Allowed trading styles, for the select. */
 export const STYLE_OPTIONS: readonly TradingStyle[] = TRADING_STYLES;
 
-/** The first message of a conform/zod error map (keys in issue order). */
+/** The first message of a conform/zod error map (keys in issue order): a Portuguese text, see `decodeIssueMessage`. */
 export function firstFormError(error: Record<string, string[] | null> | null | undefined): string | null {
   if (!error) return null;
   for (const messages of Object.values(error)) if (messages && messages.length) return messages[0]!;

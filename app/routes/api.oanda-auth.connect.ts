@@ -1,5 +1,7 @@
 /** POST /api/oanda-auth/connect {token, accountId, environment} → {success, message} (PRODUCT.md §7 Broker). */
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { msg } from "../../core/i18n/message";
+import { translateMsg } from "~/i18n";
 import { apiRoute, readBody } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { connectBroker } from "~/services/broker.server";
@@ -12,5 +14,5 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const input = await readBody(request, connectSchema);
     const summary = await connectBroker(user.id, input);
     await notify(user.id, { type: "success", title: "Conta Oanda conectada", message: `Conta ${summary.alias || summary.id} (${input.environment === "live" ? "real" : "demo"}) conectada.` });
-    return { success: true, message: "Conta Oanda conectada com sucesso!", account: { id: summary.id, name: summary.alias || `Conta ${summary.id}`, environment: input.environment } };
+    return { success: true, message: translateMsg(msg("api:broker.connected"), user.preferences?.language), account: { id: summary.id, name: summary.alias || `Conta ${summary.id}`, environment: input.environment } };
   });

@@ -5,4 +5,7 @@ import { requireApiUser } from "~/services/auth.server";
 import { brokerStatus } from "~/services/broker.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  apiRoute(request, "GET", async () => ({ success: true, ...(await brokerStatus((await requireApiUser(request)).id)) }));
+  apiRoute(request, "GET", async () => {
+    const user = await requireApiUser(request);
+    return { success: true, ...(await brokerStatus(user.id, user.preferences?.language)) };
+  });

@@ -1,6 +1,8 @@
 /** GET /api/settings → {settings}; PUT /api/settings {settings} or {timeframe} → {settings} (PRODUCT.md §7 Settings, §5 bounds). */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { msg } from "../../core/i18n/message";
+import { translateMsg } from "~/i18n";
 import { apiRoute, readBody } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { getSettings, saveSettings } from "~/services/settings.server";
@@ -13,5 +15,5 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const user = await requireApiUser(request);
     const body = await readBody(request, z.unknown());
     const settings = await saveSettings(user.id, body);
-    return { success: true, message: "Configurações salvas com sucesso!", settings };
+    return { success: true, message: translateMsg(msg("api:settings.saved"), user.preferences?.language), settings };
   });

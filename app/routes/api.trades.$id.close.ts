@@ -1,13 +1,14 @@
 /** POST /api/trades/{id}/close {units} (default 'ALL') closes one open trade of the user's account. */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { zMsg } from "../../core/i18n/zod-message";
 import { apiRoute, readBody } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { closeTrade } from "~/services/trades.server";
 
 const body = z.object({
   units: z
-    .union([z.literal("ALL"), z.string().regex(/^\d+$/, { error: "units deve ser 'ALL' ou um número inteiro positivo." }), z.number().int().positive()])
+    .union([z.literal("ALL"), z.string().regex(/^\d+$/, { error: zMsg("validation:units") }), z.number().int().positive()])
     .default("ALL")
     .transform(String),
 });
@@ -16,5 +17,5 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {
     const user = await requireApiUser(request);
     const { units } = await readBody(request, body);
-    return closeTrade(user.id, params.id ?? "", units);
+    return closeTrade(user.id, params.id ?? "", units, user.preferences?.language);
   });

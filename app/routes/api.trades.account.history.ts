@@ -1,6 +1,7 @@
 /** GET /api/trades/account/history?days=30 → {trades} closed in the window, newest first (PRODUCT.md §7, §9). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { msg } from "../../core/i18n/message";
 import { apiRoute, ApiError } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { tradeHistory } from "~/services/trades.server";
@@ -11,6 +12,6 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {
     const user = await requireApiUser(request);
     const parsed = days.safeParse(new URL(request.url).searchParams.get("days") ?? undefined);
-    if (!parsed.success) throw new ApiError(400, "days deve ser um número inteiro entre 1 e 3650.");
+    if (!parsed.success) throw new ApiError(400, msg("validation:days", { min: 1, max: 3650 }));
     return { success: true, days: parsed.data, trades: await tradeHistory(user.id, parsed.data) };
   });

@@ -3,7 +3,10 @@
  * §5 bounds, §8, §9 defaults): subscription card, broker connection, 'Gestão de Risco', 'Parâmetros
  * de Trading e IA', language/timezone and push information. One POST <Form> (works without
  * JavaScript) saved by the action through `saveSettings` — out-of-range input is rejected with the
- * server's Portuguese message and nothing is saved; with JavaScript the same schema validates live.
+ * schema's message and nothing is saved; with JavaScript the same schema validates live. Every text,
+ * validation messages included, is in the user's language (Portuguese by default; the schema's
+ * messages are decoded with `translateIssue`, core/i18n/zod-message.ts), numbers and dates in their
+ * locale (`useDisplay`).
  */
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -12,11 +15,15 @@ import { Form, useActionData, useLoaderData, useNavigation, useRevalidator, type
 import clsx from "clsx";
 import { useEffect, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { msg, type Msg } from "../../core/i18n/message";
+import { decodeIssueMessage, translateIssue } from "../../core/i18n/zod-message";
 import { AI_TIMEFRAMES } from "../../core/instruments";
 import { defaultSettings, NEWS_SENSITIVITIES, type TradingSettings } from "../../core/settings";
 import { BrokerSection, PushInfoCard, SubscriptionCard } from "~/components/settings/account-sections";
 import { CheckboxField, NumberField, SelectField, TextField } from "~/components/settings/fields";
 import { Banner, Button, Card, Spinner } from "~/components/ui";
+import { toLanguage, translateMsg } from "~/i18n";
+import { metaTitle } from "~/lib/hooks";
 import { requireAppUser } from "~/lib/pages.server";
 import {
   firstFormError,
@@ -28,14 +35,15 @@ import {
   STYLE_OPTIONS,
   TIMEZONES,
 } from "~/lib/settings-form";
-import { ApiError, assertSameOrigin } from "~/services/api.server";
+import { ApiError, assertSameOrigin, INTERNAL_ERROR } from "~/services/api.server";
 import { publicUser } from "~/services/auth.server";
 import { stopBot } from "~/services/bot.server";
-import { disconnectBroker, getConnection } from "~/services/broker.server";
+import { disconnectBroker, getConnection, NOT_CONNECTED } from "~/services/broker.server";
 import { getPreferences, savePreferences } from "~/services/preferences.server";
+import { requestLanguage } from "~/services/request-language.server";
 import { getSettings, saveSettings } from "~/services/settings.server";
 
-export const meta: MetaFunction = () => [{ title: "Configurações Avançadas — Forex IA" }];
+export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "settings", "meta");
 
 /** Banner display times (PRODUCT.md §4 Settings save, §8). */
 const SUCCESS_MS = 4000;
@@ -51,7 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     settings = await getSettings(user.id);
   } catch (err) {
     console.error("[settings] falha ao carregar:", err);
-    loadError = err instanceof ApiError ? err.message : "não foi possível ler as configurações";
+    loadError = translateMsg(err instanceof ApiError ? err.msg : msg("api:settings.loadFailed"), user.preferences?.language);
     settings = defaultSettings();
   }
   return {
@@ -64,7 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/** What the action answers. */
+/** What the action answers; `message` is in the user's language. */
 type ActionResult =
   | { ok: true; intent: "save" | "disconnect"; message: string; at: number }
   | { ok: false; intent: "save" | "disconnect"; message: string; at: number; result?: SubmissionResult<string[]> };
@@ -74,20 +82,24 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     assertSameOrigin(request);
   } catch (err) {
-    return data<ActionResult>({ ok: false, intent: "save", message: (err as Error).message, at }, { status: 403 });
+    const message = err instanceof ApiError ? err.messageIn(await requestLanguage(request)) : (err as Error).message;
+    return data<ActionResult>({ ok: false, intent: "save", message, at }, { status: 403 });
   }
   const user = await requireAppUser(request);
+  const language = toLanguage(user.preferences?.language);
+  const say = (m: Msg | string) => translateMsg(m, language);
   const formData = await request.formData();
   if (formData.get("intent") === "disconnect") {
     await stopBot(user.id, "manual");
     const had = await disconnectBroker(user.id);
     return had
-      ? data<ActionResult>({ ok: true, intent: "disconnect", message: "Conta Oanda desconectada.", at })
-      : data<ActionResult>({ ok: false, intent: "disconnect", message: "Nenhuma conta Oanda conectada.", at }, { status: 400 });
+      ? data<ActionResult>({ ok: true, intent: "disconnect", message: say(msg("api:broker.disconnected")), at })
+      : data<ActionResult>({ ok: false, intent: "disconnect", message: say(NOT_CONNECTED), at }, { status: 400 });
   }
   const submission = parseWithZod(formData, { schema: settingsFormSchema, disableAutoCoercion: true });
   if (submission.status !== "success") {
-    const message = firstFormError(submission.error) ?? "Dados inválidos.";
+    const first = firstFormError(submission.error);
+    const message = say(first ? decodeIssueMessage(first) : msg("api:invalidData"));
     return data<ActionResult>({ ok: false, intent: "save", message, at, result: submission.reply() }, { status: 400 });
   }
   try {
@@ -95,11 +107,11 @@ export async function action({ request }: ActionFunctionArgs) {
     await saveSettings(user.id, settingsPatchFromForm(submission.value, current));
     await savePreferences(user.id, submission.value.preferences);
   } catch (err) {
-    if (err instanceof ApiError) return data<ActionResult>({ ok: false, intent: "save", message: err.message, at }, { status: err.status });
+    if (err instanceof ApiError) return data<ActionResult>({ ok: false, intent: "save", message: err.messageIn(language), at }, { status: err.status });
     console.error("[settings] falha ao salvar:", err);
-    return data<ActionResult>({ ok: false, intent: "save", message: "Erro interno do servidor. Tente novamente.", at }, { status: 500 });
+    return data<ActionResult>({ ok: false, intent: "save", message: say(INTERNAL_ERROR), at }, { status: 500 });
   }
-  return data<ActionResult>({ ok: true, intent: "save", message: "Configurações salvas com sucesso!", at });
+  return data<ActionResult>({ ok: true, intent: "save", message: say(msg("api:settings.saved")), at });
 }
 
 /** A rejected save keeps what the user typed (no reload of the form). */
@@ -140,7 +152,11 @@ export default function SettingsPage() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: settingsFormSchema, disableAutoCoercion: true }),
   });
   const errors = form.allErrors;
-  const err = (name: string) => errors[name]?.[0] ?? null;
+  // The schema's messages (from the browser's live validation or the action's reply) in the user's language.
+  const err = (name: string) => {
+    const text = errors[name]?.[0];
+    return text ? translateIssue(t, text) : null;
+  };
 
   const s = d.settings;
   const [style, setStyle] = useState<string>(s.aiSettings.tradingStyle);

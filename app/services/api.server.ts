@@ -1,10 +1,13 @@
 /**
  * Helpers for the JSON API (PRODUCT.md §7): uniform success/error bodies, body parsing with zod
- * (400 with a Portuguese message, never a 500), and the Origin check for cookie-authenticated
- * mutations (DESIGN.md §7).
+ * (400 with the schema's message, never a 500), and the Origin check for cookie-authenticated
+ * mutations (DESIGN.md §7). Error messages are translatable (`Msg`, keys of the `api` namespace or
+ * core's `broker`/`validation`), rendered in the signed-in user's language, Portuguese otherwise
+ * (ADR 0007).
  */
 import type { z } from "zod";
-import type { Msg } from "../../core/i18n/message";
+import { msg, type Msg } from "../../core/i18n/message";
+import { issueMsg } from "../../core/i18n/zod-message";
 import { translateMsg } from "~/i18n";
 import { requestLanguage } from "./request-language.server";
 
@@ -42,12 +45,18 @@ export class ApiError extends Error {
   }
 }
 
-/** Turns thrown ApiError/Response into a Response; anything else becomes a logged 500 with a Portuguese message. */
-export function toResponse(err: unknown): Response {
+/** The message of an unexpected failure (500). */
+export const INTERNAL_ERROR: Msg = msg("api:internal");
+
+/**
+ * Turns thrown ApiError/Response into a Response; anything else becomes a logged 500. Messages in
+ * `language` (Portuguese by default).
+ */
+export function toResponse(err: unknown, language: unknown = "pt"): Response {
   if (err instanceof Response) return err;
-  if (err instanceof ApiError) return apiError(err.status, err.message, err.extra);
+  if (err instanceof ApiError) return apiError(err.status, err.messageIn(language), err.extra);
   console.error("[api] erro inesperado:", err instanceof Error ? err.stack : err);
-  return apiError(500, "Erro interno do servidor. Tente novamente.");
+  return apiError(500, translateMsg(INTERNAL_ERROR, language));
 }
 
 /** Wraps a handler so every thrown error becomes the right JSON response. */
@@ -57,7 +66,7 @@ export function handle(fn: () => Promise<Response>): Promise<Response> {
 
 /**
  * Reads a JSON (or form-encoded) body and validates it.
- * @throws ApiError 400 with the first validation message (Portuguese, from the schema).
+ * @throws ApiError 400 with the first validation message (the schema's translatable message).
  */
 export async function readBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
   let raw: unknown = {};
@@ -73,12 +82,12 @@ export async function readBody<S extends z.ZodType>(request: Request, schema: S)
       raw = text.trim() ? JSON.parse(text) : {};
     }
   } catch {
-    throw new ApiError(400, "Corpo da requisição inválido: JSON malformado.");
+    throw new ApiError(400, msg("api:malformedBody"));
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ApiError(400, issue?.message ?? "Dados inválidos.", { field: issue?.path.join(".") });
+    throw new ApiError(400, issueMsg(issue, msg("api:invalidData")), { field: issue?.path.join(".") });
   }
   return parsed.data;
 }
@@ -98,9 +107,9 @@ export function assertSameOrigin(request: Request): void {
   try {
     originHost = new URL(origin).host;
   } catch {
-    throw new ApiError(403, "Origem da requisição inválida.");
+    throw new ApiError(403, msg("api:origin.invalid"));
   }
-  if (originHost !== host) throw new ApiError(403, "Origem da requisição não permitida.");
+  if (originHost !== host) throw new ApiError(403, msg("api:origin.forbidden"));
 }
 
 /**
@@ -110,12 +119,12 @@ export function assertSameOrigin(request: Request): void {
  */
 export async function apiRoute(request: Request, method: string, fn: () => Promise<unknown>): Promise<Response> {
   try {
-    if (request.method !== method) throw new ApiError(405, { key: "api:methodNotAllowed", params: { method: request.method } });
+    if (request.method !== method) throw new ApiError(405, msg("api:methodNotAllowed", { method: request.method }));
     assertSameOrigin(request);
     const out = await fn();
     return out instanceof Response ? out : json(out);
   } catch (err) {
-    if (err instanceof ApiError) return apiError(err.status, err.messageIn(await requestLanguage(request)), err.extra);
-    return toResponse(err);
+    if (err instanceof Response) return err;
+    return toResponse(err, await requestLanguage(request));
   }
 }

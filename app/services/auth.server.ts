@@ -6,6 +6,8 @@
 import { createCookie, redirect } from "@remix-run/node";
 import argon2 from "argon2";
 import type postgres from "postgres";
+import { msg, type Msg } from "../../core/i18n/message";
+import { translateMsg } from "~/i18n";
 import { ApiError } from "./api.server";
 import { config } from "./config.server";
 import { hashToken, randomToken } from "./crypto.server";
@@ -13,7 +15,9 @@ import { db } from "./db.server";
 import { createTrialLicence, latestLicence, licenceView } from "./licence.server";
 
 /** Message for a correct login whose e-mail is not verified yet (PRODUCT.md §8). */
-export const NEEDS_VERIFICATION_MESSAGE = "Email não verificado. Verifique sua caixa de entrada para confirmar sua conta.";
+export const NEEDS_VERIFICATION: Msg = msg("api:auth.needsVerification");
+/** Its Portuguese text: 'Email não verificado. Verifique sua caixa de entrada para confirmar sua conta.' */
+export const NEEDS_VERIFICATION_MESSAGE = translateMsg(NEEDS_VERIFICATION, "pt");
 
 /** How long the registration → terms → done steps may take (the signed registration cookie's life). */
 export const REGISTRATION_MINUTES = 60;
@@ -121,7 +125,7 @@ export async function createUser(input: {
   const hash = await hashPassword(input.password);
   return sql.begin(async (tx) => {
     const [existing] = await tx`select 1 from users where email = ${input.email}`;
-    if (existing) throw new ApiError(409, "Este e-mail já está cadastrado.");
+    if (existing) throw new ApiError(409, msg("api:auth.emailTaken"));
     const [user] = await tx<UserRow[]>`insert into users (email, first_name, last_name, password_hash, role, email_verified_at)
       values (${input.email}, ${input.firstName}, ${input.lastName}, ${hash}, ${input.role ?? "user"},
               ${input.verified ? new Date() : null})
@@ -139,8 +143,8 @@ export async function createUser(input: {
 export async function verifyLogin(email: string, password: string): Promise<UserRow> {
   const [user] = await db()<UserRow[]>`select * from users where email = ${email}`;
   const ok = user ? await argon2.verify(user.password_hash, password).catch(() => false) : false;
-  if (!user || !ok) throw new ApiError(401, "Email ou senha inválidos.");
-  if (!user.is_active) throw new ApiError(403, "Conta desativada. Entre em contato com o suporte.");
+  if (!user || !ok) throw new ApiError(401, msg("api:auth.invalidCredentials"));
+  if (!user.is_active) throw new ApiError(403, msg("api:auth.accountDisabled"));
   return user;
 }
 
@@ -186,7 +190,7 @@ export async function requireUser(request: Request): Promise<UserRow> {
 /** For the JSON API: the user, or 401 'Token inválido ou expirado' (PRODUCT.md §8). */
 export async function requireApiUser(request: Request): Promise<UserRow> {
   const user = await getUser(request);
-  if (!user) throw new ApiError(401, "Token inválido ou expirado");
+  if (!user) throw new ApiError(401, msg("api:auth.sessionExpired"));
   return user;
 }
 

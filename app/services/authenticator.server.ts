@@ -5,8 +5,10 @@
  */
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
+import { msg } from "../../core/i18n/message";
+import { issueMsg } from "../../core/i18n/zod-message";
 import { ApiError } from "./api.server";
-import { NEEDS_VERIFICATION_MESSAGE, verifyLogin, type UserRow } from "./auth.server";
+import { NEEDS_VERIFICATION, verifyLogin, type UserRow } from "./auth.server";
 import { loginSchema } from "./validation";
 
 /** A verified login: the user and whether to keep the session ('lembrar de mim'). */
@@ -15,7 +17,10 @@ export interface LoginResult {
   remember: boolean;
 }
 
-/** The app's authenticator; `authenticator.authenticate("form", request)` throws ApiError with a Portuguese message on failure. */
+/**
+ * The app's authenticator; `authenticator.authenticate("form", request)` throws ApiError on failure
+ * (its `message` is Portuguese: the /auth page is anonymous).
+ */
 export const authenticator = new Authenticator<LoginResult>();
 
 authenticator.use(
@@ -26,10 +31,10 @@ authenticator.use(
       // An unchecked checkbox is absent from the form: that means "do not remember".
       remember: form.get("remember") === "on" || form.get("remember") === "true",
     });
-    if (!parsed.success) throw new ApiError(400, parsed.error.issues[0]?.message ?? "Erro ao autenticar. Tente novamente.");
+    if (!parsed.success) throw new ApiError(400, issueMsg(parsed.error.issues[0], msg("api:auth.formError")));
     const user = await verifyLogin(parsed.data.email, parsed.data.password);
     // E-mail verification is required before any session (PRODUCT.md §4, §8).
-    if (!user.email_verified_at) throw new ApiError(403, NEEDS_VERIFICATION_MESSAGE, { needsVerification: true, email: user.email });
+    if (!user.email_verified_at) throw new ApiError(403, NEEDS_VERIFICATION, { needsVerification: true, email: user.email });
     return { user, remember: parsed.data.remember };
   }),
   "form",

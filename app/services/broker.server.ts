@@ -3,10 +3,14 @@
  * (token stored encrypted with ENCRYPTION_KEY, never returned), status, disconnect, and the OANDA
  * client for a connected user. A broker 401/403 is reported to our API callers as 400 with the
  * broker message: our own 401 means "your session is over" and would log the user out (§8).
+ * Broker messages are translatable (`BrokerError.messageMsg`, core namespace `broker`): the API
+ * renders them in the user's language (ADR 0007).
  */
 import type { BrokerPort, Environment } from "../../core/broker/port";
+import { msg, type Msg } from "../../core/i18n/message";
 import { createOandaClient } from "../../core/oanda/client";
 import { BrokerError } from "../../core/oanda/errors";
+import { translateMsg } from "~/i18n";
 import { ApiError } from "./api.server";
 import { config } from "./config.server";
 import { decryptSecret, encryptSecret } from "./crypto.server";
@@ -36,9 +40,9 @@ export function clientFor(token: string, environment: Environment): BrokerPort {
 
 /** Maps a broker failure to an ApiError for our JSON API (never 401: see module doc). */
 export function brokerApiError(err: unknown): ApiError {
-  if (err instanceof BrokerError) return new ApiError(err.kind === "network" ? 502 : 400, err.messagePt, { brokerStatus: err.status });
+  if (err instanceof BrokerError) return new ApiError(err.kind === "network" ? 502 : 400, err.messageMsg, { brokerStatus: err.status });
   if (err instanceof ApiError) return err;
-  return new ApiError(500, "Erro inesperado ao validar token. Tente novamente.");
+  return new ApiError(500, msg("api:broker.unexpected"));
 }
 
 /** The broker's current time for a connection (our clock corrected by the last observed offset). */
@@ -100,15 +104,22 @@ export async function getConnection(userId: string): Promise<BrokerConnectionRow
   return row;
 }
 
+/** No connection: 'Nenhuma conta Oanda conectada.' (PRODUCT.md §8). */
+export const NOT_CONNECTED: Msg = msg("api:broker.notConnected");
+
 /** The user's connection and a client for it. @throws ApiError 400 'Nenhuma conta Oanda conectada.' */
 export async function requireBroker(userId: string) {
   const conn = await getConnection(userId);
-  if (!conn) throw new ApiError(400, "Nenhuma conta Oanda conectada.");
+  if (!conn) throw new ApiError(400, NOT_CONNECTED);
   return { conn, client: clientFor(decryptSecret(conn.token_encrypted), conn.environment) };
 }
 
-/** Connection status with live account figures (PRODUCT.md §3 Broker connection Status). */
-export async function brokerStatus(userId: string) {
+/**
+ * Connection status with live account figures (PRODUCT.md §3 Broker connection Status). On a broker
+ * failure `error` is its text in `language` (Portuguese by default; the stored `last_error` is
+ * always Portuguese) and `errorMsg` the message itself.
+ */
+export async function brokerStatus(userId: string, language: unknown = "pt") {
   const conn = await getConnection(userId);
   if (!conn) return { isConnected: false, account: null };
   const base = {
@@ -137,9 +148,9 @@ export async function brokerStatus(userId: string) {
       },
     };
   } catch (err) {
-    const message = err instanceof BrokerError ? err.messagePt : "Erro ao carregar dados da conta";
-    await markConnection(userId, "error", message);
-    return { isConnected: true, account: { ...base, balance: "0.0000" }, error: message };
+    const errorMsg: Msg = err instanceof BrokerError ? err.messageMsg : msg("api:broker.accountLoadError");
+    await markConnection(userId, "error", translateMsg(errorMsg, "pt"));
+    return { isConnected: true, account: { ...base, balance: "0.0000" }, error: translateMsg(errorMsg, language), errorMsg };
   }
 }
 

@@ -3,6 +3,8 @@
  * timezone, stored in users.preferences (jsonb, merged so currency is kept). Read and written only
  * through the owner's user id.
  */
+import { msg } from "../../core/i18n/message";
+import { issueMsg } from "../../core/i18n/zod-message";
 import { preferencesSchema, type PreferencesInput } from "~/lib/settings-form";
 import { ApiError } from "./api.server";
 import { db } from "./db.server";
@@ -23,13 +25,13 @@ export async function getPreferences(userId: string): Promise<Preferences> {
 
 /**
  * Saves language and/or timezone (other keys untouched).
- * @throws ApiError 400 with a Portuguese message on an unknown language or timezone.
+ * @throws ApiError 400 with a translatable message on an unknown language or timezone.
  */
 export async function savePreferences(userId: string, input: unknown): Promise<Preferences> {
   const parsed = preferencesSchema.partial().safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ApiError(400, issue?.message ?? "Preferências inválidas.", { field: issue?.path.join(".") });
+    throw new ApiError(400, issueMsg(issue, msg("api:preferences.invalid")), { field: issue?.path.join(".") });
   }
   const patch: Partial<PreferencesInput> = {};
   if (parsed.data.language) patch.language = parsed.data.language;

@@ -1,7 +1,9 @@
 /**
  * Trading settings per user (PRODUCT.md §3, §5, §9): stored as JSON, normalised on load (invalid
- * values fall back to defaults), validated on save (400 with a Portuguese message, nothing saved).
+ * values fall back to defaults), validated on save (400 with a translatable message naming the field
+ * and its bounds — Portuguese for a pt reader — nothing saved).
  */
+import { decodeIssueMessage } from "../../core/i18n/zod-message";
 import { normaliseLoadedSettings, parseSettingsUpdate, type TradingSettings } from "../../core/settings";
 import { ApiError } from "./api.server";
 import { db } from "./db.server";
@@ -20,7 +22,7 @@ export async function getSettings(userId: string): Promise<TradingSettings> {
 export async function saveSettings(userId: string, body: unknown): Promise<TradingSettings> {
   const patch = body && typeof body === "object" && "settings" in body ? (body as { settings: unknown }).settings : body;
   const result = parseSettingsUpdate(patch, await getSettings(userId));
-  if (!result.ok) throw new ApiError(400, result.message, { field: result.field });
+  if (!result.ok) throw new ApiError(400, decodeIssueMessage(result.message), { field: result.field });
   const sql = db();
   await sql`insert into trading_settings (user_id, settings) values (${userId}, ${sql.json(result.settings as never)})
     on conflict (user_id) do update set settings = excluded.settings, updated_at = now()`;

@@ -4,7 +4,9 @@
  * manual close of one trade. Everything is read through the user's own connection.
  */
 import { Decimal } from "../../core/decimal";
+import { msg } from "../../core/i18n/message";
 import { BrokerError } from "../../core/oanda/errors";
+import { translateMsg } from "~/i18n";
 import { ApiError } from "./api.server";
 import { brokerApiError, brokerNow, requireBroker } from "./broker.server";
 import { db } from "./db.server";
@@ -122,21 +124,27 @@ export async function tradeHistory(userId: string, days = 30) {
 }
 
 /**
- * Closes (all or part of) one open trade of the user's connected account.
+ * Closes (all or part of) one open trade of the user's connected account; the success message is in
+ * `language` (Portuguese by default).
  * @throws ApiError 404 when the trade is not an open trade of that account; 400 when the market is
  *   closed or the broker refuses.
  */
-export async function closeTrade(userId: string, tradeId: string, units: string) {
+export async function closeTrade(userId: string, tradeId: string, units: string, language: unknown = "pt") {
   const { conn, client } = await requireBroker(userId);
-  if (!/^\d+$/.test(tradeId)) throw new ApiError(400, "Identificador de trade inválido.");
+  if (!/^\d+$/.test(tradeId)) throw new ApiError(400, msg("api:trades.invalidId"));
   try {
     const open = await client.listOpenTrades(conn.account_id);
-    if (!open.some((t) => t.id === tradeId)) throw new ApiError(404, "Trade não encontrado entre as posições abertas.");
+    if (!open.some((t) => t.id === tradeId)) throw new ApiError(404, msg("api:trades.notFound"));
     const result = await client.closeTrade(conn.account_id, tradeId, units);
     if (!result.filled)
-      throw new ApiError(400, result.cancelReason === "MARKET_HALTED" ? "Mercado fechado: não é possível fechar o trade agora." : `Fechamento cancelado pela corretora (${result.cancelReason ?? "motivo desconhecido"}).`);
+      throw new ApiError(
+        400,
+        result.cancelReason === "MARKET_HALTED"
+          ? msg("api:trades.marketHalted")
+          : msg("api:trades.closeCancelled", { reason: result.cancelReason ?? msg("api:trades.unknownReason") }),
+      );
     await reconcile(userId, conn, client);
-    return { success: true, message: "Trade fechado com sucesso." };
+    return { success: true, message: translateMsg(msg("api:trades.closed"), language) };
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (err instanceof BrokerError) throw brokerApiError(err);

@@ -1,8 +1,11 @@
 /**
  * Form and body schemas shared by server actions, the JSON API and the browser (one schema per form,
- * DESIGN.md §2). Rules and messages from PRODUCT.md §5 and §8.
+ * DESIGN.md §2). Rules and messages from PRODUCT.md §5 and §8. Messages are translatable
+ * (`zMsg`, core/i18n/zod-message.ts): an issue's text is its Portuguese rendering, decoded back into
+ * a message where the reader's language is known.
  */
 import { z } from "zod";
+import { zMsg } from "../../core/i18n/zod-message";
 
 /** Password rules with their live labels (PRODUCT.md §5). */
 export const PASSWORD_RULES = [
@@ -13,17 +16,20 @@ export const PASSWORD_RULES = [
 ] as const;
 
 export const emailField = z
-  .string({ error: "Informe seu e-mail." })
+  .string({ error: zMsg("validation:email.required") })
   .trim()
   .toLowerCase()
-  .pipe(z.email({ error: "E-mail inválido." }));
+  .pipe(z.email({ error: zMsg("validation:email.invalid") }));
 
 export const passwordField = z
-  .string({ error: "Informe sua senha." })
-  .min(8, { error: "A senha deve ter pelo menos 8 caracteres." })
-  .regex(/[A-Z]/, { error: "A senha deve ter uma letra maiúscula." })
-  .regex(/[a-z]/, { error: "A senha deve ter uma letra minúscula." })
-  .regex(/\d/, { error: "A senha deve ter um número." });
+  .string({ error: zMsg("validation:password.required") })
+  .min(8, { error: zMsg("validation:password.min", { min: 8 }) })
+  .regex(/[A-Z]/, { error: zMsg("validation:password.upper") })
+  .regex(/[a-z]/, { error: zMsg("validation:password.lower") })
+  .regex(/\d/, { error: zMsg("validation:password.digit") });
+
+const FIRST_NAME_MESSAGE = zMsg("validation:firstName");
+const LAST_NAME_MESSAGE = zMsg("validation:lastName");
 
 /** Register: first/last name (or a full name split in two), e-mail trimmed and lowercased, strong password. */
 export const registerSchema = z
@@ -42,11 +48,11 @@ export const registerSchema = z
       lastName = rest.join(" ");
     }
     if (!firstName) {
-      ctx.addIssue({ code: "custom", message: "Informe seu nome.", path: ["firstName"] });
+      ctx.addIssue({ code: "custom", message: FIRST_NAME_MESSAGE, path: ["firstName"] });
       return z.NEVER;
     }
     if (!lastName) {
-      ctx.addIssue({ code: "custom", message: "Informe seu sobrenome.", path: ["lastName"] });
+      ctx.addIssue({ code: "custom", message: LAST_NAME_MESSAGE, path: ["lastName"] });
       return z.NEVER;
     }
     return { firstName, lastName, email: v.email, password: v.password };
@@ -55,24 +61,24 @@ export const registerSchema = z
 /** Login does not check password strength (PRODUCT.md §5). */
 export const loginSchema = z.object({
   email: emailField,
-  password: z.string({ error: "Informe sua senha." }).min(1, { error: "Informe sua senha." }),
+  password: z.string({ error: zMsg("validation:password.required") }).min(1, { error: zMsg("validation:password.required") }),
   remember: z
     .union([z.boolean(), z.string()])
     .optional()
     .transform((v) => v === undefined || v === true || v === "on" || v === "true"),
 });
 
-export const environmentField = z.enum(["practice", "live"], { error: "Ambiente inválido: use practice ou live." });
+export const environmentField = z.enum(["practice", "live"], { error: zMsg("validation:environment") });
 
 /** Broker token test (wizard step 2). */
 export const testTokenSchema = z.object({
-  token: z.string({ error: "Por favor, insira seu token da Oanda" }).trim().min(1, { error: "Por favor, insira seu token da Oanda" }),
+  token: z.string({ error: zMsg("validation:token") }).trim().min(1, { error: zMsg("validation:token") }),
   environment: environmentField.default("practice"),
 });
 
 /** Broker connect (wizard step 3). */
 export const connectSchema = testTokenSchema.extend({
-  accountId: z.string({ error: "Por favor, selecione uma conta" }).trim().min(1, { error: "Por favor, selecione uma conta" }),
+  accountId: z.string({ error: zMsg("validation:account") }).trim().min(1, { error: zMsg("validation:account") }),
 });
 
 /** Version of the Terms of Use / Privacy Policy recorded when a user accepts them (users.terms_version). */
@@ -83,14 +89,14 @@ export const emailRequestSchema = z.object({ email: emailField });
 
 /** Terms step: the checkbox must be ticked (the server checks it even when the scroll gate could not run). */
 export const termsSchema = z.object({
-  accept: z.literal("on", { error: "Você precisa aceitar os Termos de Uso e a Política de Privacidade." }),
+  accept: z.literal("on", { error: zMsg("validation:terms") }),
 });
 
 /** Reset-password form: the token from the link, a strong new password and its confirmation. */
 export const resetPasswordSchema = z
   .object({
-    token: z.string({ error: "Link de redefinição inválido." }).min(1, { error: "Link de redefinição inválido." }),
+    token: z.string({ error: zMsg("validation:resetLink") }).min(1, { error: zMsg("validation:resetLink") }),
     password: passwordField,
-    confirm: z.string({ error: "Confirme a nova senha." }),
+    confirm: z.string({ error: zMsg("validation:password.confirm") }),
   })
-  .refine((v) => v.password === v.confirm, { message: "As senhas não coincidem.", path: ["confirm"] });
+  .refine((v) => v.password === v.confirm, { message: zMsg("validation:password.mismatch"), path: ["confirm"] });

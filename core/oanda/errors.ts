@@ -1,13 +1,15 @@
 /**
  * Typed errors of the OANDA v20 client, classified by what the caller should do (DESIGN.md §2):
  * retry (`network`, `server`, `rate_limited`), stop and tell the user (`auth`, `forbidden`), or fix
- * the input (`bad_request`, `not_found`). `messagePt` is the user-facing text of PRODUCT.md §8
- * ("Broker wizard"). Error envelope and statuses: oanda/PROTOCOL.md §4.
+ * the input (`bad_request`, `not_found`). `messageMsg` is the user-facing message of PRODUCT.md §8
+ * ("Broker wizard"), translatable (core namespace `broker`, ADR 0007); `messagePt` its Portuguese
+ * text. Error envelope and statuses: oanda/PROTOCOL.md §4.
  *
  * Tokens never appear in `message`, `messagePt` or `cause` text built here: every message passes
  * through `redact` with the client's token.
  */
 import type { Transaction } from "../broker/port";
+import { msg, renderMsg, type Msg } from "../i18n";
 
 export type BrokerErrorKind =
   | "auth"
@@ -19,13 +21,13 @@ export type BrokerErrorKind =
   | "network"
   | "invalid_response";
 
-/** Portuguese messages of PRODUCT.md §8 (Broker wizard, "Direct API"). */
+/** Portuguese texts of the messages of PRODUCT.md §8 (Broker wizard, "Direct API"), from the `broker` catalog. */
 export const MESSAGES_PT = {
-  auth: "Token inválido ou expirado. Verifique seu token.",
-  forbidden: "Acesso negado. Verifique as permissões do seu token.",
-  invalidResponse: "Resposta inválida da API da Oanda",
-  network: "Erro de CORS ou conectividade. O servidor backend pode estar offline.",
-  status: (status: number) => `Erro na API da Oanda (${status}). Tente novamente.`,
+  auth: renderMsg(msg("broker:auth")),
+  forbidden: renderMsg(msg("broker:forbidden")),
+  invalidResponse: renderMsg(msg("broker:invalidResponse")),
+  network: renderMsg(msg("broker:network")),
+  status: (status: number) => renderMsg(msg("broker:status", { status })),
 } as const;
 
 export interface BrokerErrorInit {
@@ -46,7 +48,8 @@ export interface BrokerErrorInit {
 
 /**
  * Any failure of a call to OANDA. `kind` says what happened, `retryable` whether repeating the
- * same call may succeed (network, 5xx, 429), `messagePt` what to show the user.
+ * same call may succeed (network, 5xx, 429), `messageMsg` what to show the user (`messagePt`: in
+ * Portuguese).
  */
 export class BrokerError extends Error {
   readonly status: number;
@@ -54,6 +57,9 @@ export class BrokerError extends Error {
   readonly errorMessage?: string;
   readonly kind: BrokerErrorKind;
   readonly retryable: boolean;
+  /** The message for the user (render it in the reader's language). */
+  readonly messageMsg: Msg;
+  /** Its Portuguese text (logs, stored columns). */
   readonly messagePt: string;
   readonly rejectTransaction?: Transaction;
   readonly lastTransactionID?: string;
@@ -70,7 +76,8 @@ export class BrokerError extends Error {
     if (init.lastTransactionID !== undefined) this.lastTransactionID = init.lastTransactionID;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     this.retryable = init.kind === "network" || init.kind === "server" || init.kind === "rate_limited";
-    this.messagePt = messagePtFor(init.kind, init.status);
+    this.messageMsg = messageFor(init.kind, init.status);
+    this.messagePt = renderMsg(this.messageMsg);
   }
 }
 
@@ -84,20 +91,25 @@ export function kindForStatus(status: number): BrokerErrorKind {
   return "bad_request";
 }
 
-/** Portuguese message for a kind/status (PRODUCT.md §8). */
-export function messagePtFor(kind: BrokerErrorKind, status: number): string {
+/** The user-facing message for a kind/status (PRODUCT.md §8), a key of the `broker` catalog. */
+export function messageFor(kind: BrokerErrorKind, status: number): Msg {
   switch (kind) {
     case "auth":
-      return MESSAGES_PT.auth;
+      return msg("broker:auth");
     case "forbidden":
-      return MESSAGES_PT.forbidden;
+      return msg("broker:forbidden");
     case "invalid_response":
-      return MESSAGES_PT.invalidResponse;
+      return msg("broker:invalidResponse");
     case "network":
-      return MESSAGES_PT.network;
+      return msg("broker:network");
     default:
-      return MESSAGES_PT.status(status);
+      return msg("broker:status", { status });
   }
+}
+
+/** Portuguese text of `messageFor(kind, status)`. */
+export function messagePtFor(kind: BrokerErrorKind, status: number): string {
+  return renderMsg(messageFor(kind, status));
 }
 
 /** Replaces every occurrence of `secret` (the bearer token) in `text` with `***`. */

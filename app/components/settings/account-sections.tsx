@@ -7,7 +7,7 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { formatDate } from "~/lib/format";
+import { useDisplay } from "~/lib/hooks";
 import { BrokerWizard } from "../broker-wizard";
 import { PlugIcon } from "../icons";
 import { Badge, Button, Card, type Tone } from "../ui";
@@ -27,6 +27,7 @@ export function SubscriptionCard({
   licenseKey: string | null;
 }) {
   const { t } = useTranslation("settings");
+  const fmt = useDisplay();
   const status = LICENCE_TONE[licenseStatus] ? licenseStatus : "none";
   return (
     <Card title={t("subscription.title")} data-testid="subscription-card">
@@ -39,7 +40,7 @@ export function SubscriptionCard({
       <dl className="mt-3 space-y-1.5 text-sm">
         <div className="flex justify-between gap-2">
           <dt className="text-slate-400">{t("subscription.endDate")}</dt>
-          <dd className="text-slate-200">{formatDate(endDate)}</dd>
+          <dd className="text-slate-200">{fmt.date(endDate)}</dd>
         </div>
         {licenseKey && (
           <div className="flex justify-between gap-2">

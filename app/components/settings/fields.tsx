@@ -1,11 +1,13 @@
 /**
  * Settings form fields: number inputs carrying the PRODUCT.md §5 min/max/step (from
- * `NUMBER_FIELDS`), checkboxes and selects; each shows its error (same Portuguese message as the
- * server) under the field. Names are the dotted setting paths the form schema parses.
+ * `NUMBER_FIELDS`), checkboxes and selects; each shows its error (the server's message, in the
+ * user's language) under the field, and number fields a range hint in the user's locale (0,5 in
+ * Portuguese, 0.5 in English). Names are the dotted setting paths the form schema parses.
  */
 import clsx from "clsx";
 import type { ChangeEvent, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useDisplay } from "~/lib/hooks";
 import { NUMBER_FIELDS } from "~/lib/settings-form";
 
 const INPUT =
@@ -27,17 +29,19 @@ function ErrorLine({ id, error }: { id: string; error?: string | null }) {
   );
 }
 
-/** pt-BR style number for hints: 0.5 → "0,5". */
-function hintNumber(n: number): string {
-  return String(n).replace(".", ",");
+/** A bound for a hint in the user's locale, without grouping (like the validation messages): 0.5 → "0,5" in pt-BR, "0.5" in en-US. */
+export function hintNumber(n: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { useGrouping: false, maximumFractionDigits: 10 }).format(n);
 }
 
 /** A numeric setting with its HTML min/max/step and a range hint. */
 export function NumberField({ name, label, defaultValue, error }: { name: string; label: string; defaultValue: number | undefined; error?: string | null }) {
   const { t } = useTranslation("settings");
+  const { locale } = useDisplay();
   const rule = NUMBER_FIELDS[name];
   const id = fieldId(name);
-  const hint = rule ? (rule.max === undefined ? t("rangeMin", { min: hintNumber(rule.min) }) : t("range", { min: hintNumber(rule.min), max: hintNumber(rule.max) })) : null;
+  const num = (n: number) => hintNumber(n, locale);
+  const hint = rule ? (rule.max === undefined ? t("rangeMin", { min: num(rule.min) }) : t("range", { min: num(rule.min), max: num(rule.max) })) : null;
   return (
     <div>
       <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-300">

@@ -1,10 +1,11 @@
-/** Error mapping of the OANDA client: status → kind, retryable, Portuguese message (PRODUCT.md §8); token redaction. */
+/** Error mapping of the OANDA client: status → kind, retryable, translatable message (Portuguese text of PRODUCT.md §8); token redaction. */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Clock } from "../../../core/clock";
 import { createOandaClient } from "../../../core/oanda/client";
-import { BrokerError, kindForStatus, messagePtFor, redact } from "../../../core/oanda/errors";
+import { renderMsg } from "../../../core/i18n";
+import { BrokerError, kindForStatus, messageFor, messagePtFor, redact } from "../../../core/oanda/errors";
 
 const TOKEN = "0123456789abcdef-SECRET-fedcba9876543210";
 const ACCOUNT = "101-004-1435156-001";
@@ -150,5 +151,29 @@ describe("helpers", () => {
     const e = new BrokerError("m", { status: 0, kind: "network" });
     expect(e).toBeInstanceOf(Error);
     expect(e.name).toBe("BrokerError");
+  });
+});
+
+describe("translatable messages (ADR 0007)", () => {
+  it("messageMsg is a `broker` catalog message; messagePt its Portuguese text", () => {
+    const e = new BrokerError("m", { status: 401, kind: "auth" });
+    expect(e.messageMsg).toEqual({ key: "broker:auth" });
+    expect(e.messagePt).toBe("Token inválido ou expirado. Verifique seu token.");
+    expect(renderMsg(e.messageMsg, "en")).toBe("Invalid or expired token. Check your token.");
+    expect(renderMsg(e.messageMsg, "es")).toBe("Token inválido o caducado. Verifica tu token.");
+  });
+
+  it.each([
+    ["auth", 401, "Token inválido ou expirado. Verifique seu token.", "Invalid or expired token. Check your token."],
+    ["forbidden", 403, "Acesso negado. Verifique as permissões do seu token.", "Access denied. Check your token's permissions."],
+    ["invalid_response", 200, "Resposta inválida da API da Oanda", "Invalid response from the Oanda API"],
+    ["network", 0, "Erro de CORS ou conectividade. O servidor backend pode estar offline.", "CORS or connectivity error. The backend server may be offline."],
+    ["server", 503, "Erro na API da Oanda (503). Tente novamente.", "Oanda API error (503). Try again."],
+    ["bad_request", 400, "Erro na API da Oanda (400). Tente novamente.", "Oanda API error (400). Try again."],
+  ] as const)("%s (%i): pt text of PRODUCT.md §8 and English", (kind, status, pt, en) => {
+    expect(messagePtFor(kind, status)).toBe(pt);
+    expect(renderMsg(messageFor(kind, status), "pt")).toBe(pt);
+    expect(renderMsg(messageFor(kind, status), "en")).toBe(en);
+    expect(renderMsg(messageFor(kind, status), "es")).not.toBe(pt);
   });
 });
