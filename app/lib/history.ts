@@ -38,6 +38,8 @@ export interface HistoryTrade {
   closeTime: string | null;
   aiTimeframe?: string | null;
   aiReason?: string | null;
+  /** The reason as a translatable message (ADR 0007), when stored. */
+  aiReasonMsg?: Msg | null;
 }
 
 const SIDES = ["buy", "sell"] as const;

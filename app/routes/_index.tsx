@@ -29,7 +29,7 @@ export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "hero", "m
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAppUser(request);
-  const [pub, broker, bot] = await Promise.all([publicUser(user), brokerStatus(user.id), botStatus(user.id, user.preferences?.language)]);
+  const [pub, broker, bot] = await Promise.all([publicUser(user), brokerStatus(user.id, user.preferences?.language), botStatus(user.id, user.preferences?.language)]);
   return { user: pub, broker, bot };
 }
 

@@ -5,6 +5,7 @@ import { translateMsg } from "~/i18n";
 import { apiRoute, readBody } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { connectBroker } from "~/services/broker.server";
+import { notices } from "~/lib/notifications";
 import { notify } from "~/services/notifications.server";
 import { connectSchema } from "~/services/validation";
 
@@ -13,6 +14,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const user = await requireApiUser(request);
     const input = await readBody(request, connectSchema);
     const summary = await connectBroker(user.id, input);
-    await notify(user.id, { type: "success", title: "Conta Oanda conectada", message: `Conta ${summary.alias || summary.id} (${input.environment === "live" ? "real" : "demo"}) conectada.` });
+    await notify(user.id, { type: "success", ...notices.brokerConnected(summary.alias || summary.id, input.environment) });
     return { success: true, message: translateMsg(msg("api:broker.connected"), user.preferences?.language), account: { id: summary.id, name: summary.alias || `Conta ${summary.id}`, environment: input.environment } };
   });

@@ -16,7 +16,7 @@ import { requireAppUser } from "~/lib/pages.server";
 import { licenceLabel, stopReasonKey, subscriptionLabel, tradeStats, winLossCard } from "~/lib/trading";
 import { ApiError } from "~/services/api.server";
 import { publicUser } from "~/services/auth.server";
-import { botStatus, tradeReasonMsgs } from "~/services/bot.server";
+import { botStatus } from "~/services/bot.server";
 import { brokerStatus } from "~/services/broker.server";
 import { openTrades, tradeHistory } from "~/services/trades.server";
 import { brokerNow, getConnection } from "~/services/broker.server";
@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAppUser(request);
   const [pub, broker, bot, history, conn] = await Promise.all([
     publicUser(user),
-    brokerStatus(user.id),
+    brokerStatus(user.id, user.preferences?.language),
     botStatus(user.id, user.preferences?.language),
     tradeHistory(user.id, 30),
     getConnection(user.id),
@@ -42,10 +42,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let openError: string | null = null;
   if (broker.isConnected) {
     try {
+      // Each trade carries the AI's reason as a message, rendered in the reader's language (ADR 0007).
       open = (await openTrades(user.id)) as OpenTradeView[];
-      // The AI's reason as a message, rendered by the card in the reader's language (ADR 0007).
-      const reasons = await tradeReasonMsgs(user.id, open.map((tr) => tr.id));
-      open = open.map((tr) => ({ ...tr, aiReasonMsg: reasons[tr.id] ?? null }));
     } catch (err) {
       openError = err instanceof ApiError ? err.messageIn(user.preferences?.language) : "accountData";
     }

@@ -167,24 +167,6 @@ export async function botStatus(userId: string, language: unknown = "pt") {
   };
 }
 
-/**
- * The AI's reason of each open trade as a message (when its decision stored one), by broker trade
- * id, for the trade cards to render in the reader's language.
- */
-export async function tradeReasonMsgs(userId: string, tradeIds: string[]): Promise<Record<string, Msg>> {
-  if (tradeIds.length === 0) return {};
-  const sql = db();
-  const rows = await sql<{ broker_trade_id: string; reason_msg: unknown }[]>`
-    select t.broker_trade_id, d.reason_msg from trades t
-    join lateral (select reason_msg from decisions d
-      where d.user_id = t.user_id and d.decision_id = t.decision_id and d.reason_msg is not null
-      order by d.executed desc, d.id desc limit 1) d on true
-    where t.user_id = ${userId} and t.status = 'open' and t.broker_trade_id in ${sql(tradeIds)}`;
-  const out: Record<string, Msg> = {};
-  for (const r of rows) if (isMsg(r.reason_msg)) out[r.broker_trade_id] = r.reason_msg;
-  return out;
-}
-
 /** Active bots (for resuming after a restart and the per-minute scheduler). */
 export async function activeBotIds(): Promise<string[]> {
   return (await db()<{ user_id: string }[]>`select user_id from bots where is_active`).map((r) => r.user_id);

@@ -9,6 +9,7 @@
 import type postgres from "postgres";
 import type { BrokerPort, Transaction } from "../../core/broker/port";
 import { Decimal } from "../../core/decimal";
+import type { Msg } from "../../core/i18n/message";
 import { unitsToLots } from "../../core/instruments";
 import { notices } from "../lib/notifications";
 import type { BrokerConnectionRow } from "./broker.server";
@@ -90,15 +91,16 @@ async function recordOpen(
         where user_id = ${userId} and client_order_id = ${clientOrderId} returning decision_id`
     : [];
   const [decision] = intent
-    ? await sql<{ timeframe: string; confidence: string; reason: string; payload: { tradingStyle?: string } }[]>`
-        select timeframe, confidence, reason, payload from decisions where user_id = ${userId} and decision_id = ${intent.decision_id}
+    ? await sql<{ timeframe: string; confidence: string; reason: string; reason_msg: Msg | null; payload: { tradingStyle?: string } }[]>`
+        select timeframe, confidence, reason, reason_msg, payload from decisions where user_id = ${userId} and decision_id = ${intent.decision_id}
         order by created_at desc limit 1`
     : [];
   const inserted = await sql`insert into trades (user_id, account_id, environment, broker_trade_id, client_order_id, decision_id,
-      instrument, side, units, open_price, open_time, ai_timeframe, ai_confidence, ai_reason, strategy, trading_style)
+      instrument, side, units, open_price, open_time, ai_timeframe, ai_confidence, ai_reason, ai_reason_msg, strategy, trading_style)
     values (${userId}, ${conn.account_id}, ${conn.environment}, ${o.tradeID}, ${clientOrderId ?? null}, ${intent?.decision_id ?? null},
       ${tx.instrument ?? ""}, ${side}, ${units.abs().toString()}, ${price}, ${tx.time},
       ${decision?.timeframe ?? null}, ${decision?.confidence ?? null}, ${decision?.reason ?? null},
+      ${decision?.reason_msg ? sql.json(decision.reason_msg as never) : null},
       ${intent ? "IA adaptativa" : "manual"}, ${decision?.payload?.tradingStyle ?? null})
     on conflict (user_id, account_id, broker_trade_id) do nothing returning id`;
   if (inserted.length === 0) return 0;

@@ -4,7 +4,7 @@
  * manual close of one trade. Everything is read through the user's own connection.
  */
 import { Decimal } from "../../core/decimal";
-import { msg } from "../../core/i18n/message";
+import { isMsg, msg, type Msg } from "../../core/i18n/message";
 import { BrokerError } from "../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
 import { ApiError } from "./api.server";
@@ -32,16 +32,19 @@ interface TradeRow {
   ai_timeframe: string | null;
   ai_confidence: string | null;
   ai_reason: string | null;
+  /** The same reason as a translatable message (ADR 0007), when the decision stored one. */
+  ai_reason_msg: Msg | null;
   strategy: string | null;
   trading_style: string | null;
 }
 
-function aiFields(r: Pick<TradeRow, "ai_timeframe" | "ai_confidence" | "ai_reason" | "strategy" | "trading_style"> | undefined) {
+function aiFields(r: Pick<TradeRow, "ai_timeframe" | "ai_confidence" | "ai_reason" | "ai_reason_msg" | "strategy" | "trading_style"> | undefined) {
   return {
     aiTimeframe: r?.ai_timeframe ?? null,
     aiSelectedTimeframe: r?.ai_timeframe ?? null,
     aiConfidence: r?.ai_confidence === null || r?.ai_confidence === undefined ? null : Number(r.ai_confidence),
     aiReason: r?.ai_reason ?? null,
+    aiReasonMsg: isMsg(r?.ai_reason_msg) ? r.ai_reason_msg : null,
     strategy: r?.strategy ?? null,
     meta: { timeframe: r?.ai_timeframe ?? null, strategy: r?.strategy ?? null, tradingStyle: r?.trading_style ?? null },
   };

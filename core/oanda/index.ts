@@ -6,7 +6,7 @@
  */
 export { createOandaClient, formatUnits, MAX_CANDLE_COUNT, OANDA_HOSTS, toWireTime } from "./client";
 export type { OandaClient, OandaClientOptions } from "./client";
-export { BrokerError, isBrokerError, kindForStatus, MESSAGES_PT, messagePtFor, redact } from "./errors";
+export { BrokerError, isBrokerError, kindForStatus, MESSAGES_PT, messageFor, messagePtFor, redact } from "./errors";
 export type { BrokerErrorInit, BrokerErrorKind } from "./errors";
 export { oandaLimiter, OANDA_REQUESTS_PER_SECOND, parseRetryAfter } from "./http";
 export type { FetchLike, OandaLogger } from "./http";

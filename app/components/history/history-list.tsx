@@ -7,6 +7,7 @@
  */
 import { Link } from "@remix-run/react";
 import clsx from "clsx";
+import { formatMsg } from "../../../core/i18n/message";
 import { useTranslation } from "react-i18next";
 import { formatDateTime, formatInstrument, formatLots, formatPrice, normaliseTimeframe, toNumber } from "~/lib/format";
 import type { HistoryStats, HistoryTrade } from "~/lib/history";
@@ -87,7 +88,11 @@ export function HistoryRowItem({ trade, currency, timezone }: { trade: HistoryTr
           <dd className="tabular-nums text-slate-300">{when(trade.closeTime)}</dd>
         </div>
       </dl>
-      {trade.aiReason && <p className="mt-2 text-sm text-slate-400">{trade.aiReason}</p>}
+      {(trade.aiReasonMsg || trade.aiReason) && (
+        <p className="mt-2 text-sm text-slate-400" data-testid="history-ai-reason">
+          {trade.aiReasonMsg ? formatMsg(t, trade.aiReasonMsg) : trade.aiReason}
+        </p>
+      )}
     </li>
   );
 }
