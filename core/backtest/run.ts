@@ -14,6 +14,7 @@
  * Wall-clock speed needs a clock (core never reads time itself): pass `clock: () => performance.now()`.
  */
 import type { Candle } from "../candles";
+import type { Msg } from "../i18n/message";
 import { Decimal, formatMoney } from "../decimal";
 import { AI_TIMEFRAMES, formatPrice, GRANULARITY_SECONDS, instrumentSpec, pipSize } from "../instruments";
 import type { Timeframe } from "../instruments";
@@ -57,7 +58,10 @@ export interface BacktestTrade {
   units: string;
   timeframe: Timeframe;
   confidence: number;
+  /** The decision's reason in Portuguese (printed by the CLI). */
   reason: string;
+  /** The same reason as a translatable message (ADR 0007). */
+  reasonMsg: Msg;
   /** UTC ISO. */
   entryTime: string;
   entryPrice: string;
@@ -82,8 +86,8 @@ export interface BacktestResult {
   candles: number;
   trades: BacktestTrade[];
   stats: BacktestStats;
-  /** Bot stops from risk rules, with their Portuguese reasons. */
-  stops: { time: string; code: string; reason: string }[];
+  /** Bot stops from risk rules, with their reasons in Portuguese and as messages. */
+  stops: { time: string; code: string; reason: string; reasonMsg: Msg }[];
   /** How often each risk rule blocked an "open" decision. */
   blocked: Record<string, number>;
   /** Wall time and speed, when a clock was given. */
@@ -246,7 +250,7 @@ export function runBacktest(opts: BacktestOptions): BacktestResult {
     if (!verdict.allowed) {
       blocked[verdict.code] = (blocked[verdict.code] ?? 0) + 1;
       if (verdict.stopBot) {
-        stops.push({ time: now.toISOString(), code: verdict.code, reason: verdict.reason });
+        stops.push({ time: now.toISOString(), code: verdict.code, reason: verdict.reason, reasonMsg: verdict.reasonMsg });
         haltedUntil = nextTradingDayStart(now, tz).getTime();
         consecutiveLosses = 0;
         peak = balance;
@@ -268,6 +272,7 @@ export function runBacktest(opts: BacktestOptions): BacktestResult {
         timeframe: decision.timeframe,
         confidence: decision.confidence,
         reason: decision.reason,
+        reasonMsg: decision.reasonMsg,
         entryTime: now.toISOString(),
         entryPrice: decision.entryPrice!,
         stopLoss: decision.stopLoss!,

@@ -22,6 +22,7 @@ import type { Trend, Volatility } from "./regime";
 import { computeSignal } from "./signal";
 import { computeStops } from "./stops";
 import { computeUnits } from "./sizing";
+import { say, type Said } from "./text";
 
 /** Minimum signal confidence (0–1) to open a trade: with the 3 default indicators, all must agree. */
 export const MIN_CONFIDENCE = 0.6;
@@ -56,11 +57,16 @@ export interface Decision {
   /** 0–1. */
   confidence: number;
   timeframe: Timeframe;
-  regime: { volatility: Volatility; trend: Trend; reason: string; reasonMsg?: Msg };
-  /** Portuguese: why this action. */
+  /** The regime read on the anchor timeframe, with the timeframe choice's reason (text and message). */
+  regime: { volatility: Volatility; trend: Trend; reason: string; reasonMsg: Msg };
+  /** Why this action, in Portuguese: the text of `reasonMsg` (`renderMsg(reasonMsg)`). */
   reason: string;
-  /** The same reason as a translatable message (ADR 0007). */
-  reasonMsg?: Msg;
+  /**
+   * The same reason as a translatable message (ADR 0007): engine:decision.* whose `signal` parameter
+   * is the signal's message (engine:signal.reason), or engine:sizing.*; render it with
+   * `renderMsg(d.reasonMsg, lang)` (core) or the app's `translateMsg`.
+   */
+  reasonMsg: Msg;
   entryPrice?: string;
   stopLoss?: string;
   takeProfit?: string;
@@ -126,13 +132,15 @@ export class DecisionEngine {
 
 /**
  * The decision for one instrument now. Never throws for market reasons; returns action "none"
- * with a Portuguese reason (insufficient data, divergent signals, closed market, sizing problem).
+ * with a reason message and its Portuguese text (insufficient data, divergent signals, closed
+ * market, sizing problem).
  */
 export function decide(input: EngineInput): Decision {
   const engine = new DecisionEngine(featureConfig(input.settings)).load(input.candles);
   return engine.decide(input);
 }
 
+/** Numbers in engine reasons: 2 decimals with a point in every language ("0.60"), passed preformatted. */
 function fmt2(n: number): string {
   return n.toFixed(2);
 }
@@ -143,47 +151,51 @@ function decideFrom(tracker: (tf: Timeframe) => FeatureTracker, input: StreamInp
   const scalper = ai.scalper.enabled || ai.tradingStyle === "scalper";
   const anchorTf = ai.autoTimeframeSelection ? regimeTimeframe(ai.tradingStyle) : pickTimeframe({ volatility: "normal", trend: "ranging" }, settings).timeframe;
   const anchor = tracker(anchorTf).snapshot();
-  const base = (tf: Timeframe, reason: string, regime: Decision["regime"], features?: Features): Decision => ({
+  const base = (tf: Timeframe, reason: Said, regime: Decision["regime"], features?: Features): Decision => ({
     id: decisionId(instrument, tf, tracker(tf).lastCandleTime),
     instrument,
     action: "none",
     confidence: 0,
     timeframe: tf,
     regime,
-    reason,
+    reason: reason.text,
+    reasonMsg: reason.msg,
     ...(features ? { features } : {}),
   });
   if (!anchor) {
-    const reason = `Dados insuficientes para ${anchorTf}`;
-    return base(anchorTf, reason, { volatility: "normal", trend: "ranging", reason });
+    const reason = say("engine:decision.insufficientData", { timeframe: anchorTf });
+    return base(anchorTf, reason, { volatility: "normal", trend: "ranging", reason: reason.text, reasonMsg: reason.msg });
   }
   const cls = classifyRegime(anchor);
   const pick = pickTimeframe(cls, settings);
-  const regime = { ...cls, reason: pick.reason };
+  const regime = { ...cls, reason: pick.reason, reasonMsg: pick.reasonMsg };
   const tf = pick.timeframe;
   const f = tf === anchorTf ? anchor : tracker(tf).snapshot();
-  if (!f) return base(tf, `Dados insuficientes para ${tf}`, regime);
+  if (!f) return base(tf, say("engine:decision.insufficientData", { timeframe: tf }), regime);
   const closeTime = f.time + GRANULARITY_SECONDS[tf]! * 1000;
   if (input.now.getTime() - closeTime > MAX_STALE_CANDLES * GRANULARITY_SECONDS[tf]! * 1000) {
-    return base(tf, `Dados desatualizados para ${tf}: último candle fechado em ${new Date(closeTime).toISOString()}`, regime, f);
+    return base(tf, say("engine:decision.staleData", { timeframe: tf, closedAt: new Date(closeTime).toISOString() }), regime, f);
   }
 
   const signal = computeSignal(f, ai.indicators);
-  const none = (reason: string): Decision => ({ ...base(tf, reason, regime, f), confidence: signal.confidence });
+  const signalSaid: Said = { msg: signal.reasonMsg, text: signal.reason };
+  const none = (reason: Said): Decision => ({ ...base(tf, reason, regime, f), confidence: signal.confidence });
   if (signal.direction === "none" || signal.confidence < MIN_CONFIDENCE) {
-    return none(`Sinais divergentes: confiança ${fmt2(signal.confidence)} abaixo do mínimo ${fmt2(MIN_CONFIDENCE)} (${signal.reason})`);
+    return none(say("engine:decision.divergent", { confidence: fmt2(signal.confidence), minimum: fmt2(MIN_CONFIDENCE), signal: signalSaid }));
   }
   const side = signal.direction;
   if (scalper) {
     const dirOk = Math.sign(f.impulseMove) === (side === "buy" ? 1 : -1);
     if (f.impulse < ai.scalper.impulseThreshold || !dirOk) {
-      return none(`Scalper sem impulso: ${fmt2(dirOk ? f.impulse : 0)} abaixo do limiar ${fmt2(ai.scalper.impulseThreshold)} (${signal.reason})`);
+      return none(
+        say("engine:decision.noImpulse", { impulse: fmt2(dirOk ? f.impulse : 0), threshold: fmt2(ai.scalper.impulseThreshold), signal: signalSaid }),
+      );
     }
   }
-  if (!input.price.tradeable) return none("Mercado fechado: preço não negociável");
+  if (!input.price.tradeable) return none(say("engine:decision.marketClosed"));
   const bid = new Decimal(input.price.bid || "0");
   const ask = new Decimal(input.price.ask || "0");
-  if (!bid.isFinite() || !ask.isFinite() || bid.lte(0) || ask.lt(bid)) return none("Preço inválido recebido da corretora");
+  if (!bid.isFinite() || !ask.isFinite() || bid.lte(0) || ask.lt(bid)) return none(say("engine:decision.invalidPrice"));
   const entry = side === "buy" ? ask : bid;
   const tpRatio = scalper && ai.scalper.reduceTpOnChop && regime.trend === "ranging" ? settings.tpRatio * CHOP_TP_FACTOR : settings.tpRatio;
   const stops = computeStops({
@@ -208,10 +220,9 @@ function decideFrom(tracker: (tf: Timeframe) => FeatureTracker, input: StreamInp
     ...(input.account.marginAvailable !== undefined ? { marginAvailable: input.account.marginAvailable } : {}),
     marginRate: instrumentSpec(instrument).marginRate,
   });
-  if (!size.ok) return none(size.reason);
-  const verb = side === "buy" ? "Compra" : "Venda";
+  if (!size.ok) return none({ msg: size.reasonMsg, text: size.reason });
   return {
-    ...base(tf, `${verb} com confiança ${fmt2(signal.confidence)}: ${signal.reason}`, regime, f),
+    ...base(tf, say(side === "buy" ? "engine:decision.buy" : "engine:decision.sell", { confidence: fmt2(signal.confidence), signal: signalSaid }), regime, f),
     action: "open",
     side,
     confidence: signal.confidence,

@@ -8,9 +8,11 @@
  *   [fast, normal, slow]; the regime is read on the ladder's slowest timeframe (top-down analysis).
  *   autoTimeframeSelection off → settings.timeframe (or the style's normal timeframe).
  */
+import type { Msg } from "../i18n/message";
 import type { Timeframe } from "../instruments";
 import type { TradingSettings, TradingStyle } from "../settings";
 import type { Features } from "./features";
+import { say, type Said } from "./text";
 
 export const HIGH_VOL_RATIO = 1.3;
 export const LOW_VOL_RATIO = 0.75;
@@ -22,8 +24,10 @@ export type Trend = "trending" | "ranging";
 export interface Regime {
   volatility: Volatility;
   trend: Trend;
-  /** Portuguese explanation of the timeframe choice. */
+  /** Explanation of the timeframe choice in Portuguese (`renderMsg(reasonMsg)`). */
   reason: string;
+  /** The same explanation as a translatable message (engine:regime.*, ADR 0007). */
+  reasonMsg: Msg;
 }
 
 /** Timeframes per style: [fast, normal, slow]. Scalper uses M5 (the M1 fallback, `m1FallbackToM5`). */
@@ -46,27 +50,43 @@ export function classifyRegime(f: Pick<Features, "atr" | "atrMedian" | "adx">): 
   return { volatility, trend: f.adx >= TREND_ADX ? "trending" : "ranging" };
 }
 
-const VOL_PT: Record<Volatility, string> = { low: "baixa", normal: "normal", high: "alta" };
+/** Reason keys per volatility and trend (literal, so each is found by a search for the key). */
+const REGIME_KEYS: Record<Volatility, Record<Trend, string>> = {
+  high: { trending: "engine:regime.high.trending", ranging: "engine:regime.high.ranging" },
+  normal: { trending: "engine:regime.normal.trending", ranging: "engine:regime.normal.ranging" },
+  low: { trending: "engine:regime.low.trending", ranging: "engine:regime.low.ranging" },
+};
+
+/** A timeframe choice with its reason, as a message and as its Portuguese text. */
+export interface TimeframePick {
+  timeframe: Timeframe;
+  /** Portuguese text of `reasonMsg`. */
+  reason: string;
+  reasonMsg: Msg;
+}
+
+function pick(timeframe: Timeframe, reason: Said): TimeframePick {
+  return { timeframe, reason: reason.text, reasonMsg: reason.msg };
+}
 
 /**
- * Picks the timeframe for a regime and style, with a Portuguese reason, e.g.
+ * Picks the timeframe for a regime and style, with a reason message (engine:regime.<volatility>.<trend>
+ * or engine:regime.autoOff.*) and its Portuguese text, e.g.
  * "Volatilidade alta e tendência forte: M15 para entradas rápidas".
  */
 export function pickTimeframe(
   regime: { volatility: Volatility; trend: Trend },
   settings: Pick<TradingSettings, "timeframe" | "aiSettings">,
-): { timeframe: Timeframe; reason: string } {
+): TimeframePick {
   const style = settings.aiSettings.tradingStyle;
   const [fast, normal, slow] = STYLE_TIMEFRAMES[style];
   if (!settings.aiSettings.autoTimeframeSelection) {
     const tf = settings.timeframe ?? normal;
-    return { timeframe: tf, reason: `Seleção automática desligada: timeframe ${settings.timeframe ? "manual" : "padrão do estilo"} ${tf}` };
+    return pick(tf, say(settings.timeframe ? "engine:regime.autoOff.manual" : "engine:regime.autoOff.styleDefault", { timeframe: tf }));
   }
-  const vol = `Volatilidade ${VOL_PT[regime.volatility]}`;
   const { volatility, trend } = regime;
-  if (volatility === "high" && trend === "trending") return { timeframe: fast, reason: `${vol} e tendência forte: ${fast} para entradas rápidas` };
-  if (volatility === "high") return { timeframe: slow, reason: `${vol} sem tendência: ${slow} para filtrar o ruído` };
-  if (volatility === "low" && trend === "ranging") return { timeframe: slow, reason: `${vol} e mercado lateral: ${slow} para capturar movimentos maiores` };
-  if (trend === "trending") return { timeframe: normal, reason: `${vol} e tendência definida: ${normal} para seguir a tendência` };
-  return { timeframe: normal, reason: `${vol} e mercado lateral: ${normal} equilibrado` };
+  // high+trending → fast (quick entries); high+ranging → slow (filter the noise); low+ranging → slow
+  // (larger moves); otherwise the style's normal timeframe.
+  const tf = volatility === "high" ? (trend === "trending" ? fast : slow) : volatility === "low" && trend === "ranging" ? slow : normal;
+  return pick(tf, say(REGIME_KEYS[volatility][trend], { timeframe: tf }));
 }

@@ -11,9 +11,11 @@
  * confidence = |Σ votes| / (number of enabled indicators) × trendFactor, where
  * trendFactor = min(1, 0.5 + ADX / 50) (ADX 25 → 1, ADX 10 → 0.7): weak trends weaken the signal.
  */
+import type { Msg } from "../i18n/message";
 import type { TradingSettings } from "../settings";
 import { EMA_FAST, EMA_SLOW } from "./features";
 import type { Features } from "./features";
+import { say, sayList } from "./text";
 
 export type Direction = "buy" | "sell" | "none";
 
@@ -21,9 +23,26 @@ export interface Signal {
   direction: Direction;
   /** 0–1. */
   confidence: number;
-  /** Portuguese, names each indicator, e.g. "EMA20 acima da EMA50, MACD positivo, RSI 58". */
+  /**
+   * Names each indicator, e.g. "EMA20 acima da EMA50, MACD positivo, RSI 58, ADX 25": the Portuguese
+   * text of `reasonMsg`.
+   */
   reason: string;
-  votes: { indicator: string; vote: number; text: string }[];
+  /**
+   * engine:signal.reason {votes, adx}, `votes` being the vote messages chained with engine:list.item
+   * (see sayList); engine:signal.noIndicators when none is enabled.
+   */
+  reasonMsg: Msg;
+  votes: SignalVote[];
+}
+
+/** One indicator's vote, with its text as a message (engine:signal.<indicator>.*) and in Portuguese. */
+export interface SignalVote {
+  indicator: string;
+  vote: number;
+  /** Portuguese text of `textMsg`. */
+  text: string;
+  textMsg: Msg;
 }
 
 type Indicators = TradingSettings["aiSettings"]["indicators"];
@@ -33,38 +52,52 @@ function round(n: number, dp: number): number {
   return Math.round(n * k) / k;
 }
 
+const STOCHASTIC_KEYS = {
+  overbought: "engine:signal.stochastic.overbought",
+  oversold: "engine:signal.stochastic.oversold",
+  aboveD: "engine:signal.stochastic.aboveD",
+  belowD: "engine:signal.stochastic.belowD",
+  value: "engine:signal.stochastic.value",
+} as const;
+
+function vote(indicator: string, v: number, key: string, params?: Record<string, string | number>): SignalVote {
+  const said = say(key, params);
+  return { indicator, vote: v, text: said.text, textMsg: said.msg };
+}
+
 /** Votes of each enabled indicator, in a fixed order (EMA, MACD, RSI, Bollinger, Stochastic). */
-export function indicatorVotes(f: Features, on: Indicators): Signal["votes"] {
-  const votes: Signal["votes"] = [];
+export function indicatorVotes(f: Features, on: Indicators): SignalVote[] {
+  const votes: SignalVote[] = [];
   if (on.ema) {
     const v = Math.sign(f.emaFast - f.emaSlow);
-    votes.push({ indicator: "ema", vote: v, text: `EMA${EMA_FAST} ${v > 0 ? "acima da" : v < 0 ? "abaixo da" : "igual à"} EMA${EMA_SLOW}` });
+    const key = v > 0 ? "engine:signal.ema.above" : v < 0 ? "engine:signal.ema.below" : "engine:signal.ema.equal";
+    votes.push(vote("ema", v, key, { fast: EMA_FAST, slow: EMA_SLOW }));
   }
   if (on.macd) {
     const v = Math.sign(f.macdHistogram);
-    votes.push({ indicator: "macd", vote: v, text: `MACD ${v > 0 ? "positivo" : v < 0 ? "negativo" : "neutro"}` });
+    votes.push(vote("macd", v, v > 0 ? "engine:signal.macd.positive" : v < 0 ? "engine:signal.macd.negative" : "engine:signal.macd.neutral"));
   }
   if (on.rsi) {
     const r = f.rsi;
     const v = r >= 70 ? -1 : r <= 30 ? 1 : r > 50 ? 1 : r < 50 ? -1 : 0;
-    const tag = r >= 70 ? " (sobrecomprado)" : r <= 30 ? " (sobrevendido)" : "";
-    votes.push({ indicator: "rsi", vote: v, text: `RSI ${Math.round(r)}${tag}` });
+    const key = r >= 70 ? "engine:signal.rsi.overbought" : r <= 30 ? "engine:signal.rsi.oversold" : "engine:signal.rsi.value";
+    votes.push(vote("rsi", v, key, { value: Math.round(r) }));
   }
   if (on.bollinger) {
     const c = f.close;
     let v = 0;
-    let text = "preço na média de Bollinger";
-    if (c > f.bbUpper) [v, text] = [-1, "preço acima da banda superior de Bollinger"];
-    else if (c < f.bbLower) [v, text] = [1, "preço abaixo da banda inferior de Bollinger"];
-    else if (c > f.bbMiddle) [v, text] = [1, "preço acima da média de Bollinger"];
-    else if (c < f.bbMiddle) [v, text] = [-1, "preço abaixo da média de Bollinger"];
-    votes.push({ indicator: "bollinger", vote: v, text });
+    let key = "engine:signal.bollinger.atMiddle";
+    if (c > f.bbUpper) [v, key] = [-1, "engine:signal.bollinger.aboveUpper"];
+    else if (c < f.bbLower) [v, key] = [1, "engine:signal.bollinger.belowLower"];
+    else if (c > f.bbMiddle) [v, key] = [1, "engine:signal.bollinger.aboveMiddle"];
+    else if (c < f.bbMiddle) [v, key] = [-1, "engine:signal.bollinger.belowMiddle"];
+    votes.push(vote("bollinger", v, key));
   }
   if (on.stochastic) {
     const k = f.stochK;
     const v = k >= 80 ? -1 : k <= 20 ? 1 : Math.sign(k - f.stochD);
-    const tag = k >= 80 ? " sobrecomprado" : k <= 20 ? " sobrevendido" : v > 0 ? " acima de %D" : v < 0 ? " abaixo de %D" : "";
-    votes.push({ indicator: "stochastic", vote: v, text: `Estocástico ${Math.round(k)}${tag}` });
+    const key = k >= 80 ? "overbought" : k <= 20 ? "oversold" : v > 0 ? "aboveD" : v < 0 ? "belowD" : "value";
+    votes.push(vote("stochastic", v, STOCHASTIC_KEYS[key], { value: Math.round(k) }));
   }
   return votes;
 }
@@ -72,11 +105,15 @@ export function indicatorVotes(f: Features, on: Indicators): Signal["votes"] {
 /** Direction, confidence (0–1, 2 decimals) and reason from one timeframe's features. Pure. */
 export function computeSignal(f: Features, on: Indicators): Signal {
   const votes = indicatorVotes(f, on);
-  if (votes.length === 0) return { direction: "none", confidence: 0, reason: "Nenhum indicador ativado", votes };
+  if (votes.length === 0) {
+    const none = say("engine:signal.noIndicators");
+    return { direction: "none", confidence: 0, reason: none.text, reasonMsg: none.msg, votes };
+  }
   const sum = votes.reduce((s, v) => s + v.vote, 0);
   const trendFactor = Math.min(1, 0.5 + f.adx / 50);
   const confidence = round((Math.abs(sum) / votes.length) * trendFactor, 2);
   const direction: Direction = sum > 0 ? "buy" : sum < 0 ? "sell" : "none";
-  const reason = `${votes.map((v) => v.text).join(", ")}, ADX ${Math.round(f.adx)}`;
-  return { direction, confidence, reason, votes };
+  const list = sayList(votes.map((v) => ({ msg: v.textMsg, text: v.text })));
+  const reason = say("engine:signal.reason", { votes: list, adx: Math.round(f.adx) });
+  return { direction, confidence, reason: reason.text, reasonMsg: reason.msg, votes };
 }

@@ -12,8 +12,10 @@
  * The result is a signed integer string: + buy, − sell (OANDA convention).
  */
 import { Decimal } from "../decimal";
+import type { Msg } from "../i18n/message";
 import { instrumentSpec, UNITS_PER_LOT } from "../instruments";
 import type { LotMode } from "../settings";
+import { say } from "./text";
 
 /** Percent of the balance risked per trade in automatic sizing (the common 1 % rule of retail risk management). */
 export const RISK_PER_TRADE_PCT = 1;
@@ -44,7 +46,13 @@ export interface SizingInput {
   marginRate?: Decimal.Value;
 }
 
-export type SizingResult = { ok: true; units: string } | { ok: false; reason: string };
+/** Units, or why none: a message (engine:sizing.*) and its Portuguese text. */
+export type SizingResult = { ok: true; units: string } | { ok: false; reason: string; reasonMsg: Msg };
+
+function fail(key: string, params?: Record<string, string>): SizingResult {
+  const said = say(key, params);
+  return { ok: false, reason: said.text, reasonMsg: said.msg };
+}
 
 /**
  * Quote → account currency rate: 1 if quote = account, 1/price if base = account, else `given`.
@@ -59,18 +67,18 @@ export function quoteToAccount(instrument: string, accountCurrency: string, pric
   return r.isFinite() && r.gt(0) ? r : null;
 }
 
-/** Units for an order, signed by side. Errors are returned (Portuguese reason), never thrown. */
+/** Units for an order, signed by side. Errors are returned (reason message and Portuguese text), never thrown. */
 export function computeUnits(input: SizingInput): SizingResult {
   const sign = input.side === "buy" ? 1 : -1;
   if (input.mode === "fixed") {
     const units = new Decimal(input.fixedLot).mul(UNITS_PER_LOT).floor();
-    if (units.lte(0)) return { ok: false, reason: "Lote fixo inválido" };
+    if (units.lte(0)) return fail("engine:sizing.invalidFixedLot");
     return { ok: true, units: units.mul(sign).toFixed(0) };
   }
   const rate = quoteToAccount(input.instrument, input.accountCurrency, input.price, input.quoteToAccountRate);
-  if (!rate) return { ok: false, reason: `Sem taxa de conversão de ${instrumentSpec(input.instrument).quote} para ${input.accountCurrency}` };
+  if (!rate) return fail("engine:sizing.noConversionRate", { from: instrumentSpec(input.instrument).quote, to: input.accountCurrency });
   const stop = new Decimal(input.stopDistance);
-  if (!stop.gt(0)) return { ok: false, reason: "Distância do stop inválida" };
+  if (!stop.gt(0)) return fail("engine:sizing.invalidStopDistance");
   const risk = new Decimal(input.balance).mul(RISK_PER_TRADE_PCT).div(100);
   // Rounded to 1e-6 before flooring: a rate like 1/150 carries a last-digit artefact (29 999.999…).
   let units = risk.div(stop.mul(rate)).toDecimalPlaces(6).floor();
@@ -81,6 +89,6 @@ export function computeUnits(input: SizingInput): SizingResult {
     const perUnit = new Decimal(input.price).mul(rate).mul(marginRate);
     if (perUnit.gt(0)) units = Decimal.min(units, new Decimal(input.marginAvailable).div(perUnit).floor());
   }
-  if (units.lte(0)) return { ok: false, reason: "Tamanho calculado é zero (saldo ou margem insuficiente para o risco)" };
+  if (units.lte(0)) return fail("engine:sizing.zeroUnits");
   return { ok: true, units: units.mul(sign).toFixed(0) };
 }

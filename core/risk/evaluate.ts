@@ -2,6 +2,8 @@
  * The risk gate (DESIGN.md §3 step 3): runs the protections in a fixed order and returns the first
  * that blocks. Pure: `now` and every counter are passed in.
  */
+import { renderMsg } from "../i18n";
+import { msg } from "../i18n/message";
 import {
   brokerRule,
   consecutiveLossesRule,
@@ -38,5 +40,6 @@ export function evaluateRisk(ctx: RiskContext): RiskVerdict {
     const v = rule(ctx);
     if (v) return v;
   }
-  return { allowed: true, code: "ok", reason: "Todas as proteções de risco aprovadas" };
+  const reasonMsg = msg("risk:allowed");
+  return { allowed: true, code: "ok", reason: renderMsg(reasonMsg), reasonMsg };
 }

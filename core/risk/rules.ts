@@ -1,55 +1,67 @@
 /**
  * The protections, one small named rule each (freqtrade "protections" style: pure, `now` passed in).
- * Each returns null to pass or a blocking verdict with a Portuguese reason and, when the bot must
- * stop, a PRODUCT.md §4 stop reason. Limits come from the user's settings (PRODUCT.md §3/§5).
+ * Each returns null to pass or a blocking verdict with a reason message (risk:*, ADR 0007) and its
+ * Portuguese text and, when the bot must stop, a PRODUCT.md §4 stop reason. Limits come from the
+ * user's settings (PRODUCT.md §3/§5).
  */
 import { Decimal } from "../decimal";
+import { renderMsg } from "../i18n";
+import { msg, type Msg } from "../i18n/message";
 import { maxSpreadPips } from "./spread";
 import type { RiskRule, RiskVerdict } from "./types";
 
 /** Losses in a row that stop the bot ('Parado por perdas consecutivas', PRODUCT.md §4). Our constant. */
 export const MAX_CONSECUTIVE_LOSSES = 4;
 
-function block(code: string, reason: string, stopBot?: RiskVerdict["stopBot"]): RiskVerdict {
-  return stopBot ? { allowed: false, code, reason, stopBot } : { allowed: false, code, reason };
+function block(code: string, reasonMsg: Msg, stopBot?: RiskVerdict["stopBot"]): RiskVerdict {
+  const reason = renderMsg(reasonMsg);
+  return stopBot ? { allowed: false, code, reason, reasonMsg, stopBot } : { allowed: false, code, reason, reasonMsg };
 }
 
-function pt(n: Decimal.Value, dp = 2): string {
-  return new Decimal(n).toFixed(dp).replace(".", ",");
+/**
+ * A decimal rounded half-up to `dp` places, as a decimal string ("3.50"): risk.json formats it with
+ * the reader's number format and exactly `dp` decimals ("3,5" in pt and es, "3.5" in en).
+ */
+function fixed(n: Decimal.Value, dp = 2): string {
+  return new Decimal(n).toFixed(dp);
 }
 
 /** A licence is required to trade (PRODUCT.md §4 licence validity). Stops the bot. */
 export const licenceRule: RiskRule = (ctx) =>
-  ctx.licenceValid ? null : block("licence_invalid", "Licença inválida ou expirada: assine para continuar operando", "licence");
+  ctx.licenceValid ? null : block("licence_invalid", msg("risk:licenceInvalid"), "licence");
 
 /** The broker connection must be up. Stops the bot. */
 export const brokerRule: RiskRule = (ctx) =>
-  ctx.brokerConnected ? null : block("broker_disconnected", "Corretora desconectada: reconecte sua conta Oanda", "broker");
+  ctx.brokerConnected ? null : block("broker_disconnected", msg("risk:brokerDisconnected"), "broker");
 
 /** The market must be open (price tradeable). Waits, does not stop the bot. */
 export const marketOpenRule: RiskRule = (ctx) =>
-  ctx.priceTradeable ? null : block("market_closed", `Mercado fechado para ${ctx.instrument}`);
+  ctx.priceTradeable ? null : block("market_closed", msg("risk:marketClosed", { instrument: ctx.instrument }));
 
 /** No new trade inside a news blackout window (settings.aiSettings.news). */
 export const newsBlackoutRule: RiskRule = (ctx) => {
   if (!ctx.settings.aiSettings.news.enabled || !ctx.newsBlackout?.active) return null;
-  const ev = ctx.newsBlackout.event ? `: ${ctx.newsBlackout.event}` : "";
-  return block("news_blackout", `Pausa por notícia de alto impacto${ev}`);
+  const event = ctx.newsBlackout.event;
+  return block("news_blackout", event ? msg("risk:newsBlackoutEvent", { event }) : msg("risk:newsBlackout"));
 };
 
 /** Spread guard: the spread must not exceed the instrument's limit (spread.ts). */
 export const spreadRule: RiskRule = (ctx) => {
   const max = ctx.maxSpreadPips ?? maxSpreadPips(ctx.instrument);
   if (Number.isFinite(ctx.spreadPips) && ctx.spreadPips <= max) return null;
-  return block("spread_too_wide", `Spread de ${pt(ctx.spreadPips, 1)} pips acima do máximo de ${pt(max, 1)} pips para ${ctx.instrument}`);
+  const params = { max: fixed(max, 1), instrument: ctx.instrument };
+  // A missing spread (NaN, ±Infinity) blocks too; its text keeps the raw value.
+  return Number.isFinite(ctx.spreadPips)
+    ? block("spread_too_wide", msg("risk:spreadTooWide", { spread: fixed(ctx.spreadPips, 1), ...params }))
+    : block("spread_too_wide", msg("risk:spreadUnknown", { spread: String(ctx.spreadPips), ...params }));
 };
 
 /** At most settings.maxTrades open trades, and one per instrument. */
 export const maxTradesRule: RiskRule = (ctx) => {
   if (ctx.openTrades >= ctx.settings.maxTrades) {
-    return block("max_trades", `Limite de ${ctx.settings.maxTrades} trades simultâneos atingido (${ctx.openTrades} abertos)`);
+    return block("max_trades", msg("risk:maxTrades", { limit: ctx.settings.maxTrades, open: ctx.openTrades }));
   }
-  if (ctx.openTradesOnInstrument > 0) return block("instrument_busy", `Já existe um trade aberto em ${ctx.instrument}`);
+  if (ctx.openTradesOnInstrument > 0) return block("instrument_busy", msg("risk:instrumentBusy", { instrument: ctx.instrument }));
   return null;
 };
 
@@ -57,7 +69,7 @@ export const maxTradesRule: RiskRule = (ctx) => {
 export const maxDailyTradesRule: RiskRule = (ctx) =>
   ctx.tradesToday < ctx.settings.maxDailyTrades
     ? null
-    : block("max_daily_trades", `Limite diário de ${ctx.settings.maxDailyTrades} trades atingido`);
+    : block("max_daily_trades", msg("risk:maxDailyTrades", { limit: ctx.settings.maxDailyTrades }));
 
 /** Realized loss today ≥ dailyLossLimitPct % of the day-start balance stops the bot. */
 export const dailyLossRule: RiskRule = (ctx) => {
@@ -66,7 +78,7 @@ export const dailyLossRule: RiskRule = (ctx) => {
   if (!start.gt(0) || loss.lte(0)) return null;
   const pct = loss.div(start).mul(100);
   if (pct.lt(ctx.settings.dailyLossLimitPct)) return null;
-  return block("daily_loss_limit", `Limite diário de perdas atingido: ${pt(pct)}% (máximo ${pt(ctx.settings.dailyLossLimitPct, 1)}%)`, "daily_loss_limit");
+  return block("daily_loss_limit", msg("risk:dailyLossLimit", { loss: fixed(pct), limit: fixed(ctx.settings.dailyLossLimitPct, 1) }), "daily_loss_limit");
 };
 
 /** Drawdown from the high-water mark ≥ maxDrawdownPct % stops the bot. */
@@ -76,7 +88,7 @@ export const maxDrawdownRule: RiskRule = (ctx) => {
   if (!peak.gt(0) || dd.lte(0)) return null;
   const pct = dd.div(peak).mul(100);
   if (pct.lt(ctx.settings.maxDrawdownPct)) return null;
-  return block("max_drawdown", `Drawdown máximo atingido: ${pt(pct)}% (máximo ${pt(ctx.settings.maxDrawdownPct, 1)}%)`, "max_drawdown");
+  return block("max_drawdown", msg("risk:maxDrawdown", { drawdown: fixed(pct), limit: fixed(ctx.settings.maxDrawdownPct, 1) }), "max_drawdown");
 };
 
 /** At least cooldownSec seconds between two trades (settings.aiSettings.cooldownSec). */
@@ -85,11 +97,11 @@ export const cooldownRule: RiskRule = (ctx) => {
   const cd = ctx.settings.aiSettings.cooldownSec;
   const elapsed = (ctx.now.getTime() - ctx.lastTradeAt.getTime()) / 1000;
   if (elapsed >= cd) return null;
-  return block("cooldown", `Aguardando intervalo entre trades: ${Math.ceil(cd - elapsed)} s restantes de ${cd} s`);
+  return block("cooldown", msg("risk:cooldown", { remaining: Math.ceil(cd - elapsed), total: cd }));
 };
 
 /** MAX_CONSECUTIVE_LOSSES losses in a row stop the bot. */
 export const consecutiveLossesRule: RiskRule = (ctx) =>
   ctx.consecutiveLosses < MAX_CONSECUTIVE_LOSSES
     ? null
-    : block("max_consecutive_losses", `${ctx.consecutiveLosses} perdas consecutivas (máximo ${MAX_CONSECUTIVE_LOSSES})`, "max_consecutive_losses");
+    : block("max_consecutive_losses", msg("risk:consecutiveLosses", { losses: ctx.consecutiveLosses, max: MAX_CONSECUTIVE_LOSSES }), "max_consecutive_losses");

@@ -45,10 +45,10 @@ export interface RiskVerdict {
   allowed: boolean;
   /** Machine code of the rule that decided ("ok" when allowed). */
   code: string;
-  /** Portuguese, shown to the user and logged. */
+  /** Portuguese text of `reasonMsg`, logged and kept next to the message. */
   reason: string;
-  /** The same reason as a translatable message (ADR 0007). */
-  reasonMsg?: Msg;
+  /** The reason as a translatable message (risk:*, ADR 0007), shown in the reader's language. */
+  reasonMsg: Msg;
   stopBot?: StopBotReason;
 }
 

@@ -6,6 +6,7 @@ import { checkBar } from "../../../core/backtest/fill";
 import type { OpenPosition } from "../../../core/backtest/fill";
 import { runBacktest } from "../../../core/backtest/run";
 import type { BacktestResult } from "../../../core/backtest/run";
+import { renderMsg } from "../../../core/i18n";
 import { defaultSettings } from "../../../core/settings";
 
 const DATA = "/work/shared/data/fx";
@@ -46,6 +47,9 @@ describe("backtest on real data", () => {
     consistent(r, "10000");
     expect(r.trades[0]!.entryTime >= "2026-01-12").toBe(true);
     expect(r.trades[0]!.entryPrice).toMatch(/^1\.\d{5}$/);
+    // reasons travel as messages too (ADR 0007), the Portuguese text being their rendering
+    for (const x of [...r.trades, ...r.stops]) expect(renderMsg(x.reasonMsg)).toBe(x.reason);
+    expect(r.stops.length).toBeGreaterThan(0);
     // deterministic
     const again = runBacktest({ instrument: "EUR_USD", candlesByTf, settings: defaultSettings(), from: "2026-01-12T00:00:00Z", to: "2026-02-07T00:00:00Z", spreadPips: 1, initialBalance: "10000", accountCurrency: "USD" });
     expect(again.trades).toEqual(r.trades);

@@ -9,11 +9,12 @@ describe("regime", () => {
     expect(classifyRegime({ atr: 1, atrMedian: 1, adx: 25 })).toEqual({ volatility: "normal", trend: "trending" });
   });
 
-  it("picks the timeframe per style and regime with a Portuguese reason", () => {
+  it("picks the timeframe per style and regime with a reason message and its Portuguese text", () => {
     const s = defaultSettings(); // swing
     expect(pickTimeframe({ volatility: "high", trend: "trending" }, s)).toEqual({
       timeframe: "M15",
       reason: "Volatilidade alta e tendência forte: M15 para entradas rápidas",
+      reasonMsg: { key: "engine:regime.high.trending", params: { timeframe: "M15" } },
     });
     expect(pickTimeframe({ volatility: "high", trend: "ranging" }, s).timeframe).toBe("H1");
     expect(pickTimeframe({ volatility: "normal", trend: "trending" }, s).timeframe).toBe("M30");
@@ -32,5 +33,8 @@ describe("regime", () => {
     const r = pickTimeframe({ volatility: "high", trend: "trending" }, s);
     expect(r.timeframe).toBe("M5");
     expect(r.reason).toContain("manual M5");
+    expect(r.reasonMsg).toEqual({ key: "engine:regime.autoOff.manual", params: { timeframe: "M5" } });
+    s.timeframe = undefined;
+    expect(pickTimeframe({ volatility: "high", trend: "trending" }, s).reason).toBe("Seleção automática desligada: timeframe padrão do estilo M30");
   });
 });

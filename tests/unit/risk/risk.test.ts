@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { renderMsg } from "../../../core/i18n";
 import { evaluateRisk, MAX_CONSECUTIVE_LOSSES, maxSpreadPips, RISK_RULES, spreadInPips } from "../../../core/risk";
 import type { RiskContext } from "../../../core/risk";
 import { defaultSettings } from "../../../core/settings";
@@ -28,7 +29,7 @@ function ctx(over: Partial<RiskContext> = {}): RiskContext {
 
 describe("evaluateRisk", () => {
   it("allows when every protection passes", () => {
-    expect(evaluateRisk(ctx())).toEqual({ allowed: true, code: "ok", reason: "Todas as proteções de risco aprovadas" });
+    expect(evaluateRisk(ctx())).toEqual({ allowed: true, code: "ok", reason: "Todas as proteções de risco aprovadas", reasonMsg: { key: "risk:allowed" } });
   });
 
   it.each<[string, Partial<RiskContext>, string, string, string | undefined]>([
@@ -49,6 +50,7 @@ describe("evaluateRisk", () => {
     expect(v.allowed).toBe(false);
     expect(v.code).toBe(code);
     expect(v.reason).toBe(reason);
+    expect(renderMsg(v.reasonMsg)).toBe(reason);
     expect(v.stopBot).toBe(stopBot);
   });
 
