@@ -149,29 +149,34 @@ describe("AI loop texts in the caller's language", () => {
     const [row] = await env.db.sql<{ message: string }[]>`select message from notifications where id = ${n.id}`;
     expect(row!.message).toMatch(n.metadata.side === "buy" ? /^Compra .* lote\(s\) a / : /^Venda .* lote\(s\) a /);
 
-    // Stored decisions: the message (when the engine made one) renders to the stored Portuguese reason.
+    // Stored decisions: every reason is a message that renders to the stored Portuguese text.
     const rows = await env.db.sql<{ reason: string; reason_msg: unknown }[]>`select reason, reason_msg from decisions where user_id = ${en.userId}`;
     expect(rows.length).toBeGreaterThan(0);
-    for (const r of rows) if (r.reason_msg !== null) expect(translateMsg(r.reason_msg as Msg, "pt")).toBe(r.reason);
-    // The status API renders each decision's reason in English when it has a message, else shows the stored text.
+    for (const r of rows) {
+      expect(isMsg(r.reason_msg)).toBe(true);
+      expect(translateMsg(r.reason_msg as Msg, "pt")).toBe(r.reason);
+    }
+    // The status API renders each decision's reason in English.
     const status = await en.call<StatusJson>("GET", "/api/trades/ai/loop/status");
     expect(status.body.lastDecisions.length).toBeGreaterThan(0);
     for (const d of status.body.lastDecisions) {
-      if (d.reasonMsg) {
-        expect(isMsg(d.reasonMsg)).toBe(true);
-        expect(d.reason).toBe(translateMsg(d.reasonMsg, "en"));
-      } else expect(d.reason.length).toBeGreaterThan(5);
+      expect(isMsg(d.reasonMsg)).toBe(true);
+      expect(d.reason).toBe(translateMsg(d.reasonMsg!, "en"));
+      expect(d.reason).not.toBe(translateMsg(d.reasonMsg!, "pt"));
     }
 
-    // The trade card renders its decision's message in the reader's language (any catalog key stands in for the engine's).
-    const [trade] = await env.db.sql<{ decision_id: string }[]>`
-      select decision_id from trades where user_id = ${en.userId} and status = 'open' and decision_id is not null limit 1`;
-    if (trade) {
-      await env.db.sql`update decisions set reason_msg = ${env.db.sql.json({ key: "bot:skip.busy" })} where user_id = ${en.userId} and decision_id = ${trade.decision_id}`;
-      const dash = await fetch(`${app.url}/dashboard`, { headers: { authorization: `Bearer ${en.token}` } });
-      expect(dash.status).toBe(200);
-      expect(await dash.text()).toMatch(/data-testid="open-trade-reason">Another AI cycle is already running\.</);
-    }
+    // The trade keeps its decision's reason as a message: the dashboard card and the history render it in English.
+    const [trade] = await env.db.sql<{ ai_reason: string; ai_reason_msg: Msg }[]>`
+      select ai_reason, ai_reason_msg from trades where user_id = ${en.userId} and decision_id is not null limit 1`;
+    expect(trade).toBeTruthy();
+    expect(translateMsg(trade!.ai_reason_msg, "pt")).toBe(trade!.ai_reason);
+    const english = translateMsg(trade!.ai_reason_msg, "en");
+    const escaped = english.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+    const dash = await fetch(`${app.url}/dashboard`, { headers: { authorization: `Bearer ${en.token}` } });
+    expect(dash.status).toBe(200);
+    expect(await dash.text()).toContain(`data-testid="open-trade-reason">${escaped}<`);
+    const open = await en.call<{ trades?: { aiReason: string; aiReasonMsg: Msg | null }[] }>("GET", "/api/trades/account/open");
+    expect(JSON.stringify(open.body)).toContain(JSON.stringify(trade!.ai_reason_msg));
   }, 240_000);
 
   it("a stored decision's messages (engine reason and risk gate) read in each user's language: status API and hero", async () => {
