@@ -8,7 +8,7 @@
  */
 import { isMsg, type Msg } from "../../core/i18n/message";
 import { notices, type ListQuery, type NotificationTypeName, type NotificationView } from "../lib/notifications";
-import { translateMsg } from "~/i18n";
+import { i18nFor, translateMsg } from "~/i18n";
 import { db } from "./db.server";
 import { logger } from "./logger.server";
 
@@ -99,6 +99,31 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** Lower case without accents, for matching search words against catalog texts. */
+function fold(text: string): string {
+  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+}
+
+/**
+ * Keys of the `notices` catalog (and nested keys such as the side) whose text in `language` contains
+ * the search words, placeholders left out: lets a reader find stored notifications by the words they
+ * see, whatever language the row's text column was written in.
+ */
+function noticeKeysMatching(q: string, language: unknown): string[] {
+  const inst = i18nFor(language);
+  const bundle = inst.getResourceBundle(inst.language, "notices") as Record<string, unknown> | undefined;
+  const needle = fold(q.trim());
+  const keys: string[] = [];
+  const walk = (node: unknown, path: string) => {
+    if (typeof node === "string") {
+      if (fold(node.replace(/\{\{[^}]*\}\}/g, " ")).includes(needle)) keys.push(`notices:${path}`);
+    } else if (node && typeof node === "object")
+      for (const [k, v] of Object.entries(node)) walk(v, path ? `${path}.${k}` : k);
+  };
+  if (needle) walk(bundle ?? {}, "");
+  return keys;
+}
+
 /** Counts shown on the page's tiles: total, unread, and per type (warnings include limits). */
 export interface NotificationStats {
   total: number;
@@ -112,7 +137,8 @@ export interface NotificationStats {
 /**
  * One page of the user's notifications, newest first, with the filters of the page (type, unread
  * only, search in title, message or instrument), the total matching and the user's unread count;
- * texts in `language`. The search looks at the stored (Portuguese) texts.
+ * texts in `language`. The search looks at the stored (Portuguese) texts and at the messages whose
+ * catalog text in `language` contains the words.
  */
 export async function listNotifications(userId: string, query: ListQuery, language: unknown = "pt") {
   const sql = db();
@@ -122,8 +148,13 @@ export async function listNotifications(userId: string, query: ListQuery, langua
   if (query.q) {
     const p = likePattern(query.q);
     const pSlash = likePattern(query.q.replace(/\//g, "_"));
+    const keys = noticeKeysMatching(query.q, language);
+    const byKey = keys.length
+      ? sql`or jsonb_path_query_array(coalesce(title_msg, '{}'), 'strict $.**.key') ?| ${keys}::text[]
+          or jsonb_path_query_array(coalesce(message_msg, '{}'), 'strict $.**.key') ?| ${keys}::text[]`
+      : sql``;
     conditions.push(sql`(title ilike ${p} or message ilike ${p} or coalesce(metadata->>'instrument', '') ilike ${p}
-      or coalesce(metadata->>'instrument', '') ilike ${pSlash})`);
+      or coalesce(metadata->>'instrument', '') ilike ${pSlash} ${byKey})`);
   }
   const where = conditions.reduce((acc, c) => sql`${acc} and ${c}`);
   const offset = (query.page - 1) * query.limit;

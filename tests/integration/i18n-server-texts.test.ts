@@ -146,6 +146,10 @@ describe("AI loop texts in the caller's language", () => {
     expect(n).toBeTruthy();
     const side = n.metadata.side === "buy" ? "Buy" : "Sell";
     expect(n.message).toMatch(new RegExp(`^${side} ${String(n.metadata.instrument).replace("_", "/")} · \\d+\\.\\d{2} lot\\(s\\) at `));
+    // The reader finds it by the words they see (the stored text is Portuguese), side included.
+    expect((await notifications(en, "q=trade%20OPENED")).map((x) => x.id)).toContain(n.id);
+    expect((await notifications(en, `q=${side}`)).map((x) => x.id)).toContain(n.id);
+    expect((await notifications(en, "q=no-such-words")).map((x) => x.id)).not.toContain(n.id);
     const [row] = await env.db.sql<{ message: string }[]>`select message from notifications where id = ${n.id}`;
     expect(row!.message).toMatch(n.metadata.side === "buy" ? /^Compra .* lote\(s\) a / : /^Venda .* lote\(s\) a /);
 
