@@ -44,10 +44,9 @@ export const stopReasonMsg = (reason: string | null | undefined): Msg => msg(`bo
 /** The label of a stop reason in a language (Portuguese by default). */
 export const stopReasonText = (reason: string | null | undefined, language: unknown = "pt") => translateMsg(stopReasonMsg(reason), language);
 
-/** The user-facing error of a broker failure: its message when the error carries one, else its Portuguese text. */
-function brokerErrorMsg(err: BrokerError): Msg | string {
-  const m = (err as { messageMsg?: unknown }).messageMsg;
-  return isMsg(m) ? m : err.messagePt;
+/** The user-facing error of a broker failure, as a message (core/oanda/errors.ts). */
+function brokerErrorMsg(err: BrokerError): Msg {
+  return err.messageMsg;
 }
 
 /** A jsonb parameter for a message, or SQL null. */
