@@ -8,6 +8,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { NonceProvider } from "./lib/nonce";
 
 export { startBackground, stopBackground } from "./services/background.server";
 
@@ -18,14 +19,19 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
+  // The CSP nonce of this response (server/index.ts); Remix's inline scripts carry it.
+  const nonce = typeof loadContext?.cspNonce === "string" ? loadContext.cspNonce : undefined;
   const bot = isbot(request.headers.get("user-agent") || "");
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      <NonceProvider value={nonce ?? ""}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceProvider>,
       {
+        nonce,
         [bot ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();

@@ -13,6 +13,7 @@ import {
 } from "@remix-run/react";
 import { useMemo, type ReactNode } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
+import { useNonce } from "~/lib/nonce";
 import { AppHeader, NavDock } from "~/components/layout";
 import { createI18n, i18nFor, INTL_LOCALE, toLanguage } from "~/i18n";
 import { chromeData } from "~/lib/pages.server";
@@ -41,6 +42,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const showChrome = !!data?.user && data.user.role !== "admin" && !chromeHidden(pathname);
   const i18n = useMemo(() => createI18n(data?.language), [data?.language]);
+  const nonce = useNonce();
   return (
     <I18nextProvider i18n={i18n}>
     <html lang={INTL_LOCALE[toLanguage(data?.language)]} className="dark">
@@ -54,8 +56,8 @@ export function Layout({ children }: { children: ReactNode }) {
         {showChrome && <AppHeader unread={data?.unread ?? 0} />}
         <div className={showChrome ? "pb-24 md:pb-28" : undefined}>{children}</div>
         {showChrome && <NavDock botActive={!!data?.botActive} />}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce || undefined} />
+        <Scripts nonce={nonce || undefined} />
       </body>
     </html>
     </I18nextProvider>

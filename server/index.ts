@@ -6,6 +6,7 @@
  * close pools → stop the embedded database → exit, with a watchdog.
  * `--dev` serves the app through Vite (HMR); otherwise the production build in `build/`.
  */
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
@@ -67,6 +68,11 @@ async function main() {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback");
+  // A fresh nonce per response: only Remix's own inline scripts (hydration data, module loader) run.
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
   app.use(
     helmet({
       contentSecurityPolicy: dev
@@ -74,7 +80,7 @@ async function main() {
         : {
             directives: {
               "default-src": ["'self'"],
-              "script-src": ["'self'", "'unsafe-inline'"],
+              "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce as string}'`],
               "style-src": ["'self'", "'unsafe-inline'"],
               "img-src": ["'self'", "data:"],
               "connect-src": ["'self'"],
@@ -141,7 +147,7 @@ async function main() {
     app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
     app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
     build = (await import(buildPath)) as ServerBuild;
-    remixHandler = createRequestHandler({ build, mode: "production" });
+    remixHandler = createRequestHandler({ build, mode: "production", getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }) });
   }
   app.all("*", (req, res, next) => remixHandler!(req, res, next));
 

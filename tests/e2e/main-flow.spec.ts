@@ -190,3 +190,37 @@ test("register → connect simulator account → ATIVAR IA → trade on the dash
   await page.waitForURL((url) => url.pathname === "/");
   await expect(page.getByTestId("hero-title")).toHaveText("IA Pausada");
 });
+
+test("CSP: only Remix's own scripts run (per-response nonce, no 'unsafe-inline'); the page still hydrates", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+  });
+  const res = await page.goto("/auth");
+  const csp = (await res!.headerValue("content-security-policy")) ?? "";
+  const scriptSrc = /script-src ([^;]+)/.exec(csp)?.[1] ?? "";
+  expect(scriptSrc).not.toContain("unsafe-inline");
+  const nonce = /'nonce-([^']+)'/.exec(scriptSrc)?.[1];
+  expect(nonce).toBeTruthy();
+  await waitForHydration(page);
+  await page.getByRole("tab", { name: "Criar Conta" }).click(); // React handles clicks: the scripts ran
+  await expect(page.getByPlaceholder("Mínimo 8 caracteres")).toBeVisible();
+
+  // Every inline script in the document carries this response's nonce; the next response gets another.
+  const html = await res!.text();
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1]!);
+  expect(inline.length).toBeGreaterThan(0);
+  for (const attrs of inline) expect(attrs).toContain(`nonce="${nonce}"`);
+  const again = await page.request.get("/auth");
+  expect(again.headers()["content-security-policy"]).not.toContain(nonce!);
+
+  // An injected inline script (what an XSS would add) does not run.
+  await page.evaluate(() => {
+    const s = document.createElement("script");
+    s.textContent = "window.__injected = true";
+    document.body.appendChild(s);
+  });
+  expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
+  expect(violations.length).toBeGreaterThan(0); // the blocked injection, and nothing of ours
+  expect(violations.every((v) => !/remix|__remix/i.test(v))).toBe(true);
+});
