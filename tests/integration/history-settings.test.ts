@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Papa from "papaparse";
 import { zonedDate, zonedDayStart } from "../../app/lib/history";
 import type { AppServer } from "../setup/app-server";
+import { settingsFormFor } from "../setup/settings-form";
 import { createTradingEnv, tickUntil, userWithBroker, type TradingEnv } from "../setup/trading-env";
 
 const TZ = "America/Sao_Paulo";
@@ -151,42 +152,7 @@ describe("/history.csv", () => {
 });
 
 /** The settings form as the page posts it, from the current settings, with overrides. */
-async function settingsForm(over: Record<string, string | null>): Promise<URLSearchParams> {
-  const { body } = await u.call<{ settings: Record<string, never> }>("GET", "/api/settings");
-  const s = body.settings as unknown as {
-    lotMode: string; fixedLot: number; maxDailyTrades: number; maxDrawdownPct: number; dailyLossLimitPct: number; maxTrades: number; tpRatio: number; slRatio: number; instruments: string | string[]; timeframe?: string;
-    aiSettings: { tradingStyle: string; cooldownSec: number; autoTimeframeSelection: boolean; indicators: Record<string, boolean>; scalper: Record<string, number | boolean>; news: { enabled: boolean; sensitivity: string; impactedOnly: boolean; blackout: { beforeMin: number; afterMin: number } } };
-  };
-  const f: Record<string, string | null> = {
-    intent: "save",
-    lotMode: s.lotMode,
-    fixedLot: String(s.fixedLot),
-    maxDailyTrades: String(s.maxDailyTrades),
-    maxDrawdownPct: String(s.maxDrawdownPct),
-    dailyLossLimitPct: String(s.dailyLossLimitPct),
-    maxTrades: String(s.maxTrades),
-    tpRatio: String(s.tpRatio),
-    slRatio: String(s.slRatio),
-    instruments: s.instruments === "*" ? "*" : (s.instruments as string[]).join(", "),
-    timeframe: s.timeframe ?? "",
-    "aiSettings.tradingStyle": s.aiSettings.tradingStyle,
-    "aiSettings.cooldownSec": String(s.aiSettings.cooldownSec),
-    "aiSettings.autoTimeframeSelection": s.aiSettings.autoTimeframeSelection ? "on" : null,
-    "aiSettings.news.enabled": s.aiSettings.news.enabled ? "on" : null,
-    "aiSettings.news.impactedOnly": s.aiSettings.news.impactedOnly ? "on" : null,
-    "aiSettings.news.sensitivity": s.aiSettings.news.sensitivity,
-    "aiSettings.news.blackout.beforeMin": String(s.aiSettings.news.blackout.beforeMin),
-    "aiSettings.news.blackout.afterMin": String(s.aiSettings.news.blackout.afterMin),
-    "preferences.language": "pt",
-    "preferences.timezone": TZ,
-  };
-  for (const [k, v] of Object.entries(s.aiSettings.indicators)) f[`aiSettings.indicators.${k}`] = v ? "on" : null;
-  for (const [k, v] of Object.entries(s.aiSettings.scalper)) f[`aiSettings.scalper.${k}`] = typeof v === "boolean" ? (v ? "on" : null) : String(v);
-  Object.assign(f, over);
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(f)) if (v !== null) p.set(k, v);
-  return p;
-}
+const settingsForm = (over: Record<string, string | null>) => settingsFormFor(u.call, { language: "pt", timezone: TZ }, over);
 
 async function post(path: string, body: URLSearchParams, headers: Record<string, string> = { authorization: `Bearer ${u.token}` }) {
   const res = await fetch(app.url + path, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body, redirect: "manual" });

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, type AppServer } from "../setup/app-server";
+import { settingsFormFor } from "../setup/settings-form";
 import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
 import { registerVerifiedAndLogin } from "../setup/verify";
 
@@ -129,36 +130,8 @@ describe("Spanish user", () => {
 });
 
 /** A valid /settings form from the user's current settings, with overrides. */
-async function settingsForm(call: Call, language: string, over: Record<string, string>): Promise<URLSearchParams> {
-  const { body } = await call<{ settings: Record<string, unknown> & { aiSettings: Record<string, unknown> } }>("GET", "/api/settings");
-  const s = body.settings as {
-    lotMode: string; fixedLot: number; maxDailyTrades: number; maxDrawdownPct: number; dailyLossLimitPct: number; maxTrades: number; tpRatio: number; slRatio: number; instruments: string | string[]; timeframe?: string;
-    aiSettings: { tradingStyle: string; cooldownSec: number; scalper: Record<string, number | boolean>; news: { sensitivity: string; blackout: { beforeMin: number; afterMin: number } } };
-  };
-  const p = new URLSearchParams({
-    intent: "save",
-    lotMode: s.lotMode,
-    fixedLot: String(s.fixedLot),
-    maxDailyTrades: String(s.maxDailyTrades),
-    maxDrawdownPct: String(s.maxDrawdownPct),
-    dailyLossLimitPct: String(s.dailyLossLimitPct),
-    maxTrades: String(s.maxTrades),
-    tpRatio: String(s.tpRatio),
-    slRatio: String(s.slRatio),
-    instruments: s.instruments === "*" ? "*" : (s.instruments as string[]).join(", "),
-    timeframe: s.timeframe ?? "",
-    "aiSettings.tradingStyle": s.aiSettings.tradingStyle,
-    "aiSettings.cooldownSec": String(s.aiSettings.cooldownSec),
-    "aiSettings.news.sensitivity": s.aiSettings.news.sensitivity,
-    "aiSettings.news.blackout.beforeMin": String(s.aiSettings.news.blackout.beforeMin),
-    "aiSettings.news.blackout.afterMin": String(s.aiSettings.news.blackout.afterMin),
-    "preferences.language": language,
-    "preferences.timezone": "America/Sao_Paulo",
-  });
-  for (const [k, v] of Object.entries(s.aiSettings.scalper)) if (typeof v === "number") p.set(`aiSettings.scalper.${k}`, String(v));
-  for (const [k, v] of Object.entries(over)) p.set(k, v);
-  return p;
-}
+const settingsForm = (call: Call, language: string, over: Record<string, string>) =>
+  settingsFormFor(call, { language, timezone: "America/Sao_Paulo" }, over);
 
 async function page(token: string, init: { body?: URLSearchParams } = {}) {
   const res = await fetch(app.url + "/settings", {

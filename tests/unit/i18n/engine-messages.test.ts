@@ -17,6 +17,7 @@ import type { RiskContext } from "../../../core/risk";
 import { defaultSettings } from "../../../core/settings";
 import type { TradingSettings } from "../../../core/settings";
 import { linearCandles } from "../engine/helpers";
+import { NOW, riskContext } from "../risk/context";
 
 const DATA = "/work/shared/data/fx";
 const STEP = { M5: 300_000, M15: 900_000, M30: 1_800_000, H1: 3_600_000 } as const;
@@ -167,25 +168,7 @@ describe("catalogs", () => {
 });
 
 describe("risk verdicts as messages", () => {
-  const NOW = new Date("2026-01-05T15:00:00Z");
-  const ctx = (over: Partial<RiskContext> = {}): RiskContext => ({
-    now: NOW,
-    settings: defaultSettings(),
-    instrument: "EUR_USD",
-    licenceValid: true,
-    brokerConnected: true,
-    priceTradeable: true,
-    spreadPips: 1,
-    openTrades: 0,
-    openTradesOnInstrument: 0,
-    tradesToday: 0,
-    realizedPLToday: "0",
-    dayStartBalance: "10000",
-    balance: "10000",
-    peakBalance: "10000",
-    consecutiveLosses: 0,
-    ...over,
-  });
+  const ctx = riskContext;
 
   it("max trades per day reached renders in English and Spanish", () => {
     const v = evaluateRisk(ctx({ tradesToday: 15 }));

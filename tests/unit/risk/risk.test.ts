@@ -3,29 +3,9 @@ import { renderMsg } from "../../../core/i18n";
 import { evaluateRisk, MAX_CONSECUTIVE_LOSSES, maxSpreadPips, RISK_RULES, spreadInPips } from "../../../core/risk";
 import type { RiskContext } from "../../../core/risk";
 import { defaultSettings } from "../../../core/settings";
+import { NOW, riskContext } from "./context";
 
-const NOW = new Date("2026-01-05T15:00:00Z");
-
-function ctx(over: Partial<RiskContext> = {}): RiskContext {
-  return {
-    now: NOW,
-    settings: defaultSettings(),
-    instrument: "EUR_USD",
-    licenceValid: true,
-    brokerConnected: true,
-    priceTradeable: true,
-    spreadPips: 1,
-    openTrades: 0,
-    openTradesOnInstrument: 0,
-    tradesToday: 0,
-    realizedPLToday: "0",
-    dayStartBalance: "10000",
-    balance: "10000",
-    peakBalance: "10000",
-    consecutiveLosses: 0,
-    ...over,
-  };
-}
+const ctx = riskContext;
 
 describe("evaluateRisk", () => {
   it("allows when every protection passes", () => {
