@@ -10,9 +10,10 @@ import Papa from "papaparse";
 import { z } from "zod";
 import { msg, type Msg } from "../../core/i18n/message";
 import { DEFAULT_TIMEZONE, localMidnight } from "../../core/risk/trading-day";
+import { computeTradeStats } from "../../core/stats";
 import { translateMsg } from "../i18n";
 import { formatLots, formatPrice, normaliseTimeframe, toNumber } from "./format";
-import { tradeStats } from "./trading";
+import { money2, statNumber, statsTrade } from "./trading";
 
 /** Default timezone of a user (PRODUCT.md §9 admin defaults, DESIGN.md §6). */
 export { DEFAULT_TIMEZONE };
@@ -270,21 +271,38 @@ export function applyHistoryFilters<T extends HistoryTrade>(rows: readonly T[], 
   });
 }
 
-/** Summary statistics of the history (PRODUCT.md §9: win rate %, profit factor = average win / average loss). */
+/**
+ * Summary statistics of the history (`core/stats`, ADR 0008): win rate % (PRODUCT.md §9), profit factor =
+ * gross profit / gross loss, and beside it the payoff ratio = average win / average loss (what
+ * PRODUCT.md §9 calls "profit factor").
+ */
 export interface HistoryStats {
   total: number;
   wins: number;
   losses: number;
   breakeven: number;
   pnlTotal: number;
+  /** Percent, 1 decimal; null without trades. */
   winRate: number | null;
+  /** Gross profit / gross loss, 2 decimals; null without losses. */
   profitFactor: number | null;
+  /** Average win / average loss, 2 decimals; null without wins or losses. */
+  payoffRatio: number | null;
 }
 
 /** Statistics over the shown rows. */
 export function historyStats(rows: readonly HistoryTrade[]): HistoryStats {
-  const s = tradeStats(rows.map((r) => ({ pnl: r.pnl, closeTime: r.closeTime })));
-  return { total: s.total, wins: s.winners, losses: s.losers, breakeven: s.total - s.winners - s.losers, pnlTotal: s.pnlTotal, winRate: s.winRate, profitFactor: s.profitFactor };
+  const s = computeTradeStats(rows.map((r) => statsTrade(r)));
+  return {
+    total: s.trades,
+    wins: s.wins,
+    losses: s.losses,
+    breakeven: s.breakeven,
+    pnlTotal: money2(s.netPnl),
+    winRate: statNumber(s.winRatePct),
+    profitFactor: statNumber(s.profitFactor),
+    payoffRatio: statNumber(s.payoffRatio),
+  };
 }
 
 /** Date and time of an instant in `tz` as dd/mm/aaaa hh:mm (or with seconds); '—' when unknown. */

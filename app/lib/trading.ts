@@ -1,9 +1,12 @@
 /**
- * Pure trading-view logic: dashboard statistics (PRODUCT.md §9: win rate, profit factor = average
- * win / average loss, P&L today by the user's local day), the live-price chip colour (§4), the hero
+ * Pure trading-view logic: dashboard statistics (win rate, profit factor = gross profit / gross loss
+ * with the payoff ratio = average win / average loss beside it — ADR 0008 — computed by `core/stats`,
+ * P&L today by the user's local day), the live-price chip colour (§4), the hero
  * gating (§4: offline → no licence → no broker → ready) and the label keys (i18n namespaces
  * `hero` and `common`) of hero states, licences, subscriptions and stop reasons.
  */
+import { Decimal } from "../../core/decimal";
+import { computeTradeStats, type StatsTrade } from "../../core/stats";
 import { safeTimeZone, toNumber, zonedParts } from "./format";
 
 /** A closed trade as far as the statistics need it. */
@@ -18,10 +21,12 @@ export interface TradeStats {
   winners: number;
   losers: number;
   pnlTotal: number;
-  /** Percent (0–100), null without trades. */
+  /** Percent (0–100, 1 decimal), null without trades. */
   winRate: number | null;
-  /** Average win / average loss; null without losses or wins. */
+  /** Gross profit / gross loss (2 decimals); null without losses. Below 1 exactly when the trades lose money. */
   profitFactor: number | null;
+  /** Payoff ratio: average win / average loss (2 decimals; PRODUCT.md §9's "profit factor"); null without wins or losses. */
+  payoffRatio: number | null;
   pnlToday: number;
 }
 
@@ -49,44 +54,54 @@ export function localDayBounds(now: Date, timeZone?: string): [Date, Date] {
   return [start, end];
 }
 
-/** Statistics over closed trades; `now` and `timeZone` decide the local day of 'P&L hoje'. */
+/** Statistics over closed trades (`core/stats`); `now` and `timeZone` decide the local day of 'P&L hoje'. */
 export function tradeStats(trades: ClosedTradeLike[], now: Date = new Date(), timeZone?: string): TradeStats {
   const [dayStart, dayEnd] = localDayBounds(now, timeZone);
-  let winners = 0;
-  let losers = 0;
-  let sumWin = 0;
-  let sumLoss = 0;
-  let pnlTotal = 0;
-  let pnlToday = 0;
+  const all: StatsTrade[] = [];
+  const today: StatsTrade[] = [];
   for (const t of trades) {
-    const pnl = toNumber(t.pnl) ?? 0;
-    pnlTotal += pnl;
-    if (pnl > 0) {
-      winners++;
-      sumWin += pnl;
-    } else if (pnl < 0) {
-      losers++;
-      sumLoss += -pnl;
-    }
-    const closed = t.closeTime ? Date.parse(t.closeTime) : NaN;
-    if (Number.isFinite(closed) && closed >= dayStart.getTime() && closed < dayEnd.getTime()) pnlToday += pnl;
+    const row = statsTrade(t);
+    all.push(row);
+    if (t.closeTime && row.closeTime >= dayStart.getTime() && row.closeTime < dayEnd.getTime()) today.push(row);
   }
-  const total = trades.length;
-  const avgWin = winners ? sumWin / winners : 0;
-  const avgLoss = losers ? sumLoss / losers : 0;
+  const s = computeTradeStats(all);
   return {
-    total,
-    winners,
-    losers,
-    pnlTotal: round2(pnlTotal),
-    winRate: total ? (winners / total) * 100 : null,
-    profitFactor: winners && losers ? avgWin / avgLoss : null,
-    pnlToday: round2(pnlToday),
+    total: s.trades,
+    winners: s.wins,
+    losers: s.losses,
+    pnlTotal: money2(s.netPnl),
+    winRate: statNumber(s.winRatePct),
+    profitFactor: statNumber(s.profitFactor),
+    payoffRatio: statNumber(s.payoffRatio),
+    pnlToday: money2(computeTradeStats(today).netPnl),
   };
 }
 
-function round2(n: number): number {
-  return Math.round(n * 100) / 100;
+/**
+ * A closed trade as `core/stats` takes it: the P&L as a decimal string (decimal strings as they are,
+ * numbers as written, unknown as 0) and the close time in UTC ms (unknown as 0: the screens read only
+ * counts and sums, which do not depend on it).
+ */
+export function statsTrade(t: ClosedTradeLike): StatsTrade & { closeTime: number } {
+  const closed = t.closeTime ? Date.parse(t.closeTime) : NaN;
+  return { pnl: pnlString(t.pnl), closeTime: Number.isFinite(closed) ? closed : 0 };
+}
+
+function pnlString(value: string | number | null | undefined): string {
+  const n = toNumber(value);
+  if (n === null) return "0";
+  const text = typeof value === "string" ? value.trim() : "";
+  return /^[+-]?(\d+\.?\d*|\.\d+)$/.test(text) ? text : String(n);
+}
+
+/** An account amount of `core/stats` as a number with 2 decimals (rounded half up), for display. */
+export function money2(amount: string): number {
+  return Number(new Decimal(amount).toFixed(2));
+}
+
+/** A ratio or percentage of `core/stats` (decimal string or null) as a number for display. */
+export function statNumber(value: string | null): number | null {
+  return value === null ? null : Number(value);
 }
 
 /** Colour of the live price chip: favourable vs entry (buy above, sell below) green, else red; unknown grey. */

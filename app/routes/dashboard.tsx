@@ -138,7 +138,14 @@ export default function DashboardPage() {
           <Stat
             label={t("overview.profitFactor")}
             value={<span data-testid="stat-profit-factor">{stats.profitFactor === null ? "—" : fmt.number(stats.profitFactor, 2)}</span>}
-            hint={t("overview.pfHint")}
+            hint={
+              <>
+                <span className="block">{t("overview.pfHint")}</span>
+                <span className="block">
+                  {t("overview.payoffRatio")}: <span data-testid="stat-payoff">{stats.payoffRatio === null ? "—" : fmt.number(stats.payoffRatio, 2)}</span>
+                </span>
+              </>
+            }
           />
           <Stat
             label={winLoss.kind === "wins" ? t("overview.wins") : t("overview.losses")}

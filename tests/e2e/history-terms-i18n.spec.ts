@@ -57,6 +57,9 @@ test("history follows the user's language: en-US then es-ES formatting, translat
     await expect(stats).toContainText("+$8.30");
     await expect(stats).toContainText("50.0%");
     await expect(stats).toContainText("Profit factor");
+    // +12.50 and −4.20: gross profit / gross loss = 12.50 / 4.20 = 2.976… (one win and one loss: the payoff ratio is the same).
+    await expect(stats.getByTestId("history-profit-factor")).toHaveText("2.98");
+    await expect(stats).toContainText("Payoff ratio (avg win / avg loss)");
   }
   await shot(page, testInfo, "history-en");
 

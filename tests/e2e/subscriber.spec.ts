@@ -239,7 +239,9 @@ test.describe("dashboard", () => {
     await page.reload();
     await expect(page.getByRole("heading", { name: "Visão Geral" })).toBeVisible();
     await expect(page.getByTestId("stat-win-rate")).toHaveText("55,6%"); // 5 / 9, one decimal
-    await expect(page.getByTestId("stat-profit-factor")).toHaveText("1,67"); // 25 / 15
+    // Gross profit 30 + 10 + 20 + 40 + 25 = 125 / gross loss 10 + 20 + 15 = 45 = 2,777…; payoff: avg win 25 / avg loss 15.
+    await expect(page.getByTestId("stat-profit-factor")).toHaveText("2,78");
+    await expect(page.getByTestId("stat-payoff")).toHaveText("1,67");
     await expect(page.getByTestId("stat-win-loss")).toHaveText("5");
     await expect(page.getByTestId("stats")).toContainText("Ganhos");
     await expect(page.getByTestId("stat-pnl-today")).toHaveText("+US$ 20,00");

@@ -24,7 +24,18 @@ export function HistorySummary({ stats, currency }: { stats: HistoryStats; curre
     <div className="hidden grid-cols-4 gap-3 lg:grid" data-testid="history-stats">
       <Stat label={t("stats.pnlTotal")} value={fmt.money(stats.pnlTotal, currency, { signed: true })} tone={signTone(stats.pnlTotal)} />
       <Stat label={t("stats.winRate")} value={fmt.percent(stats.winRate)} hint={t("stats.winRateHint", { wins: stats.wins, total: stats.total })} />
-      <Stat label={t("stats.profitFactor")} value={fmt.number(stats.profitFactor, 2)} hint={t("stats.profitFactorHint")} />
+      <Stat
+        label={t("stats.profitFactor")}
+        value={<span data-testid="history-profit-factor">{fmt.number(stats.profitFactor, 2)}</span>}
+        hint={
+          <>
+            <span className="block">{t("stats.profitFactorHint")}</span>
+            <span className="block">
+              {t("stats.payoffRatio")}: <span data-testid="history-payoff">{fmt.number(stats.payoffRatio, 2)}</span>
+            </span>
+          </>
+        }
+      />
       <Stat label={t("stats.trades")} value={stats.total} hint={t("stats.counts", { wins: stats.wins, losses: stats.losses, breakeven: stats.breakeven })} />
     </div>
   );

@@ -136,10 +136,14 @@ describe("applyHistoryFilters", () => {
 });
 
 describe("historyStats", () => {
-  it("total P&L, win rate and profit factor = average win / average loss", () => {
+  it("total P&L, win rate, profit factor = gross profit / gross loss and payoff ratio = average win / average loss", () => {
     const s = historyStats([trade({ id: "1", pnl: "30" }), trade({ id: "2", pnl: "10" }), trade({ id: "3", pnl: "-10" }), trade({ id: "4", pnl: "0" })]);
     expect(s).toMatchObject({ total: 4, wins: 2, losses: 1, breakeven: 1, pnlTotal: 30, winRate: 50 });
-    expect(s.profitFactor).toBe(2); // avg win 20 / avg loss 10
+    expect(s.profitFactor).toBe(4); // gross profit 40 / gross loss 10
+    expect(s.payoffRatio).toBe(2); // avg win 20 / avg loss 10
+    // Losing rows: +150 and 2 × −100 → profit factor 150 / 200 = 0.75 although the payoff ratio is 1.50.
+    const losing = historyStats([trade({ id: "5", pnl: "150" }), trade({ id: "6", pnl: "-100" }), trade({ id: "7", pnl: "-100" })]);
+    expect(losing).toMatchObject({ pnlTotal: -50, winRate: 33.3, profitFactor: 0.75, payoffRatio: 1.5 });
     expect(historyStats([]).winRate).toBeNull();
   });
 });

@@ -21,7 +21,7 @@ const tEn = (ns: string, key: string) => en.t(key, { ns });
 describe("tradeStats", () => {
   const now = new Date(2025, 5, 20, 15, 0, 0);
   const at = (h: number, dayOffset = 0) => new Date(2025, 5, 20 + dayOffset, h, 0, 0).toISOString();
-  it("win rate, profit factor (avg win / avg loss), totals and P&L today by the runtime's local day", () => {
+  it("win rate, profit factor (gross profit / gross loss), payoff ratio, totals and P&L today by the runtime's local day", () => {
     const s = tradeStats(
       [
         { pnl: "30", closeTime: at(10) },
@@ -32,16 +32,26 @@ describe("tradeStats", () => {
       now,
     );
     expect(s).toMatchObject({ total: 4, winners: 2, losers: 1, pnlTotal: 30, winRate: 50, pnlToday: 40 });
-    expect(s.profitFactor).toBe(2); // avg win 20 / avg loss 10
+    expect(s.profitFactor).toBe(4); // gross profit 40 / gross loss 10
+    expect(s.payoffRatio).toBe(2); // avg win 20 / avg loss 10
   });
-  it("profit factor is average win over average loss, not gross win over gross loss", () => {
+  it("profit factor is gross profit over gross loss; the average win over the average loss is the payoff ratio", () => {
     const s = tradeStats([{ pnl: 10 }, { pnl: 10 }, { pnl: 10 }, { pnl: -15 }]);
-    expect(s.profitFactor).toBeCloseTo(10 / 15, 10); // gross would be 30/15 = 2
+    expect(s.profitFactor).toBe(2); // 30 / 15
+    expect(s.payoffRatio).toBe(0.67); // 10 / 15 = 0.666…, 2 decimals
     expect(s.winRate).toBe(75);
   });
+  it("a losing record never shows a profit factor above 1, whatever its payoff ratio", () => {
+    // 3 wins of +150, 7 losses of −100: net −250.
+    const s = tradeStats([...Array(3).fill({ pnl: "150" }), ...Array(7).fill({ pnl: "-100" })]);
+    expect(s).toMatchObject({ total: 10, winners: 3, losers: 7, pnlTotal: -250, winRate: 30 });
+    expect(s.profitFactor).toBe(0.64); // 450 / 700
+    expect(s.payoffRatio).toBe(1.5); // 150 / 100
+  });
   it("empty and one-sided lists", () => {
-    expect(tradeStats([], now)).toMatchObject({ total: 0, winRate: null, profitFactor: null, pnlTotal: 0 });
-    expect(tradeStats([{ pnl: 5, closeTime: null }], now).profitFactor).toBeNull();
+    expect(tradeStats([], now)).toMatchObject({ total: 0, winRate: null, profitFactor: null, payoffRatio: null, pnlTotal: 0 });
+    expect(tradeStats([{ pnl: 5, closeTime: null }], now)).toMatchObject({ profitFactor: null, payoffRatio: null, pnlTotal: 5, pnlToday: 0 });
+    expect(tradeStats([{ pnl: -5 }, { pnl: "abc" }], now)).toMatchObject({ total: 2, losers: 1, profitFactor: 0, payoffRatio: null });
   });
   it("P&L today runs from the user's local midnight (preferences.timezone) to the next", () => {
     // 2025-06-20 12:00 UTC = 09:00 in São Paulo, 13:00 in Lisbon.
