@@ -5,11 +5,20 @@
  * with `settingsFormSchema`, so both show the same message naming the field and bounds; messages are
  * translatable (core/i18n/zod-message.ts): shown with `translateIssue(t, text)` in the user's language.
  * Also: the HTML min/max/step of every numeric field (PRODUCT.md §5) and the form's boolean fields
- * (an unticked checkbox is absent from the FormData: absent means false here).
+ * (an unticked checkbox is absent from the FormData: absent means false here). Trading hours (issue 7)
+ * post "HH:MM" times (`<input type="time">`) and one `tradingHours.days` value per ticked weekday.
  */
 import { z } from "zod";
 import { zMsg } from "../../core/i18n/zod-message";
-import { TRADING_STYLES, tradingSettingsSchema, type TradingSettings, type TradingStyle } from "../../core/settings";
+import {
+  ISO_WEEKDAYS,
+  TRADING_STYLES,
+  tradingSettingsSchema,
+  WEEKEND_MODES,
+  type TradingSettings,
+  type TradingStyle,
+  type WeekendMode,
+} from "../../core/settings";
 
 /** Languages of the interface (PRODUCT.md §3 User preferences). */
 export const LANGUAGES = ["pt", "en", "es"] as const;
@@ -35,6 +44,8 @@ export type PreferencesInput = z.output<typeof preferencesSchema>;
 
 /** Dotted names of the boolean settings (checkboxes). */
 export const BOOLEAN_FIELDS = [
+  "dailyLossIncludesUnrealized",
+  "tradingHours.enabled",
   "aiSettings.autoTimeframeSelection",
   "aiSettings.indicators.rsi",
   "aiSettings.indicators.macd",
@@ -66,6 +77,7 @@ export const NUMBER_FIELDS: Record<string, NumberInputRule> = {
   maxTrades: { min: 1, max: 20, step: 1 },
   tpRatio: { min: 0.5, max: 5, step: 0.1 },
   slRatio: { min: 0.5, max: 3, step: 0.1 },
+  "weekend.minutesBeforeClose": { min: 0, max: 720, step: 5 },
   "aiSettings.cooldownSec": { min: 0, max: 3600, step: 5 },
   "aiSettings.scalper.maxHoldSec": { min: 5, max: 3600, step: 5 },
   "aiSettings.scalper.microAtrPeriod": { min: 2, max: 200, step: 1 },
@@ -100,9 +112,16 @@ function setPath(obj: Record<string, unknown>, path: string, value: unknown): vo
   cur[keys[keys.length - 1]!] = value;
 }
 
+/** The weekday checkboxes of the trading hours: one `tradingHours.days` value per ticked day (1–7). */
+export const WEEKDAYS_FIELD = "tradingHours.days";
+/** ISO weekdays in the order shown (Monday first). */
+export const WEEKDAY_OPTIONS: readonly number[] = ISO_WEEKDAYS;
+/** Weekend modes, for the select. */
+export const WEEKEND_MODE_OPTIONS: readonly WeekendMode[] = WEEKEND_MODES;
+
 /**
  * Form shape → settings shape: an absent checkbox is false (a repeated value keeps the last one),
- * an empty manual timeframe means "none".
+ * no ticked weekday is an empty list (rejected: at least one day), an empty manual timeframe means "none".
  */
 export function fillFormDefaults(raw: unknown): unknown {
   if (!isRecord(raw)) return raw;
@@ -112,6 +131,8 @@ export function fillFormDefaults(raw: unknown): unknown {
     if (v === undefined || v === null) setPath(out, path, false);
     else if (Array.isArray(v)) setPath(out, path, v[v.length - 1]);
   }
+  const days = getPath(out, WEEKDAYS_FIELD);
+  if (days === undefined || days === null) setPath(out, WEEKDAYS_FIELD, []);
   if (out.timeframe === "" || out.timeframe === null) delete out.timeframe;
   return out;
 }

@@ -1,6 +1,7 @@
 /**
  * /settings 'Configurações Avançadas' (PRODUCT.md §2 Settings, §3 Trading settings, §4 Settings save,
- * §5 bounds, §8, §9 defaults): subscription card, broker connection, 'Gestão de Risco', 'Parâmetros
+ * §5 bounds, §8, §9 defaults): subscription card, broker connection, 'Gestão de Risco' (with the
+ * issue 7 trading hours, weekend guard and unrealized-loss option), 'Parâmetros
  * de Trading e IA', language/timezone and push information. One POST <Form> (works without
  * JavaScript) saved by the action through `saveSettings` — out-of-range input is rejected with the
  * schema's message and nothing is saved; with JavaScript the same schema validates live. Every text,
@@ -20,7 +21,7 @@ import { decodeIssueMessage, translateIssue } from "../../core/i18n/zod-message"
 import { AI_TIMEFRAMES } from "../../core/instruments";
 import { defaultSettings, NEWS_SENSITIVITIES, type TradingSettings } from "../../core/settings";
 import { BrokerSection, PushInfoCard, SubscriptionCard } from "~/components/settings/account-sections";
-import { CheckboxField, NumberField, SelectField, TextField } from "~/components/settings/fields";
+import { CheckboxField, DaysField, NumberField, SelectField, TextField, TimeField } from "~/components/settings/fields";
 import { Banner, Button, Card, Spinner } from "~/components/ui";
 import { toLanguage, translateMsg } from "~/i18n";
 import { metaTitle } from "~/lib/hooks";
@@ -34,6 +35,9 @@ import {
   showScalperBlock,
   STYLE_OPTIONS,
   TIMEZONES,
+  WEEKDAY_OPTIONS,
+  WEEKDAYS_FIELD,
+  WEEKEND_MODE_OPTIONS,
 } from "~/lib/settings-form";
 import { ApiError, assertSameOrigin, INTERNAL_ERROR } from "~/services/api.server";
 import { publicUser } from "~/services/auth.server";
@@ -237,6 +241,42 @@ export default function SettingsPage() {
             <NumberField name="tpRatio" label={t("risk.tpRatio")} defaultValue={s.tpRatio} error={err("tpRatio")} />
             <NumberField name="slRatio" label={t("risk.slRatio")} defaultValue={s.slRatio} error={err("slRatio")} />
             <NumberField name="aiSettings.cooldownSec" label={t("risk.cooldownSec")} defaultValue={s.aiSettings.cooldownSec} error={err("aiSettings.cooldownSec")} />
+          </div>
+          <div className="mt-4">
+            <CheckboxField name="dailyLossIncludesUnrealized" label={t("risk.dailyLossIncludesUnrealized")} defaultChecked={s.dailyLossIncludesUnrealized} />
+          </div>
+
+          <fieldset className="mt-5 rounded-xl border border-white/10 p-4" data-testid="trading-hours">
+            <legend className="px-1 text-sm font-semibold text-slate-300">{t("risk.tradingHours")}</legend>
+            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              <div className="flex items-end">
+                <CheckboxField name="tradingHours.enabled" label={t("risk.tradingHoursEnabled")} defaultChecked={s.tradingHours.enabled} />
+              </div>
+              <TimeField name="tradingHours.start" label={t("risk.start")} defaultValue={s.tradingHours.start} error={err("tradingHours.start")} />
+              <TimeField name="tradingHours.end" label={t("risk.end")} defaultValue={s.tradingHours.end} error={err("tradingHours.end")} />
+            </div>
+            <div className="mt-4">
+              <DaysField
+                name={WEEKDAYS_FIELD}
+                legend={t("risk.days")}
+                options={WEEKDAY_OPTIONS.map((day) => ({ value: day, label: t(`risk.weekday.${day}`) }))}
+                defaultValue={s.tradingHours.days}
+                error={err(WEEKDAYS_FIELD)}
+              />
+            </div>
+            <p className="mt-2 text-xs text-slate-500">{t("risk.tradingHoursHint", { timezone: d.preferences.timezone.replace(/_/g, " ") })}</p>
+          </fieldset>
+
+          <div className="mt-5 grid gap-4 sm:grid-cols-2">
+            <SelectField
+              name="weekend.mode"
+              label={t("risk.weekend")}
+              defaultValue={s.weekend.mode}
+              options={WEEKEND_MODE_OPTIONS.map((m) => ({ value: m, label: t(`risk.weekendMode.${m}`) }))}
+              hint={t("risk.weekendHint")}
+              error={err("weekend.mode")}
+            />
+            <NumberField name="weekend.minutesBeforeClose" label={t("risk.minutesBeforeClose")} defaultValue={s.weekend.minutesBeforeClose} error={err("weekend.minutesBeforeClose")} />
           </div>
         </Card>
 

@@ -1,6 +1,7 @@
 /**
  * The risk gate (DESIGN.md §3 step 3): runs the protections in a fixed order and returns the first
- * that blocks. Pure: `now` and every counter are passed in.
+ * that blocks. Pure: `now` and every counter are passed in. Issue 7 adds the user's trading hours and
+ * the weekend guard right after "market open".
  */
 import { renderMsg } from "../i18n";
 import { msg } from "../i18n/message";
@@ -16,6 +17,8 @@ import {
   maxTradesRule,
   newsBlackoutRule,
   spreadRule,
+  tradingHoursRule,
+  weekendRule,
 } from "./rules";
 import type { RiskContext, RiskRule, RiskVerdict } from "./types";
 
@@ -24,6 +27,8 @@ export const RISK_RULES: readonly { name: string; rule: RiskRule }[] = [
   { name: "licence", rule: licenceRule },
   { name: "broker", rule: brokerRule },
   { name: "marketOpen", rule: marketOpenRule },
+  { name: "tradingHours", rule: tradingHoursRule },
+  { name: "weekend", rule: weekendRule },
   { name: "newsBlackout", rule: newsBlackoutRule },
   { name: "spread", rule: spreadRule },
   { name: "maxTrades", rule: maxTradesRule },

@@ -1,6 +1,17 @@
-/** Risk gate public API: evaluateRisk, the rules, spread limits and the trading-day boundary. */
+/** Risk gate public API: evaluateRisk, the rules, spread limits, the trading-day boundary and the time windows. */
 export { evaluateRisk, RISK_RULES } from "./evaluate";
+export {
+  FX_WEEK_CLOSE,
+  FX_WEEK_OPEN,
+  FX_WEEK_TIMEZONE,
+  fxWeekClose,
+  isFxWeekendClosed,
+  localClock,
+  marketCloseWindow,
+  withinTradingHours,
+  type MarketCloseWindow,
+} from "./market-hours";
 export { MAX_CONSECUTIVE_LOSSES } from "./rules";
 export { DEFAULT_MAX_SPREAD_PIPS, MAX_SPREAD_PIPS, maxSpreadPips, spreadInPips } from "./spread";
-export { DEFAULT_TIMEZONE, nextTradingDayStart, tradingDayStart } from "./trading-day";
+export { DEFAULT_TIMEZONE, localInstant, nextTradingDayStart, resolveTimezone, tradingDayStart } from "./trading-day";
 export type { RiskContext, RiskRule, RiskVerdict, StopBotReason } from "./types";

@@ -7,7 +7,9 @@
 import { Decimal } from "../decimal";
 import { renderMsg } from "../i18n";
 import { msg, type Msg } from "../i18n/message";
+import { marketCloseWindow, withinTradingHours } from "./market-hours";
 import { maxSpreadPips } from "./spread";
+import { resolveTimezone } from "./trading-day";
 import type { RiskRule, RiskVerdict } from "./types";
 
 /** Losses in a row that stop the bot ('Parado por perdas consecutivas', PRODUCT.md §4). Our constant. */
@@ -37,6 +39,32 @@ export const brokerRule: RiskRule = (ctx) =>
 /** The market must be open (price tradeable). Waits, does not stop the bot. */
 export const marketOpenRule: RiskRule = (ctx) =>
   ctx.priceTradeable ? null : block("market_closed", msg("risk:marketClosed", { instrument: ctx.instrument }));
+
+/**
+ * New trades only inside the user's trading hours (settings.tradingHours, in ctx.timezone; window
+ * rules in market-hours.ts). Waits, does not stop the bot: a bot stopped every evening would need a
+ * manual restart every morning, so it just opens nothing until the window comes back. (The §4 label
+ * 'Parado fora do horário' stays for a stop made for that reason elsewhere, e.g. by hand.)
+ */
+export const tradingHoursRule: RiskRule = (ctx) => {
+  const hours = ctx.settings.tradingHours;
+  const timezone = resolveTimezone(ctx.timezone); // an unknown name falls back to the default, never throws
+  if (withinTradingHours(ctx.now, hours, timezone)) return null;
+  return block("trading_hours", msg("risk:tradingHours", { start: hours.start, end: hours.end, timezone }));
+};
+
+/**
+ * No new trade in the last settings.weekend.minutesBeforeClose minutes before the weekly FX close
+ * (Friday 17:00 New York) nor while the market is closed, unless weekend.mode is 'off'. Waits, does
+ * not stop the bot; with mode 'flat' the executor also closes the open positions (marketCloseWindow).
+ */
+export const weekendRule: RiskRule = (ctx) => {
+  const w = marketCloseWindow(ctx.now, ctx.settings);
+  if (!w.noEntry) return null;
+  return w.closesAt && ctx.now.getTime() >= w.closesAt.getTime()
+    ? block("weekend_close", msg("risk:weekendClosed"))
+    : block("weekend_close", msg("risk:weekendClose", { minutes: ctx.settings.weekend.minutesBeforeClose }));
+};
 
 /** No new trade inside a news blackout window (settings.aiSettings.news). */
 export const newsBlackoutRule: RiskRule = (ctx) => {
@@ -71,14 +99,21 @@ export const maxDailyTradesRule: RiskRule = (ctx) =>
     ? null
     : block("max_daily_trades", msg("risk:maxDailyTrades", { limit: ctx.settings.maxDailyTrades }));
 
-/** Realized loss today ≥ dailyLossLimitPct % of the day-start balance stops the bot. */
+/**
+ * Loss today ≥ dailyLossLimitPct % of the day-start balance stops the bot. Loss today is the realized
+ * loss since tradingDayStart, plus the open trades' unrealized loss when
+ * settings.dailyLossIncludesUnrealized (an unrealized gain then offsets realized losses).
+ */
 export const dailyLossRule: RiskRule = (ctx) => {
   const start = new Decimal(ctx.dayStartBalance);
-  const loss = new Decimal(ctx.realizedPLToday).neg();
+  const unrealized = ctx.settings.dailyLossIncludesUnrealized ? ctx.unrealizedPL : undefined;
+  const realized = new Decimal(ctx.realizedPLToday);
+  const loss = (unrealized === undefined ? realized : realized.add(unrealized)).neg();
   if (!start.gt(0) || loss.lte(0)) return null;
   const pct = loss.div(start).mul(100);
   if (pct.lt(ctx.settings.dailyLossLimitPct)) return null;
-  return block("daily_loss_limit", msg("risk:dailyLossLimit", { loss: fixed(pct), limit: fixed(ctx.settings.dailyLossLimitPct, 1) }), "daily_loss_limit");
+  const params = { loss: fixed(pct), limit: fixed(ctx.settings.dailyLossLimitPct, 1) };
+  return block("daily_loss_limit", msg(unrealized !== undefined ? "risk:dailyLossLimitUnrealized" : "risk:dailyLossLimit", params), "daily_loss_limit");
 };
 
 /** Drawdown from the high-water mark ≥ maxDrawdownPct % stops the bot. */

@@ -9,6 +9,17 @@ export const DEFAULT_TIMEZONE = "America/Sao_Paulo";
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+/** `tz` when the runtime knows it (IANA name), else DEFAULT_TIMEZONE; never throws. */
+export function resolveTimezone(tz: string | undefined): string {
+  if (!tz) return DEFAULT_TIMEZONE;
+  try {
+    formatter(tz);
+    return tz;
+  } catch {
+    return DEFAULT_TIMEZONE;
+  }
+}
+
 function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (!f) {
@@ -27,8 +38,8 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** Local wall-clock fields of an instant in a timezone. */
-function localParts(t: number, tz: string): { y: number; m: number; d: number; h: number; mi: number; s: number } {
+/** Local wall-clock fields of an instant in a timezone (month 1–12, hour 0–23). */
+export function localParts(t: number, tz: string): { y: number; m: number; d: number; h: number; mi: number; s: number } {
   const p: Record<string, number> = {};
   for (const part of formatter(tz).formatToParts(new Date(t))) if (part.type !== "literal") p[part.type] = Number(part.value);
   return { y: p.year!, m: p.month!, d: p.day!, h: p.hour!, mi: p.minute!, s: p.second! };
@@ -42,10 +53,24 @@ function offsetAt(t: number, tz: string): number {
 
 /** UTC instant of local midnight of the calendar day (y, m, d) in tz. */
 export function localMidnight(y: number, m: number, d: number, tz: string): Date {
-  const wall = Date.UTC(y, m - 1, d);
+  return localInstant(y, m, d, 0, 0, tz);
+}
+
+/**
+ * UTC instant of the local wall-clock time (y, m, d, h, mi) in tz. Out-of-range days roll over
+ * (d = 0 is the last day of the previous month), as with Date.UTC. Exact for every wall time that
+ * exists once; a time inside a DST gap or overlap gets one of the neighbouring offsets.
+ */
+export function localInstant(y: number, m: number, d: number, h: number, mi: number, tz: string): Date {
+  const wall = Date.UTC(y, m - 1, d, h, mi);
   let t = wall - offsetAt(wall, tz);
   t = wall - offsetAt(t, tz); // second pass settles DST transitions
   return new Date(t);
+}
+
+/** ISO weekday (1 = Monday … 7 = Sunday) of a calendar day. */
+export function isoWeekday(y: number, m: number, d: number): number {
+  return ((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7) + 1;
 }
 
 /**

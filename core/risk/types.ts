@@ -5,12 +5,18 @@
 import type { Msg } from "../i18n/message";
 import type { TradingSettings } from "../settings";
 
-/** Stop reasons a tripped rule may impose on the bot (PRODUCT.md §4 "AI loop" stop reasons, plus licence/broker). */
+/**
+ * Stop reasons a tripped rule may impose on the bot (PRODUCT.md §4 "AI loop" stop reasons, plus
+ * licence/broker). No rule returns 'trading_hours' (outside the hours the bot waits, see
+ * tradingHoursRule); it stays for a stop made for that reason elsewhere ('Parado fora do horário').
+ */
 export type StopBotReason = "max_consecutive_losses" | "daily_loss_limit" | "max_drawdown" | "trading_hours" | "licence" | "broker";
 
 export interface RiskContext {
   /** Decision instant (UTC). */
   now: Date;
+  /** The user's IANA timezone (preferences.timezone) for the trading hours; default DEFAULT_TIMEZONE. */
+  timezone?: string;
   settings: TradingSettings;
   instrument: string;
   licenceValid: boolean;
@@ -29,6 +35,11 @@ export interface RiskContext {
   tradesToday: number;
   /** Realized P&L since tradingDayStart(now), account currency (negative = loss). */
   realizedPLToday: string;
+  /**
+   * Current unrealized P&L of the open trades, account currency (negative = loss). Counted by the
+   * daily loss limit when settings.dailyLossIncludesUnrealized; absent = 0.
+   */
+  unrealizedPL?: string;
   /** Balance at tradingDayStart(now), account currency. */
   dayStartBalance: string;
   /** Current balance (or NAV for an equity-based drawdown), account currency. */

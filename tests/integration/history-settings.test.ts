@@ -168,6 +168,12 @@ describe("/settings page action", () => {
     expect(r.html).toMatch(/name="maxTrades"[^>]*min="1"[^>]*max="20"[^>]*step="1"/);
     expect(r.html).toMatch(/name="dailyLossLimitPct"[^>]*min="0.5"[^>]*max="20"[^>]*step="0.5"/);
     expect(r.html).toMatch(/name="aiSettings.cooldownSec"[^>]*min="0"[^>]*max="3600"[^>]*step="5"/);
+    // Issue 7: trading hours, weekend guard and the unrealized-loss option in 'Gestão de Risco'.
+    for (const text of ["Horário de negociação", "Início", "Fim", "Dias", "Fim de semana", "Não abrir novas posições antes do fechamento", "Zerar posições antes do fechamento", "Desligado", "Minutos antes do fechamento", "Incluir P&amp;L não realizado no limite diário"])
+      expect(r.html).toContain(text);
+    expect(r.html).toMatch(/name="tradingHours.start"[^>]*type="time"[^>]*value="00:00"/);
+    expect(r.html).toMatch(/name="weekend.minutesBeforeClose"[^>]*min="0"[^>]*max="720"[^>]*step="5"/);
+    expect([...r.html.matchAll(/name="tradingHours.days"/g)]).toHaveLength(7);
   });
 
   it("rejects out-of-range input with the server's Portuguese message and saves nothing", async () => {
@@ -198,6 +204,27 @@ describe("/settings page action", () => {
     expect(day.status).toBe(200);
     const after = await u.call<{ settings: { aiSettings: { scalper: { enabled: boolean } } } }>("GET", "/api/settings");
     expect(after.body.settings.aiSettings.scalper.enabled).toBe(false);
+  });
+
+  it("saves trading hours, weekend mode and the unrealized option from the form (issue 7); rejects a bad time", async () => {
+    const r = await post(
+      "/settings",
+      await settingsForm({ "tradingHours.enabled": "on", "tradingHours.start": "22:00", "tradingHours.end": "06:00", "tradingHours.days": "1,3,7", "weekend.mode": "flat", "weekend.minutesBeforeClose": "60", dailyLossIncludesUnrealized: "on" }),
+    );
+    expect(r.status).toBe(200);
+    const saved = await u.call<{ settings: Record<string, unknown> }>("GET", "/api/settings");
+    expect(saved.body.settings).toMatchObject({
+      tradingHours: { enabled: true, start: "22:00", end: "06:00", days: [1, 3, 7] },
+      weekend: { mode: "flat", minutesBeforeClose: 60 },
+      dailyLossIncludesUnrealized: true,
+    });
+    const bad = await post("/settings", await settingsForm({ "tradingHours.start": "25:00" }));
+    expect(bad.status).toBe(400);
+    expect(bad.html).toContain("Erro ao salvar configurações: tradingHours.start deve ser um horário entre 00:00 e 23:59 (HH:MM)");
+    expect((await u.call<{ settings: unknown }>("GET", "/api/settings")).body.settings).toEqual(saved.body.settings);
+    // back to the defaults for the other tests
+    const reset = await post("/settings", await settingsForm({ "tradingHours.enabled": null, "tradingHours.start": "00:00", "tradingHours.end": "23:59", "tradingHours.days": "1,2,3,4,5", "weekend.mode": "no_entry", "weekend.minutesBeforeClose": "120", dailyLossIncludesUnrealized: null }));
+    expect(reset.status).toBe(200);
   });
 
   it("refuses a cross-site form post and saves nothing", async () => {

@@ -6,10 +6,15 @@ type Call = <T = Record<string, unknown>>(method: string, path: string, body?: u
 
 interface ApiSettings {
   lotMode: string; fixedLot: number; maxDailyTrades: number; maxDrawdownPct: number; dailyLossLimitPct: number; maxTrades: number; tpRatio: number; slRatio: number; instruments: string | string[]; timeframe?: string;
+  dailyLossIncludesUnrealized: boolean; tradingHours: { enabled: boolean; start: string; end: string; days: number[] }; weekend: { mode: string; minutesBeforeClose: number };
   aiSettings: { tradingStyle: string; cooldownSec: number; autoTimeframeSelection: boolean; indicators: Record<string, boolean>; scalper: Record<string, number | boolean>; news: { enabled: boolean; sensitivity: string; impactedOnly: boolean; blackout: { beforeMin: number; afterMin: number } } };
 }
 
-/** A valid /settings form for `language`/`timezone` from the current settings, with overrides. */
+/**
+ * A valid /settings form for `language`/`timezone` from the current settings, with overrides. The
+ * weekdays go as one `tradingHours.days` value per ticked day (override them with a comma list, e.g.
+ * "1,3", or null for none).
+ */
 export async function settingsFormFor(call: Call, prefs: { language: string; timezone: string }, over: Record<string, string | null> = {}): Promise<URLSearchParams> {
   const { body } = await call<{ settings: ApiSettings }>("GET", "/api/settings");
   const s = body.settings;
@@ -23,6 +28,13 @@ export async function settingsFormFor(call: Call, prefs: { language: string; tim
     maxTrades: String(s.maxTrades),
     tpRatio: String(s.tpRatio),
     slRatio: String(s.slRatio),
+    dailyLossIncludesUnrealized: s.dailyLossIncludesUnrealized ? "on" : null,
+    "tradingHours.enabled": s.tradingHours.enabled ? "on" : null,
+    "tradingHours.start": s.tradingHours.start,
+    "tradingHours.end": s.tradingHours.end,
+    "tradingHours.days": s.tradingHours.days.join(","),
+    "weekend.mode": s.weekend.mode,
+    "weekend.minutesBeforeClose": String(s.weekend.minutesBeforeClose),
     instruments: s.instruments === "*" ? "*" : (s.instruments as string[]).join(", "),
     timeframe: s.timeframe ?? "",
     "aiSettings.tradingStyle": s.aiSettings.tradingStyle,
@@ -40,6 +52,10 @@ export async function settingsFormFor(call: Call, prefs: { language: string; tim
   for (const [k, v] of Object.entries(s.aiSettings.scalper)) f[`aiSettings.scalper.${k}`] = typeof v === "boolean" ? (v ? "on" : null) : String(v);
   Object.assign(f, over);
   const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(f)) if (v !== null) p.set(k, v);
+  for (const [k, v] of Object.entries(f)) {
+    if (v === null) continue;
+    if (k === "tradingHours.days") for (const day of v.split(",")) p.append(k, day.trim());
+    else p.set(k, v);
+  }
   return p;
 }

@@ -1,6 +1,6 @@
 /**
  * Settings form fields: number inputs carrying the PRODUCT.md §5 min/max/step (from
- * `NUMBER_FIELDS`), checkboxes and selects; each shows its error (the server's message, in the
+ * `NUMBER_FIELDS`), checkboxes, selects, time inputs and a weekday set; each shows its error (the server's message, in the
  * user's language) under the field, and number fields a range hint in the user's locale (0,5 in
  * Portuguese, 0.5 in English). Names are the dotted setting paths the form schema parses.
  */
@@ -157,5 +157,66 @@ export function TextField({ name, label, defaultValue, hint, error }: { name: st
       {hint && <p className="mt-1 text-xs text-slate-500">{hint}</p>}
       <ErrorLine id={id} error={error} />
     </div>
+  );
+}
+
+/** A "HH:MM" setting (trading hours): a native time input, which posts "HH:MM" with or without JavaScript. */
+export function TimeField({ name, label, defaultValue, error }: { name: string; label: string; defaultValue: string; error?: string | null }) {
+  const id = fieldId(name);
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-300">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type="time"
+        step={60}
+        defaultValue={defaultValue}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={clsx(INPUT, error ? BAD : OK)}
+      />
+      <ErrorLine id={id} error={error} />
+    </div>
+  );
+}
+
+/** A set of days: one checkbox per option, all posted under `name` (one value per ticked day). */
+export function DaysField({
+  name,
+  legend,
+  options,
+  defaultValue,
+  error,
+}: {
+  name: string;
+  legend: string;
+  options: { value: number; label: string }[];
+  defaultValue: readonly number[];
+  error?: string | null;
+}) {
+  const id = fieldId(name);
+  return (
+    <fieldset aria-describedby={error ? `${id}-error` : undefined}>
+      <legend className="mb-1 block text-sm font-medium text-slate-300">{legend}</legend>
+      <div className="flex flex-wrap gap-2">
+        {options.map((o) => (
+          <label
+            key={o.value}
+            htmlFor={`${id}-${o.value}`}
+            className={clsx(
+              "flex min-h-11 min-w-14 cursor-pointer items-center gap-2 rounded-xl bg-white/[0.03] px-3 py-2 text-sm text-slate-200 ring-1",
+              error ? "ring-rose-400/60" : "ring-white/5",
+            )}
+          >
+            <input id={`${id}-${o.value}`} name={name} type="checkbox" value={String(o.value)} defaultChecked={defaultValue.includes(o.value)} className="h-5 w-5 accent-emerald-500" />
+            <span>{o.label}</span>
+          </label>
+        ))}
+      </div>
+      <ErrorLine id={id} error={error} />
+    </fieldset>
   );
 }

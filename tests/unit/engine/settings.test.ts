@@ -12,6 +12,9 @@ describe("settings defaults (PRODUCT.md §9)", () => {
       tpRatio: 1.5,
       slRatio: 1,
       maxTrades: 3,
+      dailyLossIncludesUnrealized: false,
+      tradingHours: { enabled: false, start: "00:00", end: "23:59", days: [1, 2, 3, 4, 5] },
+      weekend: { mode: "no_entry", minutesBeforeClose: 120 },
       instruments: "*",
       aiSettings: {
         tradingStyle: "swing",
@@ -52,6 +55,19 @@ describe("parseSettingsUpdate", () => {
     [{ aiSettings: { news: { blackout: { beforeMin: 121 } } } }, "blackout.beforeMin deve estar entre 0 e 120", "aiSettings.news.blackout.beforeMin"],
     [{ aiSettings: { news: { blackout: { afterMin: 241 } } } }, "blackout.afterMin deve estar entre 0 e 240", "aiSettings.news.blackout.afterMin"],
     [{ maxTrades: "abc" }, "maxTrades deve ser um número", "maxTrades"],
+    [{ tradingHours: { start: "24:00" } }, "tradingHours.start deve ser um horário entre 00:00 e 23:59 (HH:MM)", "tradingHours.start"],
+    [{ tradingHours: { end: "23:60" } }, "tradingHours.end deve ser um horário entre 00:00 e 23:59 (HH:MM)", "tradingHours.end"],
+    [{ tradingHours: { end: 900 } }, "tradingHours.end deve ser um horário entre 00:00 e 23:59 (HH:MM)", "tradingHours.end"],
+    [{ tradingHours: { days: [0, 1] } }, "tradingHours.days deve conter dias da semana de 1 (segunda) a 7 (domingo)", "tradingHours.days"],
+    [{ tradingHours: { days: [1.5] } }, "tradingHours.days deve conter dias da semana de 1 (segunda) a 7 (domingo)", "tradingHours.days"],
+    [{ tradingHours: { days: "seg" } }, "tradingHours.days deve conter dias da semana de 1 (segunda) a 7 (domingo)", "tradingHours.days"],
+    [{ tradingHours: { days: [] } }, "tradingHours.days deve ter pelo menos um dia da semana", "tradingHours.days"],
+    [{ tradingHours: { enabled: "talvez" } }, "tradingHours.enabled deve ser verdadeiro ou falso", "tradingHours.enabled"],
+    [{ weekend: { mode: "always" } }, "weekend.mode deve ser um de flat, no_entry, off", "weekend.mode"],
+    [{ weekend: { minutesBeforeClose: 725 } }, "minutesBeforeClose deve estar entre 0 e 720", "weekend.minutesBeforeClose"],
+    [{ weekend: { minutesBeforeClose: -5 } }, "minutesBeforeClose deve estar entre 0 e 720", "weekend.minutesBeforeClose"],
+    [{ weekend: { minutesBeforeClose: 12 } }, "minutesBeforeClose deve variar em passos de 5", "weekend.minutesBeforeClose"],
+    [{ dailyLossIncludesUnrealized: "x" }, "dailyLossIncludesUnrealized deve ser verdadeiro ou falso", "dailyLossIncludesUnrealized"],
     [{ timeframe: "H4" }, "timeframe deve ser um de M5, M15, M30, H1", "timeframe"],
   ])("rejects %j", (body, message, field) => {
     expect(bad(body)).toEqual({ ok: false, message, field });
@@ -98,6 +114,25 @@ describe("parseSettingsUpdate", () => {
     expect(r).toEqual({ ok: true, settings: { ...cur, timeframe: "M15" } });
   });
 
+  it("trading hours, weekend and unrealized option: bounds accepted, forms coerced, partial updates merged", () => {
+    const r = parseSettingsUpdate(
+      { tradingHours: { enabled: "on", start: "9:30", end: "00:00", days: "5, 1, 1,7" }, weekend: { mode: " FLAT ", minutesBeforeClose: "720" }, dailyLossIncludesUnrealized: "true" },
+      cur,
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.settings.tradingHours).toEqual({ enabled: true, start: "09:30", end: "00:00", days: [1, 5, 7] });
+    expect(r.settings.weekend).toEqual({ mode: "flat", minutesBeforeClose: 720 });
+    expect(r.settings.dailyLossIncludesUnrealized).toBe(true);
+    const edge = parseSettingsUpdate({ tradingHours: { start: "00:00", end: "23:59", days: [7] }, weekend: { minutesBeforeClose: 0, mode: "off" } }, r.settings);
+    expect(edge.ok && edge.settings.tradingHours).toEqual({ enabled: true, start: "00:00", end: "23:59", days: [7] });
+    expect(edge.ok && edge.settings.weekend).toEqual({ mode: "off", minutesBeforeClose: 0 });
+    // a partial update keeps the other new fields
+    const partial = parseSettingsUpdate({ weekend: { mode: "no_entry" } }, r.settings);
+    expect(partial.ok && partial.settings.weekend).toEqual({ mode: "no_entry", minutesBeforeClose: 720 });
+    expect(partial.ok && partial.settings.tradingHours.days).toEqual([1, 5, 7]);
+  });
+
   it("rejects a non-object body", () => {
     expect(parseSettingsUpdate("x", cur).ok).toBe(false);
   });
@@ -125,5 +160,30 @@ describe("normaliseLoadedSettings", () => {
     expect(n.aiSettings.scalper.impulseThreshold).toBe(1);
     expect(n.lotMode).toBe("fixed");
     expect(n.fixedLot).toBe(0.1);
+  });
+
+  it("old stored settings without the issue 7 fields load with their defaults", () => {
+    const old = structuredClone(DEFAULT_SETTINGS) as Record<string, unknown>;
+    delete old.tradingHours;
+    delete old.weekend;
+    delete old.dailyLossIncludesUnrealized;
+    old.maxTrades = 7;
+    const n = normaliseLoadedSettings(old);
+    expect(n).toEqual({ ...DEFAULT_SETTINGS, maxTrades: 7 });
+    expect(tradingSettingsSchema.safeParse(n).success).toBe(true);
+  });
+
+  it("invalid issue 7 fields fall back per field", () => {
+    const n = normaliseLoadedSettings({
+      tradingHours: { enabled: true, start: "25:00", end: "18:30", days: [9] },
+      weekend: { mode: "sometimes", minutesBeforeClose: 60 },
+      dailyLossIncludesUnrealized: "maybe",
+    });
+    expect(n.tradingHours).toEqual({ enabled: true, start: "00:00", end: "18:30", days: [1, 2, 3, 4, 5] });
+    expect(n.weekend).toEqual({ mode: "no_entry", minutesBeforeClose: 60 });
+    expect(n.dailyLossIncludesUnrealized).toBe(false);
+    // the defaults are not shared with the result
+    n.tradingHours.days.push(6);
+    expect(DEFAULT_SETTINGS.tradingHours.days).toEqual([1, 2, 3, 4, 5]);
   });
 });

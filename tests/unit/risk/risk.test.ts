@@ -6,6 +6,20 @@ import { defaultSettings } from "../../../core/settings";
 import { NOW, riskContext } from "./context";
 
 const ctx = riskContext;
+/** Friday 2026-01-09 16:00 New York (EST): one hour before the weekly close (22:00Z). */
+const FRIDAY_1600_NY = new Date("2026-01-09T21:00:00Z");
+const SATURDAY = new Date("2026-01-10T15:00:00Z");
+
+function withHours(start: string, end: string, days = [1, 2, 3, 4, 5]) {
+  const s = defaultSettings();
+  s.tradingHours = { enabled: true, start, end, days };
+  return s;
+}
+function withUnrealized() {
+  const s = defaultSettings();
+  s.dailyLossIncludesUnrealized = true;
+  return s;
+}
 
 describe("evaluateRisk", () => {
   it("allows when every protection passes", () => {
@@ -16,12 +30,16 @@ describe("evaluateRisk", () => {
     ["licence", { licenceValid: false }, "licence_invalid", "Licença inválida ou expirada: assine para continuar operando", "licence"],
     ["broker", { brokerConnected: false }, "broker_disconnected", "Corretora desconectada: reconecte sua conta Oanda", "broker"],
     ["market", { priceTradeable: false }, "market_closed", "Mercado fechado para EUR_USD", undefined],
+    ["trading hours", { settings: withHours("09:00", "11:59") }, "trading_hours", "Fora do horário de negociação (09:00–11:59, America/Sao_Paulo)", undefined],
+    ["weekend", { now: FRIDAY_1600_NY }, "weekend_close", "Sem novas posições nos 120 min antes do fechamento semanal do mercado (sexta 17:00, Nova York)", undefined],
+    ["weekend closed", { now: SATURDAY }, "weekend_close", "Mercado fechado no fim de semana: reabre domingo 17:00 (Nova York)", undefined],
     ["news", { newsBlackout: { active: true, event: "Payroll (USD)" } }, "news_blackout", "Pausa por notícia de alto impacto: Payroll (USD)", undefined],
     ["spread", { spreadPips: 3.5 }, "spread_too_wide", "Spread de 3,5 pips acima do máximo de 3,0 pips para EUR_USD", undefined],
     ["maxTrades", { openTrades: 3 }, "max_trades", "Limite de 3 trades simultâneos atingido (3 abertos)", undefined],
     ["one per instrument", { openTrades: 1, openTradesOnInstrument: 1 }, "instrument_busy", "Já existe um trade aberto em EUR_USD", undefined],
     ["maxDailyTrades", { tradesToday: 15 }, "max_daily_trades", "Limite diário de 15 trades atingido", undefined],
     ["daily loss", { realizedPLToday: "-300", balance: "9700", peakBalance: "9800" }, "daily_loss_limit", "Limite diário de perdas atingido: 3,00% (máximo 3,0%)", "daily_loss_limit"],
+    ["daily loss with unrealized", { settings: withUnrealized(), realizedPLToday: "-200", unrealizedPL: "-150" }, "daily_loss_limit", "Limite diário de perdas atingido com o P&L não realizado: 3,50% (máximo 3,0%)", "daily_loss_limit"],
     ["drawdown", { balance: "9500", peakBalance: "10000" }, "max_drawdown", "Drawdown máximo atingido: 5,00% (máximo 5,0%)", "max_drawdown"],
     ["cooldown", { lastTradeAt: new Date(NOW.getTime() - 25_000) }, "cooldown", "Aguardando intervalo entre trades: 35 s restantes de 60 s", undefined],
     ["consecutive losses", { consecutiveLosses: MAX_CONSECUTIVE_LOSSES }, "max_consecutive_losses", "4 perdas consecutivas (máximo 4)", "max_consecutive_losses"],
@@ -47,15 +65,17 @@ describe("evaluateRisk", () => {
     expect(evaluateRisk(ctx({ settings: s, newsBlackout: { active: true } })).allowed).toBe(true);
   });
 
-  it("checks in the fixed order", () => {
+  it("checks in the fixed order (trading hours and weekend right after market open)", () => {
     expect(RISK_RULES.map((r) => r.name)).toEqual([
-      "licence", "broker", "marketOpen", "newsBlackout", "spread", "maxTrades", "maxDailyTrades", "dailyLossLimit", "maxDrawdown", "cooldown", "consecutiveLosses",
+      "licence", "broker", "marketOpen", "tradingHours", "weekend", "newsBlackout", "spread", "maxTrades", "maxDailyTrades", "dailyLossLimit", "maxDrawdown", "cooldown", "consecutiveLosses",
     ]);
+    const now = FRIDAY_1600_NY; // 18:00 in São Paulo, inside the 120 min before the weekly close
     const all: Partial<RiskContext> = {
+      now, settings: withHours("09:00", "17:00"),
       licenceValid: false, brokerConnected: false, priceTradeable: false, newsBlackout: { active: true }, spreadPips: 9, openTrades: 5,
-      tradesToday: 99, realizedPLToday: "-5000", balance: "5000", consecutiveLosses: 9, lastTradeAt: NOW,
+      tradesToday: 99, realizedPLToday: "-5000", balance: "5000", consecutiveLosses: 9, lastTradeAt: now,
     };
-    const expected = ["licence_invalid", "broker_disconnected", "market_closed", "news_blackout", "spread_too_wide", "max_trades", "max_daily_trades", "daily_loss_limit", "max_drawdown", "cooldown", "max_consecutive_losses"];
+    const expected = ["licence_invalid", "broker_disconnected", "market_closed", "trading_hours", "weekend_close", "news_blackout", "spread_too_wide", "max_trades", "max_daily_trades", "daily_loss_limit", "max_drawdown", "cooldown", "max_consecutive_losses"];
     const c = ctx(all);
     const seen: string[] = [];
     for (let i = 0; i < expected.length; i++) {
@@ -65,6 +85,8 @@ describe("evaluateRisk", () => {
       if (v.code === "licence_invalid") c.licenceValid = true;
       if (v.code === "broker_disconnected") c.brokerConnected = true;
       if (v.code === "market_closed") c.priceTradeable = true;
+      if (v.code === "trading_hours") c.settings.tradingHours.enabled = false;
+      if (v.code === "weekend_close") c.settings.weekend.mode = "off";
       if (v.code === "news_blackout") delete c.newsBlackout;
       if (v.code === "spread_too_wide") c.spreadPips = 1;
       if (v.code === "max_trades") c.openTrades = 0;

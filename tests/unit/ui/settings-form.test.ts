@@ -1,6 +1,8 @@
 /** The /settings form schema (derived from core/settings.ts) and its HTML bounds agree with PRODUCT.md §5. */
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
+import { renderMsg } from "../../../core/i18n";
+import { decodeIssueMessage } from "../../../core/i18n/zod-message";
 import { DEFAULT_SETTINGS, parseSettingsUpdate } from "../../../core/settings";
 import { BOOLEAN_FIELDS, getPath, NUMBER_FIELDS, settingsFormSchema, settingsPatchFromForm, showScalperBlock } from "../../../app/lib/settings-form";
 
@@ -12,6 +14,10 @@ function defaultForm(): FormData {
   f.set("timeframe", "");
   f.set("aiSettings.tradingStyle", "swing");
   f.set("aiSettings.news.sensitivity", "medium");
+  f.set("tradingHours.start", DEFAULT_SETTINGS.tradingHours.start);
+  f.set("tradingHours.end", DEFAULT_SETTINGS.tradingHours.end);
+  for (const day of DEFAULT_SETTINGS.tradingHours.days) f.append("tradingHours.days", String(day));
+  f.set("weekend.mode", DEFAULT_SETTINGS.weekend.mode);
   for (const name of Object.keys(NUMBER_FIELDS)) f.set(name, String(getPath(DEFAULT_SETTINGS, name)));
   for (const name of BOOLEAN_FIELDS) if (getPath(DEFAULT_SETTINGS, name) === true) f.set(name, "on");
   f.set("preferences.language", "pt");
@@ -63,6 +69,75 @@ describe("settingsFormSchema", () => {
         expect(at(Math.round((rule.max + step) * 1000) / 1000), name).toBe("error");
       }
     }
+  });
+});
+
+describe("trading hours, weekend and unrealized loss in the form (issue 7)", () => {
+  it("parses times, ticked weekdays (one value each), the weekend mode and the checkboxes", () => {
+    const f = defaultForm();
+    f.set("tradingHours.enabled", "on");
+    f.set("tradingHours.start", "22:00");
+    f.set("tradingHours.end", "06:00:00"); // some browsers post seconds
+    f.delete("tradingHours.days");
+    for (const day of ["5", "1", "3"]) f.append("tradingHours.days", day);
+    f.set("weekend.mode", "flat");
+    f.set("weekend.minutesBeforeClose", "30");
+    f.set("dailyLossIncludesUnrealized", "on");
+    const r = parse(f);
+    expect(r.status).toBe("success");
+    if (r.status !== "success") return;
+    expect(r.value.tradingHours).toEqual({ enabled: true, start: "22:00", end: "06:00", days: [1, 3, 5] });
+    expect(r.value.weekend).toEqual({ mode: "flat", minutesBeforeClose: 30 });
+    expect(r.value.dailyLossIncludesUnrealized).toBe(true);
+    // and the server saves what the form parsed
+    const saved = parseSettingsUpdate(settingsPatchFromForm(r.value, DEFAULT_SETTINGS), structuredClone(DEFAULT_SETTINGS) as never);
+    expect(saved.ok && saved.settings.tradingHours).toEqual({ enabled: true, start: "22:00", end: "06:00", days: [1, 3, 5] });
+    expect(saved.ok && saved.settings.weekend.mode).toBe("flat");
+  });
+
+  it("a single ticked day posts a string; unticked checkboxes are false", () => {
+    const f = defaultForm();
+    f.set("tradingHours.days", "7");
+    const r = parse(f);
+    expect(r.status === "success" && r.value.tradingHours).toEqual({ ...DEFAULT_SETTINGS.tradingHours, days: [7] });
+    expect(r.status === "success" && r.value.dailyLossIncludesUnrealized).toBe(false);
+  });
+
+  it.each([
+    ["tradingHours.start", "24:00", "tradingHours.start deve ser um horário entre 00:00 e 23:59 (HH:MM)"],
+    ["tradingHours.end", "9h", "tradingHours.end deve ser um horário entre 00:00 e 23:59 (HH:MM)"],
+    ["tradingHours.end", "", "tradingHours.end deve ser um horário entre 00:00 e 23:59 (HH:MM)"],
+    ["weekend.mode", "sometimes", "weekend.mode deve ser um de flat, no_entry, off"],
+    ["weekend.minutesBeforeClose", "725", "minutesBeforeClose deve estar entre 0 e 720"],
+    ["weekend.minutesBeforeClose", "7", "minutesBeforeClose deve variar em passos de 5"],
+    ["tradingHours.days", "8", "tradingHours.days deve conter dias da semana de 1 (segunda) a 7 (domingo)"],
+  ])("%s = %j is rejected with the schema's message", (name, value, message) => {
+    const f = defaultForm();
+    f.set(name, value);
+    expect(errorsOf(f)[name]).toEqual([message]);
+  });
+
+  it("the new messages read in en and es", () => {
+    const f = defaultForm();
+    f.set("tradingHours.start", "25:00");
+    const m = decodeIssueMessage(errorsOf(f)["tradingHours.start"]![0]!);
+    expect(typeof m === "object" && [renderMsg(m, "en"), renderMsg(m, "es")]).toEqual([
+      "tradingHours.start must be a time between 00:00 and 23:59 (HH:MM)",
+      "tradingHours.start debe ser una hora entre 00:00 y 23:59 (HH:MM)",
+    ]);
+    const g = defaultForm();
+    g.delete("tradingHours.days");
+    const d = decodeIssueMessage(errorsOf(g)["tradingHours.days"]![0]!);
+    expect(typeof d === "object" && [renderMsg(d, "en"), renderMsg(d, "es")]).toEqual([
+      "tradingHours.days must have at least one weekday",
+      "tradingHours.days debe tener al menos un día de la semana",
+    ]);
+  });
+
+  it("no ticked weekday is rejected (at least one day)", () => {
+    const f = defaultForm();
+    f.delete("tradingHours.days");
+    expect(errorsOf(f)["tradingHours.days"]).toEqual(["tradingHours.days deve ter pelo menos um dia da semana"]);
   });
 });
 
