@@ -1,6 +1,7 @@
 /**
  * Time source for `core/`: core code never calls `Date.now()` or `setTimeout` itself (DESIGN.md §2),
- * so the simulator, the backtest and tests can drive time.
+ * so the simulator, the backtest and tests can drive time. The wall clock lives outside core:
+ * server/system-clock.ts.
  */
 export interface Clock {
   /** Current instant (UTC). */
@@ -8,24 +9,6 @@ export interface Clock {
   /** Resolves after `ms` milliseconds of this clock's time; rejects with the signal's reason if aborted. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
-
-/** Wall-clock time. */
-export const systemClock: Clock = {
-  now: () => new Date(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const t = setTimeout(() => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(t);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-    }),
-};
 
 /** A clock that only moves when told: for unit tests. `sleep` resolves once `advance` passes its deadline. */
 export class ManualClock implements Clock {

@@ -1,10 +1,10 @@
 /**
- * Mounts the OANDA-protocol simulator (core/simulator) inside the app's Express server when
+ * Mounts the OANDA-protocol simulator (server/simulator over core/simulator) inside the app's Express server when
  * `OANDA_MODE=sim` (DESIGN.md §4): `/oanda-sim/practice/v3/...`, `/oanda-sim/live/v3/...` and the
  * control API `/oanda-sim/sim/...`. Broker state persists in `DATA_DIR/sim-state.json`.
  */
 import type express from "express";
-import { createSimulatorApp } from "../core/simulator/server";
+import { createSimulatorApp } from "./simulator/server";
 
 /** Mounts the simulator; returns its close function (stops timers, flushes state). */
 export async function mountSimulator(

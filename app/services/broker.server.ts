@@ -11,6 +11,7 @@ import { msg, type Msg } from "../../core/i18n/message";
 import { createOandaClient } from "../../core/oanda/client";
 import { BrokerError } from "../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
+import { systemClock } from "../../server/system-clock";
 import { ApiError } from "./api.server";
 import { config } from "./config.server";
 import { decryptSecret, encryptSecret } from "./crypto.server";
@@ -35,7 +36,7 @@ export function clientFor(token: string, environment: Environment): BrokerPort {
   const hosts = config().oanda[environment];
   const apiUrl = process.env[`OANDA_${environment.toUpperCase()}_API_URL`] || hosts.api;
   const streamUrl = process.env[`OANDA_${environment.toUpperCase()}_STREAM_URL`] || hosts.stream;
-  return createOandaClient({ environment, token, apiUrl, streamUrl });
+  return createOandaClient({ environment, token, apiUrl, streamUrl, clock: systemClock });
 }
 
 /** Maps a broker failure to an ApiError for our JSON API (never 401: see module doc). */

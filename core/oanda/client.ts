@@ -26,7 +26,6 @@ import type {
 } from "../broker/port";
 import type { Candle } from "../candles";
 import type { Clock } from "../clock";
-import { systemClock } from "../clock";
 import { Decimal } from "../decimal";
 import { formatPrice, GRANULARITY_SECONDS } from "../instruments";
 import type { FetchLike, OandaLogger } from "./http";
@@ -64,8 +63,8 @@ export interface OandaClientOptions {
   apiUrl: string;
   /** Stream base URL (same form), e.g. `OANDA_HOSTS.practice.stream`. */
   streamUrl: string;
-  /** Time source (default `systemClock`): candle `to` check, backoff waits, stream watchdog. */
-  clock?: Clock;
+  /** Time source: candle `to` check, backoff waits, stream watchdog (server side: `systemClock` of server/system-clock.ts). */
+  clock: Clock;
   /** Default: global `fetch`. */
   fetch?: FetchLike;
   logger?: OandaLogger;
@@ -123,7 +122,7 @@ export function toWireTime(s: string): string {
 
 /** Builds the OANDA v20 client. See OandaClientOptions; every method throws BrokerError on failure. */
 export function createOandaClient(options: OandaClientOptions): OandaClient {
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock;
   const fetchImpl: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
   const api = options.apiUrl.replace(/\/+$/, "");
   const streamBase = options.streamUrl.replace(/\/+$/, "");

@@ -6,7 +6,6 @@
  * NAV = balance + unrealizedPL; marginAvailable = max(0, NAV − marginUsed). Netting account
  * (`hedgingEnabled:false`).
  */
-import { randomBytes } from "node:crypto";
 import type { Environment } from "../broker/port";
 import { Decimal, formatMoney } from "../decimal";
 import { instrumentSpec, formatPrice } from "../instruments";
@@ -25,9 +24,15 @@ export class SimHttpError extends Error {
   }
 }
 
+/** 16 random bytes as 32 hex digits (Web Crypto: no node:crypto in core). */
+function randomHex16(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** OANDA-like token: 32 hex, dash, 32 hex. */
 export function newToken(): string {
-  return `${randomBytes(16).toString("hex")}-${randomBytes(16).toString("hex")}`;
+  return `${randomHex16()}-${randomHex16()}`;
 }
 
 /**

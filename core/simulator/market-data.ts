@@ -1,7 +1,8 @@
 /**
  * Candle files loaded once at startup, and the replay geometry of the simulator.
  *
- * Files: `<dataDir>/<INSTRUMENT>_<GRAN>.csv` with header `time,open,high,low,close,volume`
+ * Files: `<dataDir>/<INSTRUMENT>_<GRAN>.csv` (read by server/simulator/load-market-data.ts, handed
+ * here as text: core reads no files) with header `time,open,high,low,close,volume`
  * (time = bar open, ISO-8601 UTC; data/NOTICE.md). The finest file per instrument is the *path
  * source* (M5, or M3 for USD_JPY); coarser granularities come from their own file or are
  * aggregated from the path source by bar start time.
@@ -15,8 +16,6 @@
  * digits, so `new Decimal(x)` (which reads the shortest round-trip string) gives back the exact
  * published decimal. All arithmetic on them is done in Decimal by the callers.
  */
-import { readFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { GRANULARITY_SECONDS, SUPPORTED_INSTRUMENTS } from "../instruments";
 
@@ -55,8 +54,16 @@ export const MAX_OPEN_GAP_MS = 60 * 60_000;
 /** Granularities served by the candles endpoint (aggregated when no file exists). */
 export const CANDLE_GRANULARITIES = ["M5", "M10", "M15", "M30", "H1", "H2", "H3", "H4", "H6", "H8", "H12"];
 
-function readSeries(file: string, gran: string): Series {
-  const rows = parse(readFileSync(file, "utf8"), { columns: true, skip_empty_lines: true, comment: "#" }) as Record<string, string>[];
+/** One candle file's content: `text` is the CSV, `name` labels errors (e.g. the file path). */
+export interface CandleCsv {
+  instrument: string;
+  granularity: string;
+  text: string;
+  name?: string;
+}
+
+function readSeries(text: string, gran: string, file: string): Series {
+  const rows = parse(text, { columns: true, skip_empty_lines: true, comment: "#" }) as Record<string, string>[];
   const n = rows.length;
   const s: Series = {
     gran, durMs: (GRANULARITY_SECONDS[gran] ?? 0) * 1000, n,
@@ -119,18 +126,20 @@ export class MarketData {
   ) {}
 
   /**
-   * Loads every `<INSTRUMENT>_<GRAN>.csv` of the supported instruments from `dir`.
+   * Builds the market from the CSV texts of the supported instruments (one entry per instrument and
+   * granularity; entries of other instruments or unknown granularities are ignored).
+   * @param source where the files came from, for error messages (e.g. the folder)
    * @throws Error when an instrument has no file, or a file is malformed or outside one 91-day window
    */
-  static load(dir: string): MarketData {
+  static fromCsv(files: readonly CandleCsv[], source = "the candle files"): MarketData {
     const data = new Map<string, InstrumentData>();
     for (const name of SUPPORTED_INSTRUMENTS) {
-      const grans = Object.keys(GRANULARITY_SECONDS).filter((g) => existsSync(join(dir, `${name}_${g}.csv`)));
-      if (grans.length === 0) throw new Error(`No candle file for ${name} in ${dir}`);
-      grans.sort((a, b) => GRANULARITY_SECONDS[a]! - GRANULARITY_SECONDS[b]!);
+      const mine = files.filter((f) => f.instrument === name && GRANULARITY_SECONDS[f.granularity] !== undefined);
+      if (mine.length === 0) throw new Error(`No candle file for ${name} in ${source}`);
+      mine.sort((a, b) => GRANULARITY_SECONDS[a.granularity]! - GRANULARITY_SECONDS[b.granularity]!);
       const series = new Map<string, Series>();
-      for (const g of grans) series.set(g, readSeries(join(dir, `${name}_${g}.csv`), g));
-      data.set(name, { src: series.get(grans[0]!)!, series });
+      for (const f of mine) series.set(f.granularity, readSeries(f.text, f.granularity, f.name ?? `${name}_${f.granularity}.csv`));
+      data.set(name, { src: series.get(mine[0]!.granularity)!, series });
     }
     const first = Math.min(...[...data.values()].map((d) => d.src.t[0]!));
     const day = Math.floor(first / 86_400_000) * 86_400_000;

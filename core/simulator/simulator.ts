@@ -1,34 +1,40 @@
 /**
  * The simulator facade: market data + clock + broker state, with the operations the HTTP layer
  * needs. Stops/targets are evaluated lazily (`sync()` before every request) and by a timer in
- * server.ts, walking the path since the last evaluation.
+ * server/simulator/server.ts, walking the path since the last evaluation.
+ * Framework-free (DESIGN.md §2): market data, the real-time source and the state store are passed
+ * in (server/simulator/ reads the CSV files, passes `Date.now` and a JSON file store).
  */
 import type { Environment } from "../broker/port";
 import { SimHttpError, createUser } from "./accounts";
 import { SimClock } from "./clock";
-import { MarketData } from "./market-data";
+import type { MarketData } from "./market-data";
 import { Pricing } from "./pricing";
 import { emptyState, type AccountState, type SimState, type UserState } from "./state";
-import { loadState, saveState } from "./state-store";
 import { evaluateTriggers } from "./triggers";
 import { rfc3339 } from "./time";
 
 /** Default sim start: a Monday with a full week of history before it. */
 export const DEFAULT_START_AT = "2026-01-12T08:00:00Z";
 
+/** Where broker state and the sim time persist between runs (e.g. a JSON file: server/simulator/state-store.ts). */
+export interface SimStateStore {
+  /** The saved state, or undefined when none was saved yet. @throws Error on a corrupt store */
+  load(): SimState | undefined;
+  save(state: SimState): void;
+}
+
 export interface SimulatorOptions {
-  /** Folder with `<INSTRUMENT>_<GRAN>.csv` files. */
-  dataDir: string;
+  /** The candle data replayed (server side: `loadMarketData(dir)`). */
+  market: MarketData;
+  /** Real-time source, epoch ms (server side: `Date.now`; tests: a fake). */
+  now: () => number;
   /** Sim seconds per real second (default 1). */
   speed?: number;
   /** RFC3339 data time at which the sim clock starts (default DEFAULT_START_AT). */
   startAt?: string;
-  /** JSON file persisting broker state and the sim time. */
-  statePath?: string;
-  /** Real-time source, epoch ms (default Date.now). */
-  now?: () => number;
-  /** Pre-loaded market data (shared between instances, e.g. in tests). */
-  market?: MarketData;
+  /** Persists broker state and the sim time (default: none, state lives in memory). */
+  store?: SimStateStore;
 }
 
 export class Simulator {
@@ -36,20 +42,19 @@ export class Simulator {
   readonly pricing: Pricing;
   readonly clock: SimClock;
   readonly state: SimState;
-  private readonly statePath?: string;
+  private readonly store?: SimStateStore;
 
-  /** @throws Error on unreadable data, a bad `startAt`, or a corrupt state file */
+  /** @throws Error on a bad `startAt` or a corrupt stored state */
   constructor(opts: SimulatorOptions) {
-    this.market = opts.market ?? MarketData.load(opts.dataDir);
+    this.market = opts.market;
     this.pricing = new Pricing(this.market);
-    this.statePath = opts.statePath;
-    const loaded = opts.statePath ? loadState(opts.statePath) : undefined;
-    this.state = loaded ?? emptyState();
+    this.store = opts.store;
+    this.state = opts.store?.load() ?? emptyState();
     const start = Date.parse(opts.startAt ?? DEFAULT_START_AT);
     if (!Number.isFinite(start)) throw new Error(`Invalid startAt: ${opts.startAt}`);
     // Time only moves forward: a restored state resumes at its saved sim time when that is later.
     const resume = Math.max(start, this.state.simNow ?? start);
-    this.clock = new SimClock(opts.now ?? Date.now, resume, opts.speed ?? 1);
+    this.clock = new SimClock(opts.now, resume, opts.speed ?? 1);
     this.state.lastEval ??= resume;
   }
 
@@ -113,10 +118,10 @@ export class Simulator {
     return acct;
   }
 
-  /** Writes the state file (when configured), with the current sim time. */
+  /** Persists the state (when a store is configured), with the current sim time. */
   save(): void {
-    if (!this.statePath) return;
+    if (!this.store) return;
     this.state.simNow = this.clock.now();
-    saveState(this.statePath, this.state);
+    this.store.save(this.state);
   }
 }

@@ -6,7 +6,7 @@
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startSimulator } from "../../core/simulator/server";
+import { startSimulator } from "../../server/simulator/server";
 import { apiClient, startAppServer, type AppServer } from "./app-server";
 import { createTestDatabase, type TestDatabase } from "./db";
 import { registerVerifiedAndLogin } from "./verify";

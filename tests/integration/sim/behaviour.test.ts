@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Decimal } from "../../../core/decimal";
-import { MarketData } from "../../../core/simulator/market-data";
-import { startSimulator } from "../../../core/simulator/server";
+import type { MarketData } from "../../../core/simulator/market-data";
+import { loadMarketData } from "../../../server/simulator/load-market-data";
+import { startSimulator } from "../../../server/simulator/server";
 
 const DATA = join(process.cwd(), "data");
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
@@ -47,7 +48,7 @@ async function quote(s: Sim, u: { token: string; id: string }, inst: string) {
 }
 
 beforeAll(() => {
-  market = MarketData.load(DATA);
+  market = loadMarketData(DATA);
 });
 afterAll(async () => {
   for (const s of open) await s.close();

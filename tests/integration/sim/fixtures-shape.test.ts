@@ -8,8 +8,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator } from "../../../core/simulator/server";
-import { MarketData } from "../../../core/simulator/market-data";
+import { startSimulator } from "../../../server/simulator/server";
+import type { MarketData } from "../../../core/simulator/market-data";
+import { loadMarketData } from "../../../server/simulator/load-market-data";
 
 const FIX = process.env.OANDA_FIXTURES_DIR ?? join(process.cwd(), "..", "shared", "oanda", "fixtures");
 const DATA = join(process.cwd(), "data");
@@ -75,7 +76,7 @@ async function user(base: string, environment = "practice") {
 }
 
 beforeAll(async () => {
-  market = MarketData.load(DATA);
+  market = loadMarketData(DATA);
   sim = await startSimulator({ dataDir: DATA, market, startAt: "2026-01-13T10:00:00Z" });
   weekend = await startSimulator({ dataDir: DATA, market, startAt: "2026-01-17T12:00:00Z" });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { ClientPrice } from "../../../core/broker/port";
 import { ManualClock } from "../../../core/clock";
 import { createOandaClient } from "../../../core/oanda/client";
+import { systemClock } from "../../../server/system-clock";
 import { BrokerError } from "../../../core/oanda/errors";
 import type { FetchLike } from "../../../core/oanda/http";
 import { backoffDelay, NdjsonDecoder, parsePriceStreamLine, runPriceStream } from "../../../core/oanda/stream";
@@ -306,6 +307,7 @@ describe("streamPricing over real HTTP (loopback)", () => {
         token: "secret-token",
         apiUrl: `http://127.0.0.1:${port}/practice`,
         streamUrl: `http://127.0.0.1:${port}/practice/`,
+        clock: systemClock,
       });
       const rec = recorder();
       const ac = new AbortController();

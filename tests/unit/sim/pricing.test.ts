@@ -3,14 +3,15 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Decimal } from "../../../core/decimal";
 import { SimClock } from "../../../core/simulator/clock";
-import { MarketData, PERIOD_MS, aggregate } from "../../../core/simulator/market-data";
+import { type MarketData, PERIOD_MS, aggregate } from "../../../core/simulator/market-data";
+import { loadMarketData } from "../../../server/simulator/load-market-data";
 import { Pricing, halfSpread, spreadMultiplier } from "../../../core/simulator/pricing";
 import { parseDateTime, rfc3339, toUnixTimes, unixString } from "../../../core/simulator/time";
 
 let md: MarketData;
 let pricing: Pricing;
 beforeAll(() => {
-  md = MarketData.load(join(process.cwd(), "data"));
+  md = loadMarketData(join(process.cwd(), "data"));
   pricing = new Pricing(md);
 });
 

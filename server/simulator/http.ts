@@ -5,8 +5,8 @@
  */
 import { randomInt } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import { SimHttpError } from "./accounts";
-import { toUnixTimes } from "./time";
+import { SimHttpError } from "../../core/simulator/accounts";
+import { toUnixTimes } from "../../core/simulator/time";
 
 /** A 17-digit request id like OANDA's `RequestID` header. */
 export function newRequestId(): string {

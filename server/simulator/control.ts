@@ -7,9 +7,9 @@
  */
 import express, { type Router } from "express";
 import { z } from "zod";
-import { SimHttpError } from "./accounts";
+import { SimHttpError } from "../../core/simulator/accounts";
 import { methodNotAllowed, sendJson } from "./http";
-import type { Simulator } from "./simulator";
+import type { Simulator } from "../../core/simulator/simulator";
 
 const UserBody = z.object({
   environment: z.enum(["practice", "live"]),

@@ -4,17 +4,17 @@
  * evaluates pending stops (`sim.sync()`), then answers with OANDA's JSON shapes.
  */
 import express, { type Request, type Response, type Router } from "express";
-import type { Environment } from "../broker/port";
-import { SimHttpError, accountSummaryJSON, accountTotals, positionsJSON, openTrades } from "./accounts";
-import { candlesBody } from "./candles";
+import type { Environment } from "../../core/broker/port";
+import { SimHttpError, accountSummaryJSON, accountTotals, positionsJSON, openTrades } from "../../core/simulator/accounts";
+import { candlesBody } from "../../core/simulator/candles";
 import { methodNotAllowed, sendJson } from "./http";
-import { instrumentJSON } from "./instruments-json";
-import { closeTrade, createMarketOrder } from "./orders";
-import type { Simulator } from "./simulator";
-import type { AccountState, UserState } from "./state";
-import { getTx, idRange, sinceId } from "./transactions";
-import { findTrade, listTrades, orderJSON, tradeJSON, tradeSummaryJSON } from "./trades";
-import { rfc3339 } from "./time";
+import { instrumentJSON } from "../../core/simulator/instruments-json";
+import { closeTrade, createMarketOrder } from "../../core/simulator/orders";
+import type { Simulator } from "../../core/simulator/simulator";
+import type { AccountState, UserState } from "../../core/simulator/state";
+import { getTx, idRange, sinceId } from "../../core/simulator/transactions";
+import { findTrade, listTrades, orderJSON, tradeJSON, tradeSummaryJSON } from "../../core/simulator/trades";
+import { rfc3339 } from "../../core/simulator/time";
 import { priceStreamHandler, type StreamRegistry } from "./stream";
 
 type Handler = (req: Request, res: Response) => void;

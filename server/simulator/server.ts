@@ -11,16 +11,46 @@ import express, { type Router } from "express";
 import { controlRouter } from "./control";
 import { errorHandler, notFound, oandaHeaders } from "./http";
 import { v3Router } from "./routes";
-import { Simulator, type SimulatorOptions } from "./simulator";
+import type { MarketData } from "../../core/simulator/market-data";
+import { Simulator } from "../../core/simulator/simulator";
+import { loadMarketData } from "./load-market-data";
+import { fileStateStore } from "./state-store";
 import type { StreamRegistry, Timers } from "./stream";
 
-export { Simulator, type SimulatorOptions } from "./simulator";
+export { Simulator, type SimulatorOptions } from "../../core/simulator/simulator";
 
-export interface SimulatorAppOptions extends SimulatorOptions {
+export interface SimulatorAppOptions {
+  /** Folder with `<INSTRUMENT>_<GRAN>.csv` files (read unless `market` is given). */
+  dataDir?: string;
+  /** Pre-loaded market data (shared between instances, e.g. in tests). */
+  market?: MarketData;
+  /** Sim seconds per real second (default 1). */
+  speed?: number;
+  /** RFC3339 data time at which the sim clock starts (default DEFAULT_START_AT). */
+  startAt?: string;
+  /** JSON file persisting broker state and the sim time (default none). */
+  statePath?: string;
+  /** Real-time source, epoch ms (default Date.now). */
+  now?: () => number;
   /** Timer functions (default the global ones). */
   timers?: Timers;
   /** Use an existing simulator instead of creating one from the options. */
   sim?: Simulator;
+}
+
+/**
+ * A core Simulator wired to the machine: candles read from `dataDir`, wall-clock time, state in a JSON file.
+ * @throws Error when neither `market` nor `dataDir` is given, the data is unreadable or the state file corrupt
+ */
+export function createSimulator(opts: SimulatorAppOptions): Simulator {
+  if (!opts.market && !opts.dataDir) throw new Error("Simulator needs dataDir or market");
+  return new Simulator({
+    market: opts.market ?? loadMarketData(opts.dataDir!),
+    now: opts.now ?? Date.now,
+    ...(opts.speed !== undefined && { speed: opts.speed }),
+    ...(opts.startAt !== undefined && { startAt: opts.startAt }),
+    ...(opts.statePath && { store: fileStateStore(opts.statePath) }),
+  });
 }
 
 /** The mounted simulator: an Express router plus its simulator and a `stop()` that ends timers and streams. */
@@ -44,7 +74,7 @@ const globalTimers: Timers = {
  * @throws Error when the data folder or state file cannot be read
  */
 export function createSimulatorApp(opts: SimulatorAppOptions): SimulatorApp {
-  const sim = opts.sim ?? new Simulator(opts);
+  const sim = opts.sim ?? createSimulator(opts);
   const timers = opts.timers ?? globalTimers;
   const streams: StreamRegistry = { timers, open: new Set() };
   const router = express.Router();

@@ -6,9 +6,9 @@
  * Stops/targets are evaluated on each tick (sim.sync()).
  */
 import type { Request, Response } from "express";
-import type { Simulator } from "./simulator";
-import type { AccountState } from "./state";
-import { rfc3339, toUnixTimes } from "./time";
+import type { Simulator } from "../../core/simulator/simulator";
+import type { AccountState } from "../../core/simulator/state";
+import { rfc3339, toUnixTimes } from "../../core/simulator/time";
 import { wantsUnix } from "./http";
 
 /** Timer functions (injected so core code does not reach for globals; tests may fake them). */

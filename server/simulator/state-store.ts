@@ -4,7 +4,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { SimState } from "./state";
+import type { SimStateStore } from "../../core/simulator/simulator";
+import type { SimState } from "../../core/simulator/state";
 
 /**
  * Reads the state file; undefined when it does not exist.
@@ -23,4 +24,9 @@ export function saveState(path: string, state: SimState): void {
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(state));
   renameSync(tmp, path);
+}
+
+/** The simulator's store on a JSON file (core/simulator's `SimStateStore`). */
+export function fileStateStore(path: string): SimStateStore {
+  return { load: () => loadState(path), save: (state) => saveState(path, state) };
 }
