@@ -1,6 +1,7 @@
 /**
- * Remix server entry. Besides rendering, it exports `startBackground`/`stopBackground`, which the
- * Express server calls so the in-process workers share this module graph (one DB pool, one pg-boss).
+ * Remix server entry. Besides rendering, it exports `configure` (the config parsed at boot) and
+ * `startBackground`/`stopBackground`, which the Express server calls so the in-process workers share
+ * this module graph (one config, one DB pool, one pg-boss).
  */
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
@@ -11,6 +12,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./lib/nonce";
 
 export { startBackground, stopBackground } from "./services/background.server";
+/** The Express server hands its boot config to this module graph (ADR 0009): `configure(cfg)`. */
+export { setConfig as configure } from "./services/config.server";
 
 const ABORT_DELAY = 5_000;
 

@@ -3,8 +3,9 @@ import postgres from "postgres";
 import { runMigrations } from "./migrate";
 import { parseConfig } from "../app/services/config.server";
 import { startEmbeddedPostgres } from "../server/embedded-db";
+import { readEnvironment } from "../server/env";
 
-const cfg = parseConfig(process.env);
+const cfg = parseConfig(readEnvironment());
 const embedded = cfg.DATABASE_URL ? undefined : await startEmbeddedPostgres(cfg.DATA_DIR);
 const sql = postgres(cfg.DATABASE_URL ?? embedded!.url, { max: 1, onnotice: () => {} });
 try {

@@ -1,7 +1,9 @@
 /**
  * The one process (DESIGN.md §1): Express + the Remix handler + pg-boss workers.
- * Boot order: config → local secrets → database (embedded when no DATABASE_URL) → migrations →
- * HTTP listen → Remix build → background (workers, admin/demo bootstrap).
+ * Boot order: config (the environment is read here, once: server/env.ts) → local secrets → database
+ * (embedded when no DATABASE_URL) → migrations → HTTP listen → runtime config (bound port, APP_URL,
+ * simulator URLs) → Remix build, handed the config → background (workers, admin/demo bootstrap).
+ * Nothing reads or writes `process.env` after this (ADR 0009).
  * Shutdown order on SIGINT/SIGTERM: close HTTP → stop workers gracefully (running ticks finish) →
  * close pools → stop the embedded database → exit, with a watchdog.
  * `--dev` serves the app through Vite (HMR); otherwise the production build in `build/`.
@@ -17,9 +19,10 @@ import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import postgres from "postgres";
-import { ConfigError, parseConfig } from "../app/services/config.server";
+import { ConfigError, parseConfig, withRuntime, type Config, type RuntimeValues } from "../app/services/config.server";
 import { runMigrations } from "../db/migrate";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./embedded-db";
+import { readEnvironment } from "./env";
 import { rejectCrossSiteMutations } from "./origin-check";
 import { authRateLimits } from "./rate-limits";
 import { ensureLocalSecrets } from "./secrets";
@@ -29,15 +32,25 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dev = process.argv.includes("--dev");
 const log = (m: string) => console.log(`[servidor] ${m}`);
 
-type BackgroundModule = {
+/** What server/index.ts uses of the Remix build's entry (app/entry.server.tsx). */
+type EntryModule = {
+  configure?: (cfg: Config) => void;
   startBackground: (opts: { printLogins: boolean }) => Promise<{ logins: string[] }>;
   stopBackground: () => Promise<void>;
 };
 
+/** Hands the config to the build's module graph. @throws Error for a build from before `configure` existed */
+function configureBuild(build: ServerBuild, cfg: Config): EntryModule {
+  const entry = build.entry.module as unknown as EntryModule;
+  if (typeof entry.configure !== "function") throw new Error("Build desatualizado (sem configure): rode `npm run build`.");
+  entry.configure(cfg);
+  return entry;
+}
+
 async function main() {
-  let cfg;
+  let cfg: Config;
   try {
-    cfg = parseConfig(process.env);
+    cfg = parseConfig(readEnvironment());
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -45,8 +58,10 @@ async function main() {
     }
     throw err;
   }
+  const runtime: RuntimeValues = {};
   if (cfg.NODE_ENV !== "production") {
-    const generated = ensureLocalSecrets(process.env, cfg.DATA_DIR);
+    const { generated, ...secrets } = ensureLocalSecrets(cfg, cfg.DATA_DIR);
+    Object.assign(runtime, secrets);
     for (const name of generated) log(`AVISO: ${name} não definido; gerado e guardado em ${path.join(cfg.DATA_DIR, "secrets.json")}.`);
     if (!cfg.SESSION_SECRET || !cfg.ENCRYPTION_KEY) log("Usando segredos locais de DATA_DIR (defina SESSION_SECRET e ENCRYPTION_KEY em produção).");
   }
@@ -55,9 +70,9 @@ async function main() {
   if (!cfg.DATABASE_URL) {
     log(`DATABASE_URL não definido: iniciando PostgreSQL embutido em ${path.resolve(cfg.DATA_DIR, "pg")}...`);
     embedded = await startEmbeddedPostgres(cfg.DATA_DIR);
-    process.env.DATABASE_URL = embedded.url;
+    runtime.databaseUrl = embedded.url;
   }
-  const migrator = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+  const migrator = postgres((cfg.DATABASE_URL ?? runtime.databaseUrl)!, { max: 1, onnotice: () => {} });
   try {
     const applied = await runMigrations(migrator);
     if (applied.length) log(`Migrações aplicadas: ${applied.join(", ")}`);
@@ -103,16 +118,12 @@ async function main() {
     const s = app.listen(cfg.PORT, cfg.HOST, () => resolve(s));
   });
   const port = (server.address() as { port: number }).port;
-  process.env.PORT = String(port);
-  if (!process.env.APP_URL) process.env.APP_URL = `http://localhost:${port}`;
+  runtime.port = port;
+  // The final config: the bound port, APP_URL and the simulator's OANDA URLs derived from it.
+  cfg = withRuntime(cfg, runtime);
 
   let closeSim: (() => Promise<void>) | undefined;
   if (cfg.OANDA_MODE === "sim") {
-    const base = `http://127.0.0.1:${port}/oanda-sim`;
-    process.env.OANDA_PRACTICE_API_URL ||= `${base}/practice`;
-    process.env.OANDA_PRACTICE_STREAM_URL ||= `${base}/practice`;
-    process.env.OANDA_LIVE_API_URL ||= `${base}/live`;
-    process.env.OANDA_LIVE_STREAM_URL ||= `${base}/live`;
     closeSim = await mountSimulator(app, {
       mountPath: "/oanda-sim",
       dataDir: path.resolve(root, cfg.SIM_DATA_DIR),
@@ -121,7 +132,7 @@ async function main() {
     });
   }
 
-  app.use(authRateLimits());
+  app.use(authRateLimits(cfg.AUTH_RATE_LIMIT));
   app.use(rejectCrossSiteMutations);
 
   let build: ServerBuild;
@@ -134,6 +145,7 @@ async function main() {
       for (const l of process.listeners(sig)) if (!(sig === "SIGINT" ? before.int : before.term).includes(l)) process.removeListener(sig, l);
     app.use(viteServer.middlewares);
     build = (await viteServer.ssrLoadModule("virtual:remix/server-build")) as ServerBuild;
+    configureBuild(build, cfg);
     remixHandler = createRequestHandler({
       build: () => viteServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>,
     });
@@ -147,12 +159,13 @@ async function main() {
     app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
     app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
     build = (await import(buildPath)) as ServerBuild;
+    configureBuild(build, cfg);
     remixHandler = createRequestHandler({ build, mode: "production", getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }) });
   }
   app.all("*", (req, res, next) => remixHandler!(req, res, next));
 
-  const background = build.entry.module as unknown as BackgroundModule;
-  const { logins } = await background.startBackground({ printLogins: !cfg.DATABASE_URL });
+  const background = build.entry.module as unknown as EntryModule;
+  const { logins } = await background.startBackground({ printLogins: embedded !== undefined });
 
   const url = `http://localhost:${port}`;
   log(`Pronto em ${url}  (corretora: ${cfg.OANDA_MODE === "sim" ? `simulador OANDA, SIM_SPEED=${cfg.SIM_SPEED}` : "OANDA real"}; workers: ${cfg.WORKERS})`);

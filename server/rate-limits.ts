@@ -15,14 +15,14 @@ const LIMITED = new Set([
 ]);
 
 /**
- * One limiter per path: 20 POSTs per IP per 15 minutes (`AUTH_RATE_LIMIT` overrides the 20, e.g. for
- * the e2e run where every browser shares 127.0.0.1). Per-e-mail limits of resend/forgot live in
+ * One limiter per path: `limit` POSTs per IP per 15 minutes (config `AUTH_RATE_LIMIT`, default 20; the
+ * e2e run raises it since every browser shares 127.0.0.1). Per-e-mail limits of resend/forgot live in
  * PostgreSQL (app/services/verification.server.ts).
  */
-export function authRateLimits(): RequestHandler {
+export function authRateLimits(limit: number): RequestHandler {
   const limiter = rateLimit({
     windowMs: 15 * 60_000,
-    limit: Number(process.env.AUTH_RATE_LIMIT) > 0 ? Number(process.env.AUTH_RATE_LIMIT) : 20,
+    limit,
     standardHeaders: "draft-8",
     legacyHeaders: false,
     keyGenerator: (req) => `${ipKeyGenerator(req.ip ?? "")}:${req.path}`,

@@ -53,7 +53,7 @@ function sessionCookie() {
     sameSite: "lax",
     path: "/",
     secure: c.NODE_ENV === "production",
-    secrets: [c.SESSION_SECRET ?? process.env.SESSION_SECRET ?? "dev-only-secret"],
+    secrets: [c.SESSION_SECRET ?? "dev-only-secret"],
   });
 }
 
@@ -65,7 +65,7 @@ function registrationCookie() {
     path: "/auth",
     maxAge: REGISTRATION_MINUTES * 60,
     secure: c.NODE_ENV === "production",
-    secrets: [c.SESSION_SECRET ?? process.env.SESSION_SECRET ?? "dev-only-secret"],
+    secrets: [c.SESSION_SECRET ?? "dev-only-secret"],
   });
 }
 

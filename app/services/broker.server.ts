@@ -34,9 +34,7 @@ export interface BrokerConnectionRow {
 /** An OANDA client for a token and environment, on the hosts of the configured mode. */
 export function clientFor(token: string, environment: Environment): BrokerPort {
   const hosts = config().oanda[environment];
-  const apiUrl = process.env[`OANDA_${environment.toUpperCase()}_API_URL`] || hosts.api;
-  const streamUrl = process.env[`OANDA_${environment.toUpperCase()}_STREAM_URL`] || hosts.stream;
-  return createOandaClient({ environment, token, apiUrl, streamUrl, clock: systemClock });
+  return createOandaClient({ environment, token, apiUrl: hosts.api, streamUrl: hosts.stream, clock: systemClock });
 }
 
 /** Maps a broker failure to an ApiError for our JSON API (never 401: see module doc). */

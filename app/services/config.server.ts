@@ -1,7 +1,14 @@
 /**
- * Configuration, read once at boot from the environment and validated with zod.
+ * Configuration, parsed once at boot and passed in (DESIGN.md §5, ADR 0009).
  * Variable names are fixed by DESIGN.md §5 (tests outside the repo rely on them).
  * A bad value throws `ConfigError` whose message names the variable.
+ *
+ * Flow: server/index.ts reads the environment once (server/env.ts), `parseConfig(env)`, then fills
+ * what only the running process knows with `withRuntime(cfg, {port, databaseUrl, secrets})` (the
+ * bound port, the embedded database, the local secrets, and from them APP_URL and the simulator's
+ * OANDA URLs) and hands the result to the app with `setConfig` (through the Remix build's entry,
+ * which has its own module graph). Services read it with `config()`; nothing reads or writes
+ * `process.env` after boot.
  */
 import { z } from "zod";
 
@@ -46,13 +53,36 @@ const schema = z.object({
   ADMIN_PASSWORD: z.string().min(8, "precisa de pelo menos 8 caracteres").optional(),
   WORKERS: onOff.default("on"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** POSTs per IP per 15 minutes on the auth endpoints (server/rate-limits.ts); the e2e run raises it. */
+  AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(20),
 });
 
-export type Config = z.infer<typeof schema> & {
-  APP_URL: string;
-  /** Broker hosts resolved for the mode: real OANDA, or the embedded simulator. */
-  oanda: Record<"practice" | "live", { api: string; stream: string }>;
-};
+/** The environment as given, validated (before anything is derived from it). */
+export type EnvConfig = z.infer<typeof schema>;
+
+export type Config = Readonly<
+  Omit<EnvConfig, "APP_URL"> & {
+    /** Public base URL: APP_URL, else `http://localhost:<bound port>`. */
+    APP_URL: string;
+    /** Broker hosts resolved for the mode: real OANDA, or the embedded simulator. */
+    oanda: Readonly<Record<"practice" | "live", { api: string; stream: string }>>;
+    /** The validated environment as given, from which the other fields were derived. */
+    given: Readonly<EnvConfig>;
+  }
+>;
+
+/** What only the running process knows, filled in after boot steps (listen, embedded database, local secrets). */
+export interface RuntimeValues {
+  /** The port actually bound (PORT may be 0: any free port). */
+  port?: number;
+  /** The embedded database's URL, when DATABASE_URL is unset. */
+  databaseUrl?: string;
+  /** Local secrets from DATA_DIR, used only when the variable is unset. */
+  sessionSecret?: string;
+  encryptionKey?: string;
+  /** Where the in-process simulator is mounted (default `http://127.0.0.1:<port>/oanda-sim`). */
+  simBaseUrl?: string;
+}
 
 export class ConfigError extends Error {}
 
@@ -66,7 +96,7 @@ function withoutBlanks(env: Record<string, string | undefined>) {
  * @param simBaseUrl where the in-process simulator is mounted (mode `sim`), e.g. `http://127.0.0.1:3000/oanda-sim`.
  * @throws ConfigError naming the first bad variable, e.g. `PORT: Invalid input: expected number`.
  */
-export function parseConfig(env: Record<string, string | undefined>, simBaseUrl?: string): Config {
+export function parseConfig(env: Readonly<Record<string, string | undefined>>, simBaseUrl?: string): Config {
   const result = schema.safeParse(withoutBlanks(env));
   if (!result.success) {
     const lines = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
@@ -78,34 +108,65 @@ export function parseConfig(env: Record<string, string | undefined>, simBaseUrl?
       if (!c[name]) throw new ConfigError(`Configuração inválida:\n  ${name}: obrigatório quando NODE_ENV=production`);
     }
   }
-  const appUrl = c.APP_URL ?? `http://localhost:${c.PORT}`;
-  const sim = simBaseUrl ?? `http://127.0.0.1:${c.PORT}/oanda-sim`;
+  return derive(Object.freeze(c), simBaseUrl === undefined ? {} : { simBaseUrl });
+}
+
+/**
+ * The configuration with the runtime values filled in: PORT becomes the bound port, and APP_URL,
+ * the simulator's OANDA URLs (mode `sim`), DATABASE_URL and the secrets are derived from them unless
+ * the environment set them.
+ */
+export function withRuntime(cfg: Config, runtime: RuntimeValues): Config {
+  return derive(cfg.given, runtime);
+}
+
+function derive(given: Readonly<EnvConfig>, rt: RuntimeValues): Config {
+  const port = rt.port ?? given.PORT;
+  const sim = rt.simBaseUrl ?? `http://127.0.0.1:${port}/oanda-sim`;
   const defaults =
-    c.OANDA_MODE === "oanda"
+    given.OANDA_MODE === "oanda"
       ? OANDA_REAL_HOSTS
       : {
           practice: { api: `${sim}/practice`, stream: `${sim}/practice` },
           live: { api: `${sim}/live`, stream: `${sim}/live` },
         };
-  return {
-    ...c,
-    APP_URL: appUrl,
-    oanda: {
+  return Object.freeze({
+    ...given,
+    PORT: port,
+    APP_URL: given.APP_URL ?? `http://localhost:${port}`,
+    DATABASE_URL: given.DATABASE_URL ?? rt.databaseUrl,
+    SESSION_SECRET: given.SESSION_SECRET ?? rt.sessionSecret,
+    ENCRYPTION_KEY: given.ENCRYPTION_KEY ?? rt.encryptionKey,
+    oanda: Object.freeze({
       practice: {
-        api: c.OANDA_PRACTICE_API_URL ?? defaults.practice.api,
-        stream: c.OANDA_PRACTICE_STREAM_URL ?? defaults.practice.stream,
+        api: given.OANDA_PRACTICE_API_URL ?? defaults.practice.api,
+        stream: given.OANDA_PRACTICE_STREAM_URL ?? defaults.practice.stream,
       },
       live: {
-        api: c.OANDA_LIVE_API_URL ?? defaults.live.api,
-        stream: c.OANDA_LIVE_STREAM_URL ?? defaults.live.stream,
+        api: given.OANDA_LIVE_API_URL ?? defaults.live.api,
+        stream: given.OANDA_LIVE_STREAM_URL ?? defaults.live.stream,
       },
-    },
-  };
+    }),
+    given,
+  });
 }
 
-let cached: Config | undefined;
-/** The process configuration (parsed on first use from `process.env`). */
+declare global {
+  // A globalThis slot (like the DB pool) so Vite dev reloads of this module keep the boot's config.
+  var __forexIaConfig: Config | undefined;
+}
+
+/** Hands the boot's configuration to this module graph (server/index.ts, via the Remix entry; tests). */
+export function setConfig(cfg: Config): void {
+  globalThis.__forexIaConfig = cfg;
+}
+
+/**
+ * The process configuration, as handed over at boot.
+ * @throws Error when called before `setConfig` (only the boot code reads the environment)
+ */
 export function config(): Config {
-  cached ??= parseConfig(process.env);
-  return cached;
+  const cfg = globalThis.__forexIaConfig;
+  if (!cfg) throw new Error("Configuração não iniciada: server/index.ts chama setConfig(cfg) antes de servir (testes: setConfig(parseConfig({...}))).");
+  return cfg;
 }

@@ -6,7 +6,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:
 import { config } from "./config.server";
 
 function key(): Buffer {
-  const hex = config().ENCRYPTION_KEY ?? process.env.ENCRYPTION_KEY;
+  const hex = config().ENCRYPTION_KEY;
   if (!hex) throw new Error("ENCRYPTION_KEY ausente");
   return Buffer.from(hex, "hex");
 }

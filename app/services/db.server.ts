@@ -9,10 +9,10 @@ declare global {
   var __sql: postgres.Sql | undefined;
 }
 
-/** The shared pool for `DATABASE_URL` (set by the server before the app loads in embedded mode). */
+/** The shared pool for the configured `DATABASE_URL` (the embedded database's in embedded mode: config.server.ts `withRuntime`). */
 export function db(): postgres.Sql {
   if (!globalThis.__sql) {
-    const url = config().DATABASE_URL ?? process.env.DATABASE_URL;
+    const url = config().DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL não definido: o servidor deve iniciar o banco antes do app.");
     globalThis.__sql = postgres(url, { max: 10, onnotice: () => {}, idle_timeout: 30 });
   }

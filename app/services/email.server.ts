@@ -149,6 +149,6 @@ export function renderEmail(kind: "verify" | "reset", language: unknown, vars: {
 
 /** An absolute link on the public base URL (APP_URL). */
 export function appLink(pathAndQuery: string): string {
-  const base = process.env.APP_URL || config().APP_URL; // server/index.ts fills APP_URL once the port is known
+  const base = config().APP_URL; // APP_URL, else derived from the bound port at boot (config.server.ts withRuntime)
   return new URL(pathAndQuery, base.replace(/\/?$/, "/")).toString();
 }

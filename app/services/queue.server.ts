@@ -16,7 +16,7 @@ declare global {
 export async function startQueue(): Promise<PgBoss> {
   if (globalThis.__boss) return globalThis.__boss;
   const boss = new PgBoss({
-    connectionString: config().DATABASE_URL ?? process.env.DATABASE_URL,
+    connectionString: config().DATABASE_URL,
     max: 4,
     maintenanceIntervalSeconds: 30,
   });

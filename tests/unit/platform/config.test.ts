@@ -1,6 +1,7 @@
 /** Configuration is validated once at boot; a bad value names its variable (DESIGN.md §5). */
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../../../app/services/config.server";
+import { afterEach } from "vitest";
+import { ConfigError, config, parseConfig, setConfig, withRuntime } from "../../../app/services/config.server";
 
 describe("parseConfig", () => {
   it("applies the documented defaults", () => {
@@ -43,5 +44,74 @@ describe("parseConfig", () => {
 
   it("treats empty strings as unset", () => {
     expect(parseConfig({ PORT: "" }).PORT).toBe(3000);
+  });
+
+  it("reads AUTH_RATE_LIMIT (default 20) and names it when bad", () => {
+    expect(parseConfig({}).AUTH_RATE_LIMIT).toBe(20);
+    expect(parseConfig({ AUTH_RATE_LIMIT: "1000" }).AUTH_RATE_LIMIT).toBe(1000);
+    expect(() => parseConfig({ AUTH_RATE_LIMIT: "0" })).toThrow(/AUTH_RATE_LIMIT:/);
+  });
+});
+
+describe("withRuntime: values only the running process knows (ADR 0009)", () => {
+  it("mode sim: the bound port gives PORT, APP_URL and the simulator's OANDA URLs", () => {
+    const c = withRuntime(parseConfig({ PORT: "0" }), { port: 43123 });
+    expect(c.PORT).toBe(43123);
+    expect(c.APP_URL).toBe("http://localhost:43123");
+    expect(c.oanda).toEqual({
+      practice: { api: "http://127.0.0.1:43123/oanda-sim/practice", stream: "http://127.0.0.1:43123/oanda-sim/practice" },
+      live: { api: "http://127.0.0.1:43123/oanda-sim/live", stream: "http://127.0.0.1:43123/oanda-sim/live" },
+    });
+  });
+
+  it("keeps what the environment set: APP_URL, OANDA URLs, DATABASE_URL, secrets", () => {
+    const given = parseConfig({
+      APP_URL: "https://forex.example.com",
+      OANDA_PRACTICE_API_URL: "http://127.0.0.1:9/practice",
+      DATABASE_URL: "postgres://db/app",
+      SESSION_SECRET: "a-session-secret-from-env",
+    });
+    const c = withRuntime(given, { port: 5000, databaseUrl: "postgres://embedded/x", sessionSecret: "local-secret-from-data-dir", encryptionKey: "ab".repeat(32) });
+    expect(c.APP_URL).toBe("https://forex.example.com");
+    expect(c.oanda.practice.api).toBe("http://127.0.0.1:9/practice");
+    expect(c.oanda.practice.stream).toBe("http://127.0.0.1:5000/oanda-sim/practice");
+    expect(c.DATABASE_URL).toBe("postgres://db/app");
+    expect(c.SESSION_SECRET).toBe("a-session-secret-from-env");
+    expect(c.ENCRYPTION_KEY).toBe("ab".repeat(32));
+  });
+
+  it("embedded mode: the embedded database's URL fills an unset DATABASE_URL", () => {
+    const c = withRuntime(parseConfig({}), { port: 3000, databaseUrl: "postgres://postgres:postgres@127.0.0.1:5555/forex_ia" });
+    expect(c.DATABASE_URL).toBe("postgres://postgres:postgres@127.0.0.1:5555/forex_ia");
+    expect(c.given.DATABASE_URL).toBeUndefined();
+  });
+
+  it("mode oanda: real hosts whatever the port", () => {
+    const c = withRuntime(parseConfig({ OANDA_MODE: "oanda" }), { port: 4567 });
+    expect(c.oanda.live).toEqual({ api: "https://api-fxtrade.oanda.com", stream: "https://stream-fxtrade.oanda.com" });
+  });
+
+  it("is frozen: nothing changes it after boot", () => {
+    const c = withRuntime(parseConfig({}), { port: 1 });
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(() => Object.assign(c, { PORT: 2 })).toThrow(TypeError);
+  });
+});
+
+describe("config(): what boot handed over", () => {
+  afterEach(() => {
+    globalThis.__forexIaConfig = undefined;
+  });
+
+  it("throws before setConfig (nobody falls back to the environment)", () => {
+    globalThis.__forexIaConfig = undefined;
+    expect(() => config()).toThrow(/setConfig/);
+  });
+
+  it("returns the config set at boot", () => {
+    const c = withRuntime(parseConfig({ WORKERS: "off" }), { port: 8080 });
+    setConfig(c);
+    expect(config()).toBe(c);
+    expect(config().APP_URL).toBe("http://localhost:8080");
   });
 });
