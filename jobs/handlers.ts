@@ -2,10 +2,9 @@
  * Thin pg-boss handlers (DESIGN.md §2 jobs/): parse the payload, call the service, chain the next tick.
  */
 import type { Job } from "pg-boss";
-import { activeBotIds, activeInterval, isTickRunning, runTick } from "../app/services/bot.server";
-import { db } from "../app/services/db.server";
-import { enqueueTick, queue } from "../app/services/queue.server";
+import { activeBotIds, activeInterval, runTick } from "../app/services/bot.server";
 import { botTickQueue } from "./queues";
+import { enqueueTick } from "./send";
 
 /** One tick per job; when the bot is still active the next tick is queued `intervalSec` later. */
 export async function handleBotTick(jobs: Job<unknown>[]): Promise<void> {
@@ -21,18 +20,12 @@ export async function handleBotTick(jobs: Job<unknown>[]): Promise<void> {
 }
 
 /**
- * Every minute (and at boot): fails tick jobs left `active` by a process that died (no process holds
- * the bot's tick lock), so the bot is not blocked until the job expires; then makes sure every active
- * bot has a tick queued (pg-boss drops duplicates per bot).
+ * Every minute (and at boot): makes sure every active bot has a tick queued (pg-boss keeps one
+ * waiting tick per bot). A tick job left `active` by a process that died does not block the bot:
+ * the queue limits waiting ticks, not running ones (policy `short`), and ticks of one bot never
+ * overlap because each holds the bot's advisory lock (bot.server.ts `runTick`); the orphan expires
+ * and its retry is just one more tick.
  */
 export async function handleScheduler(_jobs: Job<unknown>[]): Promise<void> {
-  const boss = queue();
-  if (boss) {
-    const stale = await db()<{ id: string; user_id: string }[]>`
-      select id, singleton_key as user_id from pgboss.job where name = ${botTickQueue.name} and state = 'active' and started_on < now() - interval '30 seconds'`;
-    for (const job of stale) {
-      if (!(await isTickRunning(job.user_id))) await boss.fail(botTickQueue.name, job.id, { message: "processo encerrado durante o ciclo" });
-    }
-  }
   for (const userId of await activeBotIds()) await enqueueTick(userId);
 }

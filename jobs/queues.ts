@@ -6,12 +6,17 @@ import { z } from "zod";
 
 export const DEAD_LETTER_QUEUE = "dead-letter";
 
-/** One bot tick. `stately`: at most one queued and one active job per bot (singletonKey = user id). */
+/**
+ * One bot tick. `short`: at most one waiting job per bot (singletonKey = user id), so the chain and
+ * the scheduler never pile ticks up. Running ticks are not limited by the queue: a job orphaned by a
+ * dead process would otherwise block the bot until it expires. Overlap is prevented by the bot's
+ * advisory lock, which PostgreSQL releases when a process dies (bot.server.ts `runTick`).
+ */
 export const botTickQueue = {
   name: "bot-tick",
   payload: z.object({ userId: z.uuid() }),
   options: {
-    policy: "stately" as const,
+    policy: "short" as const,
     retryLimit: 2,
     retryDelay: 5,
     retryBackoff: true,

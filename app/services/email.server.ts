@@ -8,13 +8,13 @@
  * links are built from APP_URL.
  */
 import nodemailer, { type Transporter } from "nodemailer";
-import { emailSendQueue } from "../../jobs/queues";
+import { queue } from "../../jobs/boss";
+import { enqueueEmail } from "../../jobs/send";
 import { i18nFor } from "~/i18n";
 import { config } from "./config.server";
 import { decryptSecret } from "./crypto.server";
 import { db } from "./db.server";
 import { logger } from "./logger.server";
-import { queue } from "./queue.server";
 
 /** Sender when MAIL_FROM is not set. */
 export const DEFAULT_MAIL_FROM = "Forex IA <no-reply@localhost>";
@@ -79,8 +79,7 @@ export async function queueEmail(msg: { userId?: string | null; kind: string; to
   const [row] = await db()<{ id: string }[]>`insert into email_outbox (user_id, kind, to_address, subject, html, text)
     values (${msg.userId ?? null}, ${msg.kind}, ${msg.to}, ${msg.subject}, ${msg.html}, ${msg.text}) returning id`;
   const id = row!.id;
-  const boss = queue();
-  if (boss) await boss.send(emailSendQueue.name, { outboxId: id });
+  if (queue()) await enqueueEmail(id);
   else void deliverOutbox(id).catch((err) => logger().warn({ err: (err as Error).message, id }, "envio de e-mail falhou"));
   return id;
 }

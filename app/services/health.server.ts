@@ -5,7 +5,7 @@
  */
 import { config } from "./config.server";
 import { db } from "./db.server";
-import { queue } from "./queue.server";
+import { queue } from "../../jobs/boss";
 
 let brokerCache: { at: number; value: { ok: boolean; latencyMs?: number; error?: string } } | undefined;
 

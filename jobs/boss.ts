@@ -1,0 +1,46 @@
+/**
+ * The in-process pg-boss instance (a `globalThis` singleton, so Vite dev reloads keep one). The
+ * error listener is attached before `start()` and every queue is created (or updated to its
+ * current options) up front: pg-boss 10's `send()` to a missing queue silently returns null.
+ */
+import PgBoss from "pg-boss";
+import { ALL_QUEUES, DEAD_LETTER_QUEUE } from "./queues";
+
+declare global {
+  var __boss: PgBoss | undefined;
+}
+
+export interface StartQueueOptions {
+  /** PostgreSQL URL (the app's database; pg-boss keeps its own schema and pool there). */
+  connectionString: string;
+  /** Receives pg-boss's background errors (its maintenance and workers). */
+  onError: (err: Error) => void;
+}
+
+/** Starts pg-boss and creates the queues. Safe to call twice. */
+export async function startQueue(opts: StartQueueOptions): Promise<PgBoss> {
+  if (globalThis.__boss) return globalThis.__boss;
+  const boss = new PgBoss({ connectionString: opts.connectionString, max: 4, maintenanceIntervalSeconds: 30 });
+  boss.on("error", opts.onError);
+  await boss.start();
+  await boss.createQueue(DEAD_LETTER_QUEUE).catch(() => {});
+  for (const q of ALL_QUEUES) {
+    const existing = await boss.getQueue(q.name);
+    if (existing) await boss.updateQueue(q.name, { name: q.name, ...q.options });
+    else await boss.createQueue(q.name, { name: q.name, ...q.options });
+  }
+  globalThis.__boss = boss;
+  return boss;
+}
+
+/** The running instance, if the sender (and maybe the workers) were started in this process. */
+export function queue(): PgBoss | undefined {
+  return globalThis.__boss;
+}
+
+/** Graceful stop: lets running jobs finish (up to `timeoutMs`). */
+export async function stopQueue(timeoutMs = 20_000): Promise<void> {
+  const boss = globalThis.__boss;
+  globalThis.__boss = undefined;
+  await boss?.stop({ graceful: true, wait: true, timeout: timeoutMs });
+}
