@@ -2,14 +2,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
-import { brokerApiError, requireBroker } from "~/services/broker.server";
+import { brokerFailure, requireBroker } from "~/services/broker.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {
     const user = await requireApiUser(request);
     const { conn, client } = await requireBroker(user.id);
     const s = await client.getAccountSummary(conn.account_id).catch((e: unknown) => {
-      throw brokerApiError(e);
+      throw brokerFailure(e);
     });
     return {
       success: true,

@@ -1,14 +1,15 @@
 /** PUT /api/notifications/{id}/read → {notification, unreadCount}; 404 when the id is not one of the user's (PRODUCT.md §7). */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
-import { apiRoute, ApiError } from "~/services/api.server";
+import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { markNotificationRead, unreadCount } from "~/services/notifications.server";
+import { NotFoundError } from "~/services/errors.server";
 
 export const action = ({ request, params }: ActionFunctionArgs) =>
   apiRoute(request, "PUT", async () => {
     const user = await requireApiUser(request);
     const notification = await markNotificationRead(user.id, params.id ?? "", user.preferences?.language);
-    if (!notification) throw new ApiError(404, msg("notices:api.notFound"));
+    if (!notification) throw new NotFoundError(msg("notices:api.notFound"));
     return { success: true, notification, unreadCount: await unreadCount(user.id) };
   });

@@ -8,15 +8,16 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { toLanguage, translateMsg } from "~/i18n";
 import { parseListQuery } from "~/lib/notifications";
-import { apiRoute, ApiError } from "~/services/api.server";
+import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { clearNotifications, listNotifications } from "~/services/notifications.server";
+import { ValidationError } from "~/services/errors.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {
     const user = await requireApiUser(request);
     const parsed = parseListQuery(new URL(request.url).searchParams);
-    if (!parsed.ok) throw new ApiError(400, parsed.msg);
+    if (!parsed.ok) throw new ValidationError(parsed.msg);
     return { success: true, ...(await listNotifications(user.id, parsed.query, toLanguage(user.preferences?.language))) };
   });
 

@@ -2,9 +2,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { msg } from "../../core/i18n/message";
-import { apiRoute, ApiError } from "~/services/api.server";
+import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { tradeHistory } from "~/services/trades.server";
+import { ValidationError } from "~/services/errors.server";
 
 const days = z.coerce.number().int().min(1).max(3650).default(30);
 
@@ -12,6 +13,6 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {
     const user = await requireApiUser(request);
     const parsed = days.safeParse(new URL(request.url).searchParams.get("days") ?? undefined);
-    if (!parsed.success) throw new ApiError(400, msg("validation:days", { min: 1, max: 3650 }));
+    if (!parsed.success) throw new ValidationError(msg("validation:days", { min: 1, max: 3650 }));
     return { success: true, days: parsed.data, trades: await tradeHistory(user.id, parsed.data) };
   });

@@ -5,9 +5,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { isMsg, msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiRoute, ApiError } from "~/services/api.server";
+import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { localizeOutcome, runTick } from "~/services/bot.server";
+import { UpstreamError } from "~/services/errors.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {
@@ -16,8 +17,8 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const outcome = await runTick(user.id, { force: true }).catch((err: unknown) => {
       // A broker failure the tick let through (retryable): its own message, else a generic one.
       const m = err instanceof Error ? (err as { messageMsg?: unknown }).messageMsg : undefined;
-      if (isMsg(m)) throw new ApiError(502, m);
-      throw new ApiError(502, err instanceof Error && "messagePt" in err ? String((err as { messagePt: string }).messagePt) : msg("bot:errors.runFailed"));
+      if (isMsg(m)) throw new UpstreamError(m);
+      throw new UpstreamError(err instanceof Error && "messagePt" in err ? String((err as { messagePt: string }).messagePt) : msg("bot:errors.runFailed"));
     });
     const localized = localizeOutcome(outcome, language);
     if (localized.status === "skipped") return { success: false, message: localized.reason };

@@ -5,9 +5,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { msg } from "../../core/i18n/message";
-import { apiRoute, ApiError, readBody } from "~/services/api.server";
+import { apiRoute, readBody } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { DEFAULT_INTERVAL_SEC, startBot } from "~/services/bot.server";
+import { ValidationError } from "~/services/errors.server";
 
 // Errors are `bot` message keys, turned into messages below.
 const body = z.object({
@@ -26,7 +27,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const text = issue?.message ?? "Dados inválidos.";
-      throw new ApiError(400, text.startsWith("bot:") ? msg(text) : text, { field: issue?.path.join(".") });
+      throw new ValidationError(text.startsWith("bot:") ? msg(text) : text, { field: issue?.path.join(".") });
     }
     return startBot(user.id, parsed.data.intervalSec, user.preferences?.language);
   });

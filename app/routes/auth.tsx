@@ -18,7 +18,7 @@ import { CheckIcon } from "~/components/icons";
 import { Logo } from "~/components/layout";
 import { Banner, Button, Field } from "~/components/ui";
 import { i18nFor } from "~/i18n";
-import { ApiError } from "~/services/api.server";
+import { DomainError, httpStatusOf } from "~/services/errors.server";
 import { createSession, createUser, getUser, registrationCookieHeader } from "~/services/auth.server";
 import { authenticator } from "~/services/authenticator.server";
 import { emailField, PASSWORD_RULES, registerSchema } from "~/services/validation";
@@ -67,9 +67,9 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!withJs) return redirect(to, { headers: { "Set-Cookie": setCookie } });
       return data<ActionResult>({ ok: true, intent, msg: { key: "login.success" }, redirectTo: to, at }, { headers: { "Set-Cookie": setCookie } });
     } catch (err) {
-      if (err instanceof ApiError) {
+      if (err instanceof DomainError) {
         if (err.extra.needsVerification) return fail(400, { text: err.message }, { needsVerification: true, email: String(err.extra.email ?? "") });
-        return fail(err.status, { text: err.message });
+        return fail(httpStatusOf(err), { text: err.message });
       }
       console.error("[auth] login falhou:", err);
       return fail(500, { key: "login.formError" });
@@ -88,7 +88,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!withJs) return redirect(to, { headers: { "Set-Cookie": setCookie } });
       return data<ActionResult>({ ok: true, intent, msg: { key: "register.success" }, redirectTo: to, at }, { headers: { "Set-Cookie": setCookie } });
     } catch (err) {
-      if (err instanceof ApiError) return fail(err.status, { text: err.message });
+      if (err instanceof DomainError) return fail(httpStatusOf(err), { text: err.message });
       console.error("[auth] cadastro falhou:", err);
       return fail(500, { key: "register.error" });
     }
@@ -100,7 +100,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (intent === "forgot") await requestPasswordReset(email.data, clientIp(request));
     else await requestVerificationResend(email.data, clientIp(request));
   } catch (err) {
-    if (err instanceof ApiError) return fail(err.status, { text: err.message });
+    if (err instanceof DomainError) return fail(httpStatusOf(err), { text: err.message });
     console.error(`[auth] ${intent} falhou:`, err);
     return fail(500, { key: intent === "forgot" ? "forgot.sendError" : "login.formError" });
   }

@@ -14,7 +14,7 @@ import { inboxUrl, maskEmail, mmss } from "~/components/auth/email-utils";
 import { Logo } from "~/components/layout";
 import { Banner, Button } from "~/components/ui";
 import { metaTitle } from "~/lib/hooks";
-import { ApiError } from "~/services/api.server";
+import { DomainError, httpStatusOf } from "~/services/errors.server";
 import { pendingRegistration } from "~/services/auth.server";
 import { emailField } from "~/services/validation";
 import { clientIp, requestVerificationResend } from "~/services/verification.server";
@@ -53,7 +53,7 @@ export async function action({ request }: ActionFunctionArgs) {
     await requestVerificationResend(email, clientIp(request));
     return { ok: true as const, at };
   } catch (err) {
-    if (err instanceof ApiError) return data({ ok: false as const, error: err.msg, at }, { status: err.status });
+    if (err instanceof DomainError) return data({ ok: false as const, error: err.msg, at }, { status: httpStatusOf(err) });
     throw err;
   }
 }

@@ -12,7 +12,7 @@ import { PasswordInput } from "~/components/auth/password-input";
 import { Logo } from "~/components/layout";
 import { Banner, Button } from "~/components/ui";
 import { i18nFor } from "~/i18n";
-import { ApiError } from "~/services/api.server";
+import { DomainError, httpStatusOf } from "~/services/errors.server";
 import { PASSWORD_RULES, resetPasswordSchema } from "~/services/validation";
 import { peekEmailToken, resetPassword } from "~/services/verification.server";
 
@@ -34,7 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await resetPassword(parsed.data.token, parsed.data.password);
   } catch (err) {
-    if (err instanceof ApiError) return data({ error: err.message, fieldErrors: {} as Record<string, string> }, { status: err.status });
+    if (err instanceof DomainError) return data({ error: err.message, fieldErrors: {} as Record<string, string> }, { status: httpStatusOf(err) });
     throw err;
   }
   return redirect("/auth?reset=success");

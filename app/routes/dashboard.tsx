@@ -14,7 +14,7 @@ import { Badge, Banner, Card, signTone, Stat } from "~/components/ui";
 import { metaTitle, useBreakpoint, useDisplay, useNow, usePolling } from "~/lib/hooks";
 import { requireAppUser } from "~/lib/pages.server";
 import { licenceLabel, stopReasonKey, subscriptionLabel, tradeStats, winLossCard } from "~/lib/trading";
-import { ApiError } from "~/services/api.server";
+import { DomainError } from "~/services/errors.server";
 import { publicUser } from "~/services/auth.server";
 import { botStatus } from "~/services/bot.server";
 import { brokerStatus } from "~/services/broker.server";
@@ -45,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       // Each trade carries the AI's reason as a message, rendered in the reader's language (ADR 0007).
       open = (await openTrades(user.id)) as OpenTradeView[];
     } catch (err) {
-      openError = err instanceof ApiError ? err.messageIn(user.preferences?.language) : "accountData";
+      openError = err instanceof DomainError ? err.messageIn(user.preferences?.language) : "accountData";
     }
   }
   return { user: pub, broker, bot, open, openError, history: history as ClosedTradeView[], loadedAt: new Date().toISOString(),

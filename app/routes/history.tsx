@@ -16,7 +16,7 @@ import { DEFAULT_TIMEZONE, filtersToSearch, hasActiveFilters, historyStats, HIST
 import { loadHistory, type HistoryData } from "~/lib/history.server";
 import { metaTitle } from "~/lib/hooks";
 import { requireAppUser } from "~/lib/pages.server";
-import { ApiError } from "~/services/api.server";
+import { DomainError } from "~/services/errors.server";
 import { publicUser } from "~/services/auth.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "history", "metaTitle");
@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   } catch (err) {
     console.error("[history] falha ao carregar:", err);
     const language = user.preferences?.language;
-    const message = err instanceof ApiError ? err.messageIn(language) : i18nFor(language).t("history:loadFailed");
+    const message = err instanceof DomainError ? err.messageIn(language) : i18nFor(language).t("history:loadFailed");
     return data<LoaderData>(
       { filters: {}, filterError: null, filterErrorField: null, timezone: DEFAULT_TIMEZONE, days: HISTORY_WINDOW_DAYS, currency: "USD", connected: false, total: 0, rows: [], licensed: pub.hasValidLicense, loadError: message },
       { status: 500 },

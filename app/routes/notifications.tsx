@@ -19,7 +19,8 @@ import { Banner, Button, Spinner } from "~/components/ui";
 import { metaTitle, useNow, usePolling } from "~/lib/hooks";
 import { NOTIFICATIONS_PAGE_SIZE, NOTIFICATIONS_POLL_MS, pageQuery, parseListQuery, type ListQuery, type TypeChip } from "~/lib/notifications";
 import { requireAppUser } from "~/lib/pages.server";
-import { ApiError, assertSameOrigin } from "~/services/api.server";
+import { assertSameOrigin } from "~/services/api.server";
+import { DomainError } from "~/services/errors.server";
 import {
   clearNotifications,
   listNotifications,
@@ -66,7 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     assertSameOrigin(request);
   } catch (err) {
-    throw new Response(err instanceof ApiError ? err.message : "Origem da requisição não permitida.", { status: 403 });
+    throw new Response(err instanceof DomainError ? err.message : "Origem da requisição não permitida.", { status: 403 });
   }
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");

@@ -1,15 +1,19 @@
 /**
  * Helpers for the JSON API (PRODUCT.md §7): uniform success/error bodies, body parsing with zod
  * (400 with the schema's message, never a 500), and the Origin check for cookie-authenticated
- * mutations (DESIGN.md §7). Error messages are translatable (`Msg`, keys of the `api` namespace or
- * core's `broker`/`validation`), rendered in the signed-in user's language, Portuguese otherwise
- * (ADR 0007).
+ * mutations (DESIGN.md §7). Services throw domain errors (errors.server.ts); `toResponse` is the one
+ * place that turns them into HTTP responses (ADR 0009). Error messages are translatable (`Msg`, keys
+ * of the `api` namespace or core's `broker`/`validation`), rendered in the signed-in user's
+ * language, Portuguese otherwise (ADR 0007).
  */
 import type { z } from "zod";
 import { msg, type Msg } from "../../core/i18n/message";
 import { issueMsg } from "../../core/i18n/zod-message";
 import { translateMsg } from "~/i18n";
+import { DomainError, ForbiddenError, httpStatusOf, MethodNotAllowedError, ValidationError } from "./errors.server";
 import { requestLanguage } from "./request-language.server";
+
+export { ApiError, DomainError } from "./errors.server";
 
 /** A JSON response. */
 export function json(data: unknown, init: number | ResponseInit = 200): Response {
@@ -25,48 +29,30 @@ export function apiError(status: number, message: string, extra: Record<string, 
   return json({ success: false, message, error: message, ...extra }, status);
 }
 
-/**
- * Thrown by API helpers; routes convert it with `toResponse`. The message is a translatable `Msg`
- * (or a ready text): `message` holds its Portuguese text, `messageIn(lang)` the reader's (ADR 0007).
- */
-export class ApiError extends Error {
-  readonly msg: Msg | string;
-  constructor(
-    public status: number,
-    message: Msg | string,
-    public extra: Record<string, unknown> = {},
-  ) {
-    super(translateMsg(message, "pt"));
-    this.msg = message;
-  }
-  /** The message in a language (pt, en, es). */
-  messageIn(language: unknown): string {
-    return translateMsg(this.msg, language);
-  }
-}
-
 /** The message of an unexpected failure (500). */
 export const INTERNAL_ERROR: Msg = msg("api:internal");
 
 /**
- * Turns thrown ApiError/Response into a Response; anything else becomes a logged 500. Messages in
- * `language` (Portuguese by default).
+ * The one mapping from thrown errors to HTTP responses: a domain error becomes its status
+ * (errors.server.ts `HTTP_STATUS`) with `{success:false, message, error, ...extra}`, its message in
+ * `language` (Portuguese by default); a thrown Response passes through; anything else becomes a
+ * logged 500.
  */
 export function toResponse(err: unknown, language: unknown = "pt"): Response {
   if (err instanceof Response) return err;
-  if (err instanceof ApiError) return apiError(err.status, err.messageIn(language), err.extra);
+  if (err instanceof DomainError) return apiError(httpStatusOf(err), err.messageIn(language), err.extra);
   console.error("[api] erro inesperado:", err instanceof Error ? err.stack : err);
   return apiError(500, translateMsg(INTERNAL_ERROR, language));
 }
 
-/** Wraps a handler so every thrown error becomes the right JSON response. */
+/** Wraps a handler so every thrown error becomes the right JSON response (through `toResponse`). */
 export function handle(fn: () => Promise<Response>): Promise<Response> {
   return fn().catch(toResponse);
 }
 
 /**
  * Reads a JSON (or form-encoded) body and validates it.
- * @throws ApiError 400 with the first validation message (the schema's translatable message).
+ * @throws ValidationError with the first validation message (the schema's translatable message).
  */
 export async function readBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
   let raw: unknown = {};
@@ -82,12 +68,12 @@ export async function readBody<S extends z.ZodType>(request: Request, schema: S)
       raw = text.trim() ? JSON.parse(text) : {};
     }
   } catch {
-    throw new ApiError(400, msg("api:malformedBody"));
+    throw new ValidationError(msg("api:malformedBody"));
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ApiError(400, issueMsg(issue, msg("api:invalidData")), { field: issue?.path.join(".") });
+    throw new ValidationError(issueMsg(issue, msg("api:invalidData")), { field: issue?.path.join(".") });
   }
   return parsed.data;
 }
@@ -95,7 +81,7 @@ export async function readBody<S extends z.ZodType>(request: Request, schema: S)
 /**
  * Refuses a cross-site mutation: when the browser sends `Origin` (or `Referer`), its host must be ours.
  * Requests authenticated by a bearer token are not cookie-driven and need no check.
- * @throws ApiError 403.
+ * @throws ForbiddenError.
  */
 export function assertSameOrigin(request: Request): void {
   if (request.method === "GET" || request.method === "HEAD") return;
@@ -107,9 +93,9 @@ export function assertSameOrigin(request: Request): void {
   try {
     originHost = new URL(origin).host;
   } catch {
-    throw new ApiError(403, msg("api:origin.invalid"));
+    throw new ForbiddenError(msg("api:origin.invalid"));
   }
-  if (originHost !== host) throw new ApiError(403, msg("api:origin.forbidden"));
+  if (originHost !== host) throw new ForbiddenError(msg("api:origin.forbidden"));
 }
 
 /**
@@ -119,7 +105,7 @@ export function assertSameOrigin(request: Request): void {
  */
 export async function apiRoute(request: Request, method: string, fn: () => Promise<unknown>): Promise<Response> {
   try {
-    if (request.method !== method) throw new ApiError(405, msg("api:methodNotAllowed", { method: request.method }));
+    if (request.method !== method) throw new MethodNotAllowedError(msg("api:methodNotAllowed", { method: request.method }));
     assertSameOrigin(request);
     const out = await fn();
     return out instanceof Response ? out : json(out);

@@ -8,11 +8,11 @@ import argon2 from "argon2";
 import type postgres from "postgres";
 import { msg, type Msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { ApiError } from "./api.server";
 import { config } from "./config.server";
 import { hashToken, randomToken } from "./crypto.server";
 import { db } from "./db.server";
 import { createTrialLicence, latestLicence, licenceView } from "./licence.server";
+import { ConflictError, ForbiddenError, UnauthorizedError } from "./errors.server";
 
 /** Message for a correct login whose e-mail is not verified yet (PRODUCT.md §8). */
 export const NEEDS_VERIFICATION: Msg = msg("api:auth.needsVerification");
@@ -112,7 +112,7 @@ export function hashPassword(password: string): Promise<string> {
   return argon2.hash(password, { type: argon2.argon2id });
 }
 
-/** Creates a user (+ trial licence). @throws ApiError 409 when the e-mail is taken. */
+/** Creates a user (+ trial licence). @throws ConflictError when the e-mail is taken. */
 export async function createUser(input: {
   email: string;
   firstName: string;
@@ -125,7 +125,7 @@ export async function createUser(input: {
   const hash = await hashPassword(input.password);
   return sql.begin(async (tx) => {
     const [existing] = await tx`select 1 from users where email = ${input.email}`;
-    if (existing) throw new ApiError(409, msg("api:auth.emailTaken"));
+    if (existing) throw new ConflictError(msg("api:auth.emailTaken"));
     const [user] = await tx<UserRow[]>`insert into users (email, first_name, last_name, password_hash, role, email_verified_at)
       values (${input.email}, ${input.firstName}, ${input.lastName}, ${hash}, ${input.role ?? "user"},
               ${input.verified ? new Date() : null})
@@ -136,15 +136,15 @@ export async function createUser(input: {
 }
 
 /**
- * Checks credentials. @throws ApiError 401 'Email ou senha inválidos.' (same message whether the
+ * Checks credentials. @throws UnauthorizedError 'Email ou senha inválidos.' (same message whether the
  * e-mail exists or not), 403 for a deactivated account. Callers must still refuse a session when
  * `email_verified_at` is null (see `NEEDS_VERIFICATION_MESSAGE`).
  */
 export async function verifyLogin(email: string, password: string): Promise<UserRow> {
   const [user] = await db()<UserRow[]>`select * from users where email = ${email}`;
   const ok = user ? await argon2.verify(user.password_hash, password).catch(() => false) : false;
-  if (!user || !ok) throw new ApiError(401, msg("api:auth.invalidCredentials"));
-  if (!user.is_active) throw new ApiError(403, msg("api:auth.accountDisabled"));
+  if (!user || !ok) throw new UnauthorizedError(msg("api:auth.invalidCredentials"));
+  if (!user.is_active) throw new ForbiddenError(msg("api:auth.accountDisabled"));
   return user;
 }
 
@@ -190,7 +190,7 @@ export async function requireUser(request: Request): Promise<UserRow> {
 /** For the JSON API: the user, or 401 'Token inválido ou expirado' (PRODUCT.md §8). */
 export async function requireApiUser(request: Request): Promise<UserRow> {
   const user = await getUser(request);
-  if (!user) throw new ApiError(401, msg("api:auth.sessionExpired"));
+  if (!user) throw new UnauthorizedError(msg("api:auth.sessionExpired"));
   return user;
 }
 

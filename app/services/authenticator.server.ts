@@ -7,9 +7,9 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { msg } from "../../core/i18n/message";
 import { issueMsg } from "../../core/i18n/zod-message";
-import { ApiError } from "./api.server";
 import { NEEDS_VERIFICATION, verifyLogin, type UserRow } from "./auth.server";
 import { loginSchema } from "./validation";
+import { ForbiddenError, ValidationError } from "./errors.server";
 
 /** A verified login: the user and whether to keep the session ('lembrar de mim'). */
 export interface LoginResult {
@@ -18,7 +18,7 @@ export interface LoginResult {
 }
 
 /**
- * The app's authenticator; `authenticator.authenticate("form", request)` throws ApiError on failure
+ * The app's authenticator; `authenticator.authenticate("form", request)` throws a domain error on failure
  * (its `message` is Portuguese: the /auth page is anonymous).
  */
 export const authenticator = new Authenticator<LoginResult>();
@@ -31,10 +31,10 @@ authenticator.use(
       // An unchecked checkbox is absent from the form: that means "do not remember".
       remember: form.get("remember") === "on" || form.get("remember") === "true",
     });
-    if (!parsed.success) throw new ApiError(400, issueMsg(parsed.error.issues[0], msg("api:auth.formError")));
+    if (!parsed.success) throw new ValidationError(issueMsg(parsed.error.issues[0], msg("api:auth.formError")));
     const user = await verifyLogin(parsed.data.email, parsed.data.password);
     // E-mail verification is required before any session (PRODUCT.md §4, §8).
-    if (!user.email_verified_at) throw new ApiError(403, NEEDS_VERIFICATION, { needsVerification: true, email: user.email });
+    if (!user.email_verified_at) throw new ForbiddenError(NEEDS_VERIFICATION, { needsVerification: true, email: user.email });
     return { user, remember: parsed.data.remember };
   }),
   "form",

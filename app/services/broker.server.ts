@@ -12,10 +12,10 @@ import { createOandaClient } from "../../core/oanda/client";
 import { BrokerError } from "../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
 import { systemClock } from "../../server/system-clock";
-import { ApiError } from "./api.server";
 import { config } from "./config.server";
 import { decryptSecret, encryptSecret } from "./crypto.server";
 import { db } from "./db.server";
+import { DomainError, InternalError, UpstreamError, ValidationError } from "./errors.server";
 
 export interface BrokerConnectionRow {
   user_id: string;
@@ -37,11 +37,17 @@ export function clientFor(token: string, environment: Environment): BrokerPort {
   return createOandaClient({ environment, token, apiUrl: hosts.api, streamUrl: hosts.stream, clock: systemClock });
 }
 
-/** Maps a broker failure to an ApiError for our JSON API (never 401: see module doc). */
-export function brokerApiError(err: unknown): ApiError {
-  if (err instanceof BrokerError) return new ApiError(err.kind === "network" ? 502 : 400, err.messageMsg, { brokerStatus: err.status });
-  if (err instanceof ApiError) return err;
-  return new ApiError(500, msg("api:broker.unexpected"));
+/**
+ * A broker failure as a domain error: unreachable broker → UpstreamError (502), a refusal (including
+ * a revoked token) → ValidationError (400; never 401: see module doc), ours unchanged, else InternalError.
+ */
+export function brokerFailure(err: unknown): DomainError {
+  if (err instanceof BrokerError)
+    return err.kind === "network"
+      ? new UpstreamError(err.messageMsg, { brokerStatus: err.status })
+      : new ValidationError(err.messageMsg, { brokerStatus: err.status });
+  if (err instanceof DomainError) return err;
+  return new InternalError(msg("api:broker.unexpected"));
 }
 
 /** The broker's current time for a connection (our clock corrected by the last observed offset). */
@@ -72,7 +78,7 @@ export async function testToken(token: string, environment: Environment) {
     );
     return accounts;
   } catch (err) {
-    throw brokerApiError(err);
+    throw brokerFailure(err);
   }
 }
 
@@ -83,7 +89,7 @@ export async function connectBroker(userId: string, input: { token: string; envi
   try {
     summary = await client.getAccountSummary(input.accountId);
   } catch (err) {
-    throw brokerApiError(err);
+    throw brokerFailure(err);
   }
   await db()`insert into broker_connections (user_id, environment, account_id, account_alias, account_currency, token_encrypted, last_transaction_id)
     values (${userId}, ${input.environment}, ${summary.id}, ${summary.alias ?? null}, ${summary.currency},
@@ -106,10 +112,10 @@ export async function getConnection(userId: string): Promise<BrokerConnectionRow
 /** No connection: 'Nenhuma conta Oanda conectada.' (PRODUCT.md §8). */
 export const NOT_CONNECTED: Msg = msg("api:broker.notConnected");
 
-/** The user's connection and a client for it. @throws ApiError 400 'Nenhuma conta Oanda conectada.' */
+/** The user's connection and a client for it. @throws ValidationError 'Nenhuma conta Oanda conectada.' */
 export async function requireBroker(userId: string) {
   const conn = await getConnection(userId);
-  if (!conn) throw new ApiError(400, NOT_CONNECTED);
+  if (!conn) throw new ValidationError(NOT_CONNECTED);
   return { conn, client: clientFor(decryptSecret(conn.token_encrypted), conn.environment) };
 }
 
@@ -159,8 +165,18 @@ export async function markConnection(userId: string, status: "connected" | "erro
     where user_id = ${userId} and status is distinct from ${status}`;
 }
 
-/** Removes the connection (the AI cannot run without it). */
+/**
+ * Disconnects the broker, in one transaction: the bot stops (reason 'manual', as the stop button:
+ * the AI cannot run without a broker) and the connection with its stored token is deleted — both
+ * or neither. Same statement as bot.server.ts `stopBot`, inlined here because bot.server.ts imports
+ * this module.
+ * @returns whether there was a connection to remove
+ */
 export async function disconnectBroker(userId: string): Promise<boolean> {
-  const rows = await db()`delete from broker_connections where user_id = ${userId} returning user_id`;
-  return rows.length > 0;
+  return db().begin(async (tx) => {
+    await tx`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = 'manual', updated_at = now()
+      where user_id = ${userId} and is_active`;
+    const rows = await tx`delete from broker_connections where user_id = ${userId} returning user_id`;
+    return rows.length > 0;
+  });
 }

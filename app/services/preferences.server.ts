@@ -3,11 +3,12 @@
  * timezone, stored in users.preferences (jsonb, merged so currency is kept). Read and written only
  * through the owner's user id.
  */
+import type postgres from "postgres";
 import { msg } from "../../core/i18n/message";
 import { issueMsg } from "../../core/i18n/zod-message";
 import { preferencesSchema, type PreferencesInput } from "~/lib/settings-form";
-import { ApiError } from "./api.server";
 import { db } from "./db.server";
+import { ValidationError } from "./errors.server";
 
 /** Stored preferences of a user. */
 export interface Preferences {
@@ -25,19 +26,27 @@ export async function getPreferences(userId: string): Promise<Preferences> {
 
 /**
  * Saves language and/or timezone (other keys untouched).
- * @throws ApiError 400 with a translatable message on an unknown language or timezone.
+ * @throws ValidationError with a translatable message on an unknown language or timezone.
  */
 export async function savePreferences(userId: string, input: unknown): Promise<Preferences> {
+  await writePreferences(db(), userId, input);
+  return getPreferences(userId);
+}
+
+/**
+ * Validates and writes language and/or timezone with the given connection (a transaction's, e.g. the
+ * settings page's save: settings.server.ts `saveSettingsAndPreferences`).
+ * @throws ValidationError on an unknown language or timezone.
+ */
+export async function writePreferences(sql: postgres.ISql, userId: string, input: unknown): Promise<void> {
   const parsed = preferencesSchema.partial().safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ApiError(400, issueMsg(issue, msg("api:preferences.invalid")), { field: issue?.path.join(".") });
+    throw new ValidationError(issueMsg(issue, msg("api:preferences.invalid")), { field: issue?.path.join(".") });
   }
   const patch: Partial<PreferencesInput> = {};
   if (parsed.data.language) patch.language = parsed.data.language;
   if (parsed.data.timezone) patch.timezone = parsed.data.timezone;
-  const sql = db();
   if (Object.keys(patch).length)
     await sql`update users set preferences = coalesce(preferences, '{}'::jsonb) || ${sql.json(patch)} where id = ${userId}`;
-  return getPreferences(userId);
 }

@@ -7,10 +7,10 @@ import { Decimal } from "../../core/decimal";
 import { isMsg, msg, type Msg } from "../../core/i18n/message";
 import { BrokerError } from "../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
-import { ApiError } from "./api.server";
-import { brokerApiError, brokerNow, requireBroker } from "./broker.server";
+import { brokerFailure, brokerNow, requireBroker } from "./broker.server";
 import { db } from "./db.server";
 import { reconcile } from "./reconcile.server";
+import { DomainError, NotFoundError, ValidationError } from "./errors.server";
 
 interface TradeRow {
   broker_trade_id: string;
@@ -84,7 +84,7 @@ export async function openTrades(userId: string) {
       };
     });
   } catch (err) {
-    throw brokerApiError(err);
+    throw brokerFailure(err);
   }
 }
 
@@ -129,19 +129,18 @@ export async function tradeHistory(userId: string, days = 30) {
 /**
  * Closes (all or part of) one open trade of the user's connected account; the success message is in
  * `language` (Portuguese by default).
- * @throws ApiError 404 when the trade is not an open trade of that account; 400 when the market is
- *   closed or the broker refuses.
+ * @throws NotFoundError when the trade is not an open trade of that account; ValidationError when the
+ *   market is closed or the broker refuses.
  */
 export async function closeTrade(userId: string, tradeId: string, units: string, language: unknown = "pt") {
   const { conn, client } = await requireBroker(userId);
-  if (!/^\d+$/.test(tradeId)) throw new ApiError(400, msg("api:trades.invalidId"));
+  if (!/^\d+$/.test(tradeId)) throw new ValidationError(msg("api:trades.invalidId"));
   try {
     const open = await client.listOpenTrades(conn.account_id);
-    if (!open.some((t) => t.id === tradeId)) throw new ApiError(404, msg("api:trades.notFound"));
+    if (!open.some((t) => t.id === tradeId)) throw new NotFoundError(msg("api:trades.notFound"));
     const result = await client.closeTrade(conn.account_id, tradeId, units);
     if (!result.filled)
-      throw new ApiError(
-        400,
+      throw new ValidationError(
         result.cancelReason === "MARKET_HALTED"
           ? msg("api:trades.marketHalted")
           : msg("api:trades.closeCancelled", { reason: result.cancelReason ?? msg("api:trades.unknownReason") }),
@@ -149,8 +148,8 @@ export async function closeTrade(userId: string, tradeId: string, units: string,
     await reconcile(userId, conn, client);
     return { success: true, message: translateMsg(msg("api:trades.closed"), language) };
   } catch (err) {
-    if (err instanceof ApiError) throw err;
-    if (err instanceof BrokerError) throw brokerApiError(err);
+    if (err instanceof DomainError) throw err;
+    if (err instanceof BrokerError) throw brokerFailure(err);
     throw err;
   }
 }

@@ -5,11 +5,11 @@
  * process agrees. Both request endpoints answer the same whether or not the e-mail exists.
  */
 import { msg } from "../../core/i18n/message";
-import { ApiError } from "./api.server";
 import { hashPassword, type UserRow } from "./auth.server";
 import { hashToken, randomToken } from "./crypto.server";
 import { db } from "./db.server";
 import { appLink, queueEmail, renderEmail } from "./email.server";
+import { RateLimitedError, ValidationError } from "./errors.server";
 
 /** Verification link lifetime. */
 export const VERIFY_TTL_HOURS = 24;
@@ -61,7 +61,7 @@ export async function sendResetEmail(user: Pick<UserRow, "id" | "email" | "first
 /**
  * Records a resend/forgot request and enforces the limits (the request is counted even for unknown
  * e-mails, so the answer never reveals whether an account exists).
- * @throws ApiError 429 with a translatable message (and `retryAfter` seconds).
+ * @throws RateLimitedError with a translatable message (and `retryAfter` seconds).
  */
 export async function checkEmailRequestLimit(kind: "resend" | "forgot", email: string, ip: string | null): Promise<void> {
   const sql = db();
@@ -74,13 +74,13 @@ export async function checkEmailRequestLimit(kind: "resend" | "forgot", email: s
       from auth_email_requests where kind = ${kind} and email = ${email} and created_at > now() - interval '1 hour'`;
     if (last && last.ago !== null && last.ago < EMAIL_COOLDOWN_SECONDS) {
       const wait = Math.max(1, Math.ceil(EMAIL_COOLDOWN_SECONDS - last.ago));
-      throw new ApiError(429, msg("api:email.cooldown", { seconds: wait }), { retryAfter: wait });
+      throw new RateLimitedError(msg("api:email.cooldown", { seconds: wait }), { retryAfter: wait });
     }
-    if (last && last.hour >= EMAIL_HOURLY_LIMIT) throw new ApiError(429, msg("api:email.hourlyLimit"), { retryAfter: 3600 });
+    if (last && last.hour >= EMAIL_HOURLY_LIMIT) throw new RateLimitedError(msg("api:email.hourlyLimit"), { retryAfter: 3600 });
     if (ip) {
       const [byIp] = await tx<{ n: number }[]>`select count(*)::int as n from auth_email_requests
         where kind = ${kind} and ip = ${ip} and created_at > now() - interval '1 hour'`;
-      if ((byIp?.n ?? 0) >= IP_HOURLY_LIMIT) throw new ApiError(429, msg("api:email.ipLimit"), { retryAfter: 3600 });
+      if ((byIp?.n ?? 0) >= IP_HOURLY_LIMIT) throw new RateLimitedError(msg("api:email.ipLimit"), { retryAfter: 3600 });
     }
     await tx`insert into auth_email_requests (kind, email, ip) values (${kind}, ${email}, ${ip})`;
   });
@@ -127,7 +127,7 @@ export async function verifyEmailToken(token: string | null): Promise<VerifyOutc
 
 /**
  * Consumes a reset token, sets the new password, marks the e-mail verified (the link proved it) and
- * revokes every session of the user. @throws ApiError 400 when the link is invalid, used or expired.
+ * revokes every session of the user. @throws ValidationError when the link is invalid, used or expired.
  */
 export async function resetPassword(token: string, password: string): Promise<string> {
   const hash = await hashPassword(password);
@@ -135,7 +135,7 @@ export async function resetPassword(token: string, password: string): Promise<st
     const [row] = await tx<{ user_id: string }[]>`update email_tokens set used_at = now()
       where token_hash = ${hashToken(token)} and purpose = 'reset' and used_at is null and expires_at > now()
       returning user_id`;
-    if (!row) throw new ApiError(400, msg("api:email.resetLinkExpired"));
+    if (!row) throw new ValidationError(msg("api:email.resetLinkExpired"));
     await tx`update users set password_hash = ${hash}, email_verified_at = coalesce(email_verified_at, now()) where id = ${row.user_id}`;
     await tx`update sessions set revoked_at = now() where user_id = ${row.user_id} and revoked_at is null`;
     return row.user_id;
