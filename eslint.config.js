@@ -68,4 +68,17 @@ export default tseslint.config(
     },
   },
   coreBoundary,
+  {
+    // Config is parsed once at boot (ADR 0009): only server/env.ts reads the environment
+    // (tests/unit/architecture/process-env.test.ts checks the same, and who imports it).
+    files: ["app/**/*.{ts,tsx}", "jobs/**/*.ts", "server/**/*.ts", "db/**/*.ts"],
+    // TODO moved by the executor work: bot.server.ts still reads CRASH_AT.
+    ignores: ["server/env.ts", "app/services/bot.server.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read config with config() (app) or take it as a parameter; only server/env.ts reads the environment, at boot." },
+      ],
+    },
+  },
 );
