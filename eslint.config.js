@@ -15,8 +15,6 @@ const CORE_FORBIDDEN_IMPORT = new RegExp(
 ).source;
 const coreBoundary = {
   files: ["core/**/*.{ts,tsx}"],
-  // TODO moved by the executor work: the backtest owner replaces these two (CLI → server/cli/).
-  ignores: ["core/backtest/csv.ts", "core/backtest/cli.ts"],
   rules: {
     "no-restricted-imports": [
       "error",

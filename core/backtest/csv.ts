@@ -1,10 +1,8 @@
 /**
  * Candle CSV files for backtests (format of /work/shared/data/fx, see its SOURCE.md):
  * `<INSTRUMENT>_<GRANULARITY>.csv`, header `time,open,high,low,close,volume`, time = bar open,
- * ISO-8601 UTC. Reading files is the only I/O in core/backtest; the backtest itself is pure.
+ * ISO-8601 UTC. Pure: the files are read by server/cli/candle-files.ts.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import type { Candle } from "../candles";
 import { AI_TIMEFRAMES, GRANULARITY_SECONDS } from "../instruments";
@@ -54,32 +52,20 @@ export function bucketCandles(candles: readonly Candle[], seconds: number): Cand
   return out;
 }
 
-/** Granularities present for an instrument in a folder, finest first. */
-export function availableGranularities(dir: string, instrument: string): string[] {
-  const re = new RegExp(`^${instrument}_([A-Z]\\d*)\\.csv$`);
-  const found: string[] = [];
-  for (const f of readdirSync(dir)) {
-    const m = re.exec(f);
-    if (m && GRANULARITY_SECONDS[m[1]!] !== undefined) found.push(m[1]!);
-  }
-  return found.sort((a, b) => GRANULARITY_SECONDS[a]! - GRANULARITY_SECONDS[b]!);
-}
-
 /**
- * Loads M5/M15/M30/H1 candles of an instrument from `dir`. A missing timeframe is built by
- * bucketing the finest finer file (an exact divisor preferred), e.g. USD_JPY_M3 → M5.
- * @throws Error (Portuguese) when the folder or every usable file is missing.
+ * M5/M15/M30/H1 candles of an instrument from its CSV files' texts (`granularity` → text, finest
+ * file first or in any order). A missing timeframe is built by bucketing the finest finer file (an
+ * exact divisor preferred), e.g. USD_JPY_M3 → M5. Reading the files is the caller's (server/cli).
+ * @throws Error (Portuguese) when no usable file is given or a file is malformed.
  */
-export function loadCsvCandles(dir: string, instrument: string): CandlesByTimeframe {
-  if (!existsSync(dir)) throw new Error(`Pasta de dados não encontrada: ${dir}`);
-  const grans = availableGranularities(dir, instrument);
-  if (grans.length === 0) throw new Error(`Nenhum arquivo ${instrument}_<GRANULARIDADE>.csv em ${dir}`);
+export function candlesFromCsvTexts(instrument: string, files: Record<string, { text: string; label: string }>): CandlesByTimeframe {
+  const grans = Object.keys(files).filter((g) => GRANULARITY_SECONDS[g] !== undefined).sort((a, b) => GRANULARITY_SECONDS[a]! - GRANULARITY_SECONDS[b]!);
+  if (grans.length === 0) throw new Error(`Nenhum arquivo ${instrument}_<GRANULARIDADE>.csv`);
   const cache = new Map<string, Candle[]>();
   const read = (g: string): Candle[] => {
     let c = cache.get(g);
     if (!c) {
-      const file = join(dir, `${instrument}_${g}.csv`);
-      c = parseCandleCsv(readFileSync(file, "utf8"), file);
+      c = parseCandleCsv(files[g]!.text, files[g]!.label);
       cache.set(g, c);
     }
     return c;

@@ -26,7 +26,7 @@ export interface OpenPosition {
   openTime: number;
 }
 
-export type ExitReason = "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "MAX_HOLD" | "END";
+export type ExitReason = "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "MAX_HOLD" | "WEEKEND_FLAT" | "END";
 
 export interface Exit {
   price: number;

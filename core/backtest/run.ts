@@ -9,8 +9,13 @@
  * decision passes evaluateRisk and, if allowed, is filled at its entry price. A decision whose id
  * equals the last opened trade's is skipped: live, that id is the order's client id (DESIGN.md §3).
  * Bars before `from` only warm the indicators up. A risk rule that stops the bot is recorded in
- * `stops` and the run resumes at the next trading day (as if the user restarted the bot), with the
- * consecutive-loss counter and the drawdown high-water mark reset.
+ * `stops` and the run resumes at the next trading day (as if the user restarted the bot). The risk
+ * counters come from core/trading/counters.ts, the same derivation as the live bot: the losing
+ * streak counts from the restart, the drawdown high-water mark is never reset (so after a max
+ * drawdown stop the run stays blocked, as the live bot would), and a trade closing on the first
+ * bar of a trading day counts in that day's loss. The weekend window (settings.weekend) blocks
+ * entries and, in mode "flat", closes the position at the bar close ("WEEKEND_FLAT").
+ * Statistics: core/stats (profit factor = gross profit / gross loss, ADR 0008).
  * Wall-clock speed needs a clock (core never reads time itself): pass `clock: () => performance.now()`.
  */
 import type { Candle } from "../candles";
@@ -23,11 +28,15 @@ import { DecisionEngine, featureConfig } from "../engine/decide";
 import type { CandlesByTimeframe } from "../engine/decide";
 import { quoteToAccount } from "../engine/sizing";
 import { evaluateRisk } from "../risk/evaluate";
-import { DEFAULT_TIMEZONE, nextTradingDayStart, tradingDayStart } from "../risk/trading-day";
+import { marketCloseWindow } from "../risk/market-hours";
+import { DEFAULT_TIMEZONE, nextTradingDayStart } from "../risk/trading-day";
+import { BASE_SPREAD_PIPS } from "../simulator/pricing";
+import { computeTradeStats } from "../stats";
+import type { TradeStats } from "../stats";
+import { deriveRiskCounters } from "../trading/counters";
+import type { CounterTrade } from "../trading/counters";
 import { checkBar, closeAtBarClose } from "./fill";
 import type { ExitReason, OpenPosition } from "./fill";
-import { computeStats } from "./stats";
-import type { BacktestStats } from "./stats";
 
 export interface BacktestOptions {
   instrument: string;
@@ -37,8 +46,8 @@ export interface BacktestOptions {
   from?: Date | string;
   /** Stop before bars whose open time is ≥ to. */
   to?: Date | string;
-  /** Constant spread in pips applied around the (mid) candle prices. */
-  spreadPips: number;
+  /** Constant spread in pips applied around the (mid) candle prices; default the simulator's per-instrument table (BASE_SPREAD_PIPS). */
+  spreadPips?: number;
   /** Account currency amount. */
   initialBalance: Decimal.Value;
   accountCurrency: string;
@@ -48,6 +57,12 @@ export interface BacktestOptions {
   timezone?: string;
   /** Monotonic milliseconds (e.g. performance.now) to measure candles per second. */
   clock?: () => number;
+  /**
+   * Entry policy: the strategy (default) or random entries (the baseline): at each bar where the
+   * strategy could act, enter with `probability` on a side drawn by `random` (uniform in [0, 1)),
+   * with the strategy's timeframe, stops, sizing, risk gate and costs.
+   */
+  entry?: { kind: "random"; probability: number; random: () => number };
 }
 
 export interface BacktestTrade {
@@ -75,6 +90,10 @@ export interface BacktestTrade {
   pips: number;
   /** Account currency, 4 decimals. */
   pnl: string;
+  /** Account currency at risk at entry: |entry − stop loss| × |units| × quote→account rate (4 decimals). */
+  risk: string;
+  /** pnl / risk, 2 decimals. */
+  rMultiple: string | null;
   result: "WIN" | "LOSS" | "BE";
 }
 
@@ -85,7 +104,9 @@ export interface BacktestResult {
   /** Finest bars processed inside [from, to). */
   candles: number;
   trades: BacktestTrade[];
-  stats: BacktestStats;
+  stats: TradeStats;
+  /** Spread used, in pips. */
+  spreadPips: number;
   /** Bot stops from risk rules, with their reasons in Portuguese and as messages. */
   stops: { time: string; code: string; reason: string; reasonMsg: Msg }[];
   /** How often each risk rule blocked an "open" decision. */
@@ -96,7 +117,7 @@ export interface BacktestResult {
 }
 
 interface LivePosition extends OpenPosition {
-  trade: Omit<BacktestTrade, "exitTime" | "exitPrice" | "exitReason" | "pips" | "pnl" | "result">;
+  trade: Omit<BacktestTrade, "exitTime" | "exitPrice" | "exitReason" | "pips" | "pnl" | "result" | "rMultiple">;
   units: Decimal;
 }
 
@@ -123,7 +144,8 @@ export function runBacktest(opts: BacktestOptions): BacktestResult {
   const pip = pipSize(instrument);
   const pipNum = pip.toNumber();
   const dp = spec.displayPrecision;
-  const half = (opts.spreadPips * pipNum) / 2;
+  const spreadPips = opts.spreadPips ?? Number(BASE_SPREAD_PIPS[instrument] ?? "2");
+  const half = (spreadPips * pipNum) / 2;
   const from = toMs(opts.from, -Infinity);
   const to = toMs(opts.to, Infinity);
   const started = opts.clock?.();
@@ -139,14 +161,9 @@ export function runBacktest(opts: BacktestOptions): BacktestResult {
   }));
 
   let balance = new Decimal(opts.initialBalance);
-  let peak = balance;
-  let dayStart = -Infinity;
-  let dayEnd = -Infinity;
-  let dayStartBalance = balance;
-  let realizedToday = new Decimal(0);
-  let tradesToday = 0;
-  let consecutiveLosses = 0;
-  let lastTradeAt: Date | undefined;
+  let highWaterMark: string | null = null;
+  let runStartedAt: Date | null = null;
+  const counterTrades: CounterTrade[] = [];
   let lastDecisionId = "";
   let haltedUntil = -Infinity;
   let position: LivePosition | null = null;
@@ -164,6 +181,7 @@ export function runBacktest(opts: BacktestOptions): BacktestResult {
     const pnl = new Decimal(formatMoney(diff.mul(p.units).mul(rate)));
     const pips = diff.div(pip).mul(p.side === "buy" ? 1 : -1).toDecimalPlaces(1).toNumber();
     const result = pnl.gt(0) ? "WIN" : pnl.lt(0) ? "LOSS" : "BE";
+    const risk = new Decimal(p.trade.risk);
     trades.push({
       ...p.trade,
       exitTime: new Date(at).toISOString(),
@@ -171,13 +189,13 @@ export function runBacktest(opts: BacktestOptions): BacktestResult {
       exitReason: reason,
       pips,
       pnl: formatMoney(pnl),
+      rMultiple: risk.gt(0) ? pnl.div(risk).toFixed(2) : null,
       result,
     });
     balance = balance.add(pnl);
-    if (balance.gt(peak)) peak = balance;
-    if (at >= dayStart && at < dayEnd) realizedToday = realizedToday.add(pnl);
-    if (result === "LOSS") consecutiveLosses++;
-    else if (result === "WIN") consecutiveLosses = 0;
+    const ct = counterTrades[counterTrades.length - 1]!;
+    ct.closeTime = new Date(at);
+    ct.realizedPL = pnl.toString();
     position = null;
   };
 
@@ -191,6 +209,8 @@ export function runBacktest(opts: BacktestOptions): BacktestResult {
       if (exit) close(pos, exit.price, exit.reason, barClose);
       else if (pos.maxHoldSec !== undefined && barClose - pos.openTime >= pos.maxHoldSec * 1000) {
         close(pos, closeAtBarClose(pos, bar, half), "MAX_HOLD", barClose);
+      } else if (marketCloseWindow(new Date(barClose), settings).flatten) {
+        close(pos, closeAtBarClose(pos, bar, half), "WEEKEND_FLAT", barClose);
       }
     }
     // (2) feed the engine with everything closed by this bar's close
@@ -201,63 +221,63 @@ export function runBacktest(opts: BacktestOptions): BacktestResult {
     if (bar.time < from) continue;
     processed++;
     lastBar = bar;
-    // trading-day rollover (daily limits)
-    if (barClose >= dayEnd) {
-      const now = new Date(barClose);
-      dayStart = tradingDayStart(now, tz).getTime();
-      dayEnd = nextTradingDayStart(now, tz).getTime();
-      dayStartBalance = balance;
-      realizedToday = new Decimal(0);
-      tradesToday = 0;
-    }
     if (position || barClose < haltedUntil) continue;
     // (3) decide, gate, fill
     const now = new Date(barClose);
     const bid = (bar.close - half).toFixed(dp);
     const ask = (bar.close + half).toFixed(dp);
-    const decision = engine.decide({
+    const input = {
       now,
       instrument,
       price: { bid, ask, tradeable: true },
       settings,
       account: { balance: balance.toString(), currency: opts.accountCurrency },
       ...(opts.quoteToAccountRate ? { quoteToAccountRate: opts.quoteToAccountRate } : {}),
-    });
+    };
+    const random = opts.entry;
+    if (random && random.random() >= random.probability) continue;
+    const decision = random ? engine.decideForced(input, random.random() < 0.5 ? "buy" : "sell") : engine.decide(input);
     if (decision.action !== "open") continue;
     if (decision.id === lastDecisionId) {
       // live: the decision id is the order's client id, so the same market state never opens twice
       blocked.duplicate_decision = (blocked.duplicate_decision ?? 0) + 1;
       continue;
     }
+    // Flat here (one position at a time), so equity = balance.
+    const counters = deriveRiskCounters({ trades: counterTrades, now, timezone: tz, balance: balance.toString(), highWaterMark, runStartedAt });
+    highWaterMark = counters.highWaterMark;
     const verdict = evaluateRisk({
       now,
       settings,
       instrument,
+      timezone: tz,
       licenceValid: true,
       brokerConnected: true,
       priceTradeable: true,
-      spreadPips: opts.spreadPips,
+      spreadPips,
       openTrades: 0,
       openTradesOnInstrument: 0,
-      tradesToday,
-      realizedPLToday: realizedToday.toString(),
-      dayStartBalance: dayStartBalance.toString(),
+      tradesToday: counters.tradesToday,
+      realizedPLToday: counters.realizedPLToday,
+      unrealizedPL: "0",
+      dayStartBalance: counters.dayStartBalance,
       balance: balance.toString(),
-      peakBalance: peak.toString(),
-      consecutiveLosses,
-      ...(lastTradeAt ? { lastTradeAt } : {}),
+      peakBalance: counters.highWaterMark,
+      consecutiveLosses: counters.consecutiveLosses,
+      ...(counters.lastTradeAt ? { lastTradeAt: counters.lastTradeAt } : {}),
     });
     if (!verdict.allowed) {
       blocked[verdict.code] = (blocked[verdict.code] ?? 0) + 1;
       if (verdict.stopBot) {
         stops.push({ time: now.toISOString(), code: verdict.code, reason: verdict.reason, reasonMsg: verdict.reasonMsg });
         haltedUntil = nextTradingDayStart(now, tz).getTime();
-        consecutiveLosses = 0;
-        peak = balance;
+        runStartedAt = new Date(haltedUntil); // the user restarts the bot the next trading day
       }
       continue;
     }
     const side = decision.side!;
+    const rate = quoteToAccount(instrument, opts.accountCurrency, new Decimal(decision.entryPrice!), opts.quoteToAccountRate)!;
+    const risk = new Decimal(decision.entryPrice!).sub(decision.stopLoss!).abs().mul(new Decimal(decision.units!).abs()).mul(rate);
     const p: LivePosition = {
       side,
       entry: Number(decision.entryPrice),
@@ -277,16 +297,18 @@ export function runBacktest(opts: BacktestOptions): BacktestResult {
         entryPrice: decision.entryPrice!,
         stopLoss: decision.stopLoss!,
         takeProfit: decision.takeProfit!,
+        risk: formatMoney(risk),
         ...(decision.trailingStopDistance ? { trailingStopDistance: decision.trailingStopDistance } : {}),
       },
     };
     if (decision.trailingStopDistance) p.trailDistance = Number(decision.trailingStopDistance);
     if (decision.maxHoldSec !== undefined) p.maxHoldSec = decision.maxHoldSec;
     position = p;
-    tradesToday++;
-    lastTradeAt = now;
+    counterTrades.push({ openTime: now });
     lastDecisionId = decision.id;
   }
+  const firstBar = bars.find((b) => b.time >= from);
+  const window = firstBar && lastBar ? { from: firstBar.time, to: lastBar.time + stepMs } : undefined;
   const open: LivePosition | null = position;
   if (open && lastBar) close(open, closeAtBarClose(open, lastBar, half), "END", lastBar.time + stepMs);
 
@@ -295,7 +317,11 @@ export function runBacktest(opts: BacktestOptions): BacktestResult {
     stepTimeframe: stepTf,
     candles: processed,
     trades,
-    stats: computeStats(trades, opts.initialBalance),
+    stats: computeTradeStats(
+      trades.map((t) => ({ pnl: t.pnl, openTime: t.entryTime, closeTime: t.exitTime, pips: t.pips, risk: t.risk })),
+      { initialBalance: new Decimal(opts.initialBalance).toString(), timezone: tz, ...(window ? { window } : {}) },
+    ),
+    spreadPips,
     stops,
     blocked,
   };

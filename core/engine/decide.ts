@@ -128,6 +128,14 @@ export class DecisionEngine {
   decide(input: StreamInput): Decision {
     return decideFrom((tf) => this.trackers.get(tf)!, input);
   }
+
+  /**
+   * The decision with the side imposed instead of the signal's (the random-entry baseline of the
+   * backtest, core/backtest/baseline.ts): same timeframe choice, stops and sizing as `decide`.
+   */
+  decideForced(input: StreamInput, side: "buy" | "sell"): Decision {
+    return decideFrom((tf) => this.trackers.get(tf)!, input, side);
+  }
 }
 
 /**
@@ -145,7 +153,7 @@ function fmt2(n: number): string {
   return n.toFixed(2);
 }
 
-function decideFrom(tracker: (tf: Timeframe) => FeatureTracker, input: StreamInput): Decision {
+function decideFrom(tracker: (tf: Timeframe) => FeatureTracker, input: StreamInput, forcedSide?: "buy" | "sell"): Decision {
   const { instrument, settings } = input;
   const ai = settings.aiSettings;
   const scalper = ai.scalper.enabled || ai.tradingStyle === "scalper";
@@ -180,11 +188,11 @@ function decideFrom(tracker: (tf: Timeframe) => FeatureTracker, input: StreamInp
   const signal = computeSignal(f, ai.indicators);
   const signalSaid: Said = { msg: signal.reasonMsg, text: signal.reason };
   const none = (reason: Said): Decision => ({ ...base(tf, reason, regime, f), confidence: signal.confidence });
-  if (signal.direction === "none" || signal.confidence < MIN_CONFIDENCE) {
+  if (!forcedSide && (signal.direction === "none" || signal.confidence < MIN_CONFIDENCE)) {
     return none(say("engine:decision.divergent", { confidence: fmt2(signal.confidence), minimum: fmt2(MIN_CONFIDENCE), signal: signalSaid }));
   }
-  const side = signal.direction;
-  if (scalper) {
+  const side = forcedSide ?? (signal.direction as "buy" | "sell");
+  if (scalper && !forcedSide) {
     const dirOk = Math.sign(f.impulseMove) === (side === "buy" ? 1 : -1);
     if (f.impulse < ai.scalper.impulseThreshold || !dirOk) {
       return none(

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Candle } from "../../../core/candles";
 import { Decimal } from "../../../core/decimal";
-import { bucketCandles, loadCsvCandles } from "../../../core/backtest/csv";
+import { bucketCandles } from "../../../core/backtest/csv";
+import { loadCsvCandles } from "../../../server/cli/candle-files";
 import { checkBar } from "../../../core/backtest/fill";
 import type { OpenPosition } from "../../../core/backtest/fill";
 import { runBacktest } from "../../../core/backtest/run";
@@ -17,24 +18,29 @@ function consistent(r: BacktestResult, initial: string): void {
   expect(s.trades).toBe(r.trades.length);
   const sum = r.trades.reduce((a, t) => a.add(t.pnl), new Decimal(0));
   expect(new Decimal(s.netPnl).eq(sum)).toBe(true);
-  expect(new Decimal(s.finalBalance).eq(sum.add(initial))).toBe(true);
-  expect(s.netPips).toBeCloseTo(r.trades.reduce((a, t) => a + t.pips, 0), 6);
+  expect(new Decimal(s.finalBalance!).eq(sum.add(initial))).toBe(true);
+  expect(Number(s.netPips)).toBeCloseTo(r.trades.reduce((a, t) => a + t.pips, 0), 6);
   for (let i = 0; i < r.trades.length; i++) {
     const t = r.trades[i]!;
     expect(t.exitTime >= t.entryTime).toBe(true);
     expect(t.result).toBe(new Decimal(t.pnl).gt(0) ? "WIN" : new Decimal(t.pnl).lt(0) ? "LOSS" : "BE");
     if (i > 0) expect(t.entryTime >= r.trades[i - 1]!.exitTime).toBe(true); // one position at a time
+    if (t.rMultiple !== null) expect(new Decimal(t.rMultiple).eq(new Decimal(t.pnl).div(t.risk).toDecimalPlaces(2))).toBe(true);
     expect(Number(t.units)).not.toBe(0);
     expect(Math.sign(Number(t.units))).toBe(t.side === "buy" ? 1 : -1);
   }
   const wins = r.trades.filter((t) => t.result === "WIN");
   const losses = r.trades.filter((t) => t.result === "LOSS");
   if (wins.length && losses.length) {
-    const avgWin = wins.reduce((a, t) => a.add(t.pnl), new Decimal(0)).div(wins.length);
-    const avgLoss = losses.reduce((a, t) => a.add(new Decimal(t.pnl).abs()), new Decimal(0)).div(losses.length);
-    expect(s.profitFactor).toBe(avgWin.div(avgLoss).toDecimalPlaces(2).toNumber());
+    // the field's profit factor (gross profit / gross loss, ADR 0008) and the payoff ratio beside it
+    const gross = wins.reduce((a, t) => a.add(t.pnl), new Decimal(0));
+    const grossLoss = losses.reduce((a, t) => a.add(new Decimal(t.pnl).abs()), new Decimal(0));
+    expect(s.profitFactor).toBe(gross.div(grossLoss).toFixed(2));
+    expect(s.payoffRatio).toBe(gross.div(wins.length).div(grossLoss.div(losses.length)).toFixed(2));
+    // a losing record never reads as a profit factor above 1
+    if (sum.lt(0)) expect(Number(s.profitFactor)).toBeLessThan(1);
   }
-  expect(s.winRatePct).toBe(Math.round((s.wins / s.trades) * 1000) / 10);
+  expect(Number(s.winRatePct)).toBe(Math.round((s.wins / s.trades) * 1000) / 10);
 }
 
 describe("backtest on real data", () => {

@@ -1,0 +1,87 @@
+/**
+ * The risk counters of DESIGN.md §3 "One executor", derived in ONE place from the trade list and
+ * `now` (freqtrade style), so the live bot and the backtest cannot disagree:
+ * - tradesToday: trades opened at or after the start of the trading day containing `now`;
+ * - realizedPLToday: realized P&L of trades closed at or after that start (a trade closing on the
+ *   first bar of a day counts in that day, whatever the caller's loop order);
+ * - dayStartBalance: balance − realizedPLToday (the balance the day started with, no stored copy);
+ * - consecutiveLosses: LOSS results in a row, newest close first, among trades closed since the
+ *   bot's current run started (a manual start acknowledges the streak); a BE trade neither extends
+ *   nor breaks the streak, only a WIN breaks it (ADR 0010);
+ * - lastTradeAt: newest open time (cooldown);
+ * - highWaterMark: max(persisted mark, equity now); never reset by a bot stop or restart.
+ * Money is in account currency as decimal strings; times are UTC instants.
+ */
+import { Decimal } from "../decimal";
+import { tradingDayStart } from "../risk/trading-day";
+
+/** One trade as the counters need it: open time, and close time + realized P&L once closed. */
+export interface CounterTrade {
+  openTime: Date;
+  closeTime?: Date | null;
+  /** Realized P&L in account currency (decimal string), for closed trades. */
+  realizedPL?: string | null;
+}
+
+export interface RiskCounters {
+  dayStart: Date;
+  tradesToday: number;
+  realizedPLToday: string;
+  dayStartBalance: string;
+  consecutiveLosses: number;
+  lastTradeAt?: Date;
+  highWaterMark: string;
+}
+
+export interface CounterInput {
+  /** Every trade opened or closed since the trading day started, plus the newest closed trades (any order). */
+  trades: readonly CounterTrade[];
+  now: Date;
+  /** IANA timezone of the trading day (user preference). */
+  timezone?: string;
+  /** Current balance (account currency). */
+  balance: string;
+  /** Current equity (NAV) for the high-water mark; defaults to the balance. */
+  equity?: string;
+  /** Persisted high-water mark, if any. */
+  highWaterMark?: string | null;
+  /** Start of the bot's current run: losses closed before it do not count in the streak. */
+  runStartedAt?: Date | null;
+}
+
+/** Derives the counters (see module doc). Pure; throws RangeError only for an unknown timezone. */
+export function deriveRiskCounters(input: CounterInput): RiskCounters {
+  const dayStart = tradingDayStart(input.now, input.timezone);
+  const start = dayStart.getTime();
+  let tradesToday = 0;
+  let realized = new Decimal(0);
+  let lastTradeAt: Date | undefined;
+  const closed: { t: number; pl: Decimal }[] = [];
+  for (const t of input.trades) {
+    if (t.openTime.getTime() >= start && t.openTime.getTime() <= input.now.getTime()) tradesToday++;
+    if (!lastTradeAt || t.openTime > lastTradeAt) lastTradeAt = t.openTime;
+    if (t.closeTime && t.realizedPL != null) {
+      const pl = new Decimal(t.realizedPL);
+      if (t.closeTime.getTime() >= start) realized = realized.add(pl);
+      closed.push({ t: t.closeTime.getTime(), pl });
+    }
+  }
+  closed.sort((a, b) => b.t - a.t);
+  const since = input.runStartedAt?.getTime() ?? -Infinity;
+  let consecutiveLosses = 0;
+  for (const c of closed) {
+    if (c.t < since || c.pl.gt(0)) break;
+    if (c.pl.lt(0)) consecutiveLosses++;
+  }
+  const equity = new Decimal(input.equity ?? input.balance);
+  const hwm = input.highWaterMark != null ? Decimal.max(input.highWaterMark, equity) : equity;
+  return {
+    dayStart,
+    tradesToday,
+    realizedPLToday: realized.toString(),
+    dayStartBalance: new Decimal(input.balance).sub(realized).toString(),
+    consecutiveLosses,
+    ...(lastTradeAt ? { lastTradeAt } : {}),
+    highWaterMark: hwm.toString(),
+  };
+}

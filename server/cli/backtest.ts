@@ -1,0 +1,200 @@
+/**
+ * `npm run backtest -- --instrument EUR_USD[,GBP_USD,...] --data <dir> [--from ISO] [--to ISO]
+ *  [--spread PIPS] [--balance 10000] [--currency USD] [--style swing] [--json FILE]
+ *  [--baseline random --seeds 200]`
+ * Prints, per instrument, a summary (field definitions: profit factor = gross profit / gross loss,
+ * payoff = average win / average loss, ADR 0008) and the trades. `--json FILE` writes the settings,
+ * per-trade rows, statistics and risk stops as JSON. `--baseline random` also runs `--seeds`
+ * random-entry backtests with the same exits, sizing and costs and prints the strategy's
+ * percentile among them (core/backtest/baseline.ts). Without `--spread`, the simulator's
+ * per-instrument spread table is used. Exits 1 with a message on bad arguments or missing files.
+ */
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { performance } from "node:perf_hooks";
+import { randomBaseline } from "../../core/backtest/baseline";
+import type { BaselineResult } from "../../core/backtest/baseline";
+import { runBacktest } from "../../core/backtest/run";
+import type { BacktestOptions, BacktestResult } from "../../core/backtest/run";
+import { instrumentSpec } from "../../core/instruments";
+import { defaultSettings, parseSettingsUpdate } from "../../core/settings";
+import { loadCsvCandles } from "./candle-files";
+
+const USAGE =
+  "Uso: npm run backtest -- --instrument EUR_USD[,GBP_USD] --data <pasta> [--from ISO] [--to ISO] [--spread PIPS] [--balance 10000] [--currency USD] [--style swing] [--json arquivo] [--baseline random --seeds 200]";
+
+function fail(msg: string): never {
+  console.error(`Erro: ${msg}\n${USAGE}`);
+  process.exit(1);
+}
+
+const dash = (v: string | null) => v ?? "—";
+
+/** The summary table and trade list of one instrument as text. */
+export function formatReport(r: BacktestResult, currency: string, baseline?: BaselineResult): string {
+  const s = r.stats;
+  const rows: [string, string][] = [
+    ["Instrumento", r.instrument],
+    ["Timeframe de passo", r.stepTimeframe],
+    ["Spread (pips)", String(r.spreadPips)],
+    ["Candles", String(r.candles)],
+    ["Trades", String(s.trades)],
+    ["Ganhos / perdas / empates", `${s.wins} / ${s.losses} / ${s.breakeven}`],
+    ["Taxa de acerto", `${dash(s.winRatePct)}%`],
+    ["Fator de lucro (lucro bruto / prejuízo bruto)", dash(s.profitFactor)],
+    ["Payoff (ganho médio / perda média)", dash(s.payoffRatio)],
+    [`Expectativa por trade (${currency})`, dash(s.expectancy)],
+    ["Expectativa por trade (R)", dash(s.expectancyR)],
+    ["Expectativa por trade (pips)", dash(s.expectancyPips)],
+    ["Pips líquidos", dash(s.netPips)],
+    [`Resultado líquido (${currency})`, s.netPnl],
+    [`Saldo final (${currency})`, dash(s.finalBalance)],
+    ["Drawdown máximo", `${dash(s.maxDrawdownPct)}%`],
+    ["Sharpe (retornos diários, anualizado √252)", dash(s.sharpe)],
+    ["Exposição (tempo posicionado)", `${dash(s.exposurePct)}%`],
+    ["Paradas do robô", String(r.stops.length)],
+    ["Bloqueios de risco", Object.entries(r.blocked).map(([k, v]) => `${k}=${v}`).join(", ") || "—"],
+    ["Candles por segundo", r.candlesPerSecond === undefined ? "—" : String(r.candlesPerSecond)],
+  ];
+  if (baseline) {
+    rows.push([`Linha de base aleatória (${baseline.seeds} sementes): mediana (${currency})`, String(baseline.medianNetPnl)]);
+    rows.push(["Percentil da estratégia na linha de base", `${baseline.netPnlPercentile}`]);
+  }
+  const w = Math.max(...rows.map(([k]) => k.length));
+  const lines = rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`);
+  lines.push("", "Trades:", "entrada (UTC)         lado   unidades   tf   preço      SL         TP         saída (UTC)           preço      motivo          pips      R    P&L");
+  for (const t of r.trades) {
+    lines.push(
+      [
+        t.entryTime.slice(0, 19),
+        t.side.padEnd(5),
+        t.units.padStart(9),
+        t.timeframe.padEnd(3),
+        t.entryPrice.padEnd(10),
+        t.stopLoss.padEnd(10),
+        t.takeProfit.padEnd(10),
+        t.exitTime.slice(0, 19),
+        t.exitPrice.padEnd(10),
+        t.exitReason.padEnd(14),
+        t.pips.toFixed(1).padStart(6),
+        (t.rMultiple ?? "—").padStart(6),
+        t.pnl.padStart(11),
+      ].join("  "),
+    );
+  }
+  for (const st of r.stops) lines.push(`Parada ${st.time}: ${st.reason}`);
+  return lines.join("\n");
+}
+
+/** The machine-readable result of one instrument (`--json`). */
+export function jsonResult(opts: BacktestOptions, r: BacktestResult, baseline?: BaselineResult) {
+  return {
+    instrument: r.instrument,
+    settings: opts.settings,
+    from: opts.from ?? null,
+    to: opts.to ?? null,
+    initialBalance: String(opts.initialBalance),
+    accountCurrency: opts.accountCurrency,
+    spreadPips: r.spreadPips,
+    stepTimeframe: r.stepTimeframe,
+    candles: r.candles,
+    trades: r.trades.map((t) => ({
+      id: t.id,
+      entryTime: t.entryTime,
+      exitTime: t.exitTime,
+      side: t.side,
+      units: t.units,
+      timeframe: t.timeframe,
+      entryPrice: t.entryPrice,
+      exitPrice: t.exitPrice,
+      stopLoss: t.stopLoss,
+      takeProfit: t.takeProfit,
+      exitReason: t.exitReason,
+      pips: t.pips,
+      pnl: t.pnl,
+      risk: t.risk,
+      rMultiple: t.rMultiple,
+      result: t.result,
+    })),
+    stats: r.stats,
+    stops: r.stops.map(({ time, code, reason }) => ({ time, code, reason })),
+    blocked: r.blocked,
+    ...(baseline ? { baseline } : {}),
+  };
+}
+
+function main(): void {
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        instrument: { type: "string" },
+        data: { type: "string" },
+        from: { type: "string" },
+        to: { type: "string" },
+        spread: { type: "string" },
+        balance: { type: "string", default: "10000" },
+        currency: { type: "string", default: "USD" },
+        style: { type: "string" },
+        json: { type: "string" },
+        baseline: { type: "string" },
+        seeds: { type: "string", default: "200" },
+      },
+      strict: true,
+    }) as { values: Record<string, string | undefined> });
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  const instruments = (values.instrument ?? "").split(",").map((s) => s.trim().toUpperCase()).filter(Boolean);
+  if (instruments.length === 0) fail("--instrument é obrigatório");
+  for (const instrument of instruments) {
+    try {
+      instrumentSpec(instrument);
+    } catch {
+      fail(`instrumento inválido: ${instrument}`);
+    }
+  }
+  if (!values.data) fail("--data é obrigatório");
+  for (const k of ["from", "to"] as const) if (values[k] !== undefined && !Number.isFinite(Date.parse(values[k]!))) fail(`--${k} não é uma data ISO válida: ${values[k]}`);
+  const spread = values.spread === undefined ? undefined : Number(values.spread);
+  if (spread !== undefined && (!Number.isFinite(spread) || spread < 0)) fail(`--spread inválido: ${values.spread}`);
+  const balance = Number(values.balance);
+  if (!Number.isFinite(balance) || balance <= 0) fail(`--balance inválido: ${values.balance}`);
+  if (values.baseline !== undefined && values.baseline !== "random") fail(`--baseline aceita apenas "random": ${values.baseline}`);
+  const seeds = Number(values.seeds);
+  if (!Number.isInteger(seeds) || seeds < 1 || seeds > 10_000) fail(`--seeds inválido: ${values.seeds}`);
+  let settings = defaultSettings();
+  if (values.style) {
+    const r = parseSettingsUpdate({ aiSettings: { tradingStyle: values.style } }, settings);
+    if (!r.ok) fail(r.message);
+    settings = r.settings;
+  }
+  const currency = values.currency!.toUpperCase();
+  const out: ReturnType<typeof jsonResult>[] = [];
+  try {
+    for (const instrument of instruments) {
+      const opts: BacktestOptions = {
+        instrument,
+        candlesByTf: loadCsvCandles(values.data, instrument),
+        settings,
+        ...(values.from ? { from: values.from } : {}),
+        ...(values.to ? { to: values.to } : {}),
+        ...(spread !== undefined ? { spreadPips: spread } : {}),
+        initialBalance: values.balance!,
+        accountCurrency: currency,
+      };
+      const result = runBacktest({ ...opts, clock: () => performance.now() });
+      const baseline = values.baseline === "random" ? randomBaseline(opts, result, seeds) : undefined;
+      console.log(formatReport(result, currency, baseline) + "\n");
+      out.push(jsonResult(opts, result, baseline));
+    }
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  if (values.json) {
+    writeFileSync(values.json, JSON.stringify({ generatedBy: "npm run backtest", results: out }, null, 2));
+    console.log(`JSON: ${values.json}`);
+  }
+}
+
+main();
