@@ -14,13 +14,17 @@ import { Decimal } from "../../core/decimal";
 import { decide, type Decision } from "../../core/engine/decide";
 import { isMsg, msg, type Msg } from "../../core/i18n/message";
 import { AI_TIMEFRAMES, instrumentSpec } from "../../core/instruments";
-import { evaluateRisk, spreadInPips, tradingDayStart, type RiskVerdict, type StopBotReason } from "../../core/risk";
+import { evaluateRisk, spreadInPips, type RiskVerdict, type StopBotReason } from "../../core/risk";
+import { marketCloseWindow } from "../../core/risk/market-hours";
+import { resolveTimezone } from "../../core/risk/trading-day";
+import { deriveRiskCounters, type CounterTrade } from "../../core/trading/counters";
+import type { Trade as BrokerTrade } from "../../core/broker/port";
 import { resolveInstruments } from "../../core/settings";
 import { BrokerError } from "../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
 import { notices } from "../lib/notifications";
-import { ApiError } from "./api.server";
-import { getConnection, markConnection, recordMarketTime, requireBroker, type BrokerConnectionRow } from "./broker.server";
+import { PaymentRequiredError, ValidationError } from "./errors.server";
+import { brokerNow, getConnection, markConnection, recordMarketTime, requireBroker, type BrokerConnectionRow } from "./broker.server";
 import { db } from "./db.server";
 import { latestLicence, licenceView } from "./licence.server";
 import { logger } from "./logger.server";
@@ -79,14 +83,14 @@ async function licenceValid(userId: string): Promise<boolean> {
 }
 
 /**
- * Activates the loop; the answer's message is in `language`. @throws ApiError 402 (not 403: §8 logs
+ * Activates the loop; the answer's message is in `language`. @throws PaymentRequiredError (402, not 403: §8 logs
  * the user out on 403) without a licence ('Licença necessária para ativar a IA.'), 400 without a
  * broker connection ('Nenhuma conta Oanda conectada.').
  */
 export async function startBot(userId: string, intervalSec = DEFAULT_INTERVAL_SEC, language: unknown = "pt") {
-  if (!Number.isInteger(intervalSec) || intervalSec < 5 || intervalSec > 3600) throw new ApiError(400, msg("bot:errors.interval"));
-  if (!(await licenceValid(userId))) throw new ApiError(402, msg("bot:errors.licenceRequired"));
-  if (!(await getConnection(userId))) throw new ApiError(400, msg("bot:errors.noBroker"));
+  if (!Number.isInteger(intervalSec) || intervalSec < 5 || intervalSec > 3600) throw new ValidationError(msg("bot:errors.interval"));
+  if (!(await licenceValid(userId))) throw new PaymentRequiredError(msg("bot:errors.licenceRequired"));
+  if (!(await getConnection(userId))) throw new ValidationError(msg("bot:errors.noBroker"));
   await db()`insert into bots (user_id, is_active, interval_sec, last_started_at)
     values (${userId}, true, ${intervalSec}, now())
     on conflict (user_id) do update set is_active = true, interval_sec = excluded.interval_sec,
@@ -297,9 +301,20 @@ async function tradeOnce(userId: string, conn: BrokerConnectionRow, client: Brok
   const now = new Date(prices.reduce((t, p) => Math.max(t, Date.parse(p.time)), 0) || Date.now());
   await recordMarketTime(userId, now.getTime());
   const [user] = await sql<{ preferences: { timezone?: string } }[]>`select preferences from users where id = ${userId}`;
-  const dayStart = tradingDayStart(now, user?.preferences?.timezone || undefined);
-  const counters = await riskCounters(userId, conn.account_id, dayStart, summary.balance, summary.NAV);
-  const openTrades = await client.listOpenTrades(conn.account_id);
+  const timezone = resolveTimezone(user?.preferences?.timezone || undefined);
+  let openTrades = await client.listOpenTrades(conn.account_id);
+  // Manage exits (DESIGN.md §3 order: sync → exits → decide): SL/TP/trailing are the broker's; the
+  // scalper's max hold and the weekend "flat" window are ours. Only the AI's own trades are closed.
+  const exits = openTrades.filter((t) => isOurs(t) && exitReason(t, settings, now) !== null);
+  if (exits.length) {
+    for (const t of exits) {
+      const r = await client.closeTrade(conn.account_id, t.id);
+      if (!r.filled) logger().warn({ userId, tradeId: t.id, reason: r.cancelReason }, "fechamento não executado");
+    }
+    await reconcile(userId, conn, client);
+    openTrades = await client.listOpenTrades(conn.account_id);
+  }
+  const counters = await riskCounters(userId, conn, now, timezone, summary.balance, summary.NAV);
   const results: Extract<TickOutcome, { status: "done" }>["decisions"] = [];
 
   for (const instrument of instruments) {
@@ -320,6 +335,7 @@ async function tradeOnce(userId: string, conn: BrokerConnectionRow, client: Brok
       now,
       settings,
       instrument,
+      timezone,
       licenceValid: licensed,
       brokerConnected: true,
       priceTradeable: price.tradeable,
@@ -328,9 +344,10 @@ async function tradeOnce(userId: string, conn: BrokerConnectionRow, client: Brok
       openTradesOnInstrument: openTrades.filter((t) => t.instrument === instrument).length,
       tradesToday: counters.tradesToday,
       realizedPLToday: counters.realizedPLToday,
+      unrealizedPL: summary.unrealizedPL,
       dayStartBalance: counters.dayStartBalance,
       balance: summary.NAV,
-      peakBalance: counters.peakBalance,
+      peakBalance: counters.highWaterMark,
       consecutiveLosses: counters.consecutiveLosses,
       lastTradeAt: counters.lastTradeAt,
     });
@@ -393,37 +410,54 @@ async function noteTimeframeChange(userId: string, instrument: string, decision:
     });
 }
 
-/** Counters for the risk rules, from our own records of the account (reconciled just before). */
-async function riskCounters(userId: string, accountId: string, dayStart: Date, balance: string, nav: string) {
+/** Whether a broker trade was opened by the AI (its client extensions carry our tag). */
+function isOurs(t: BrokerTrade): boolean {
+  return t.clientExtensions?.tag === "forex-ia";
+}
+
+/**
+ * Why the AI closes one of its open trades now, or null: the scalper's maxHoldSec elapsed
+ * (settings.aiSettings.scalper), or the weekend window in mode "flat" (core/risk/market-hours.ts).
+ */
+export function exitReason(t: Pick<BrokerTrade, "openTime">, settings: Awaited<ReturnType<typeof getSettings>>, now: Date): "max_hold" | "weekend_flat" | null {
+  const ai = settings.aiSettings;
+  const scalper = ai.scalper.enabled || ai.tradingStyle === "scalper";
+  if (scalper && now.getTime() - Date.parse(t.openTime) >= ai.scalper.maxHoldSec * 1000) return "max_hold";
+  if (marketCloseWindow(now, settings).flatten) return "weekend_flat";
+  return null;
+}
+
+/**
+ * Counters for the risk rules (core/trading/counters.ts, the backtest's derivation), from our own
+ * records of the account (reconciled just before): one query for the trades that matter (opened
+ * or closed since the trading day started, plus the newest closed ones for the losing streak) and
+ * one statement raising the persisted high-water mark.
+ */
+async function riskCounters(userId: string, conn: BrokerConnectionRow, now: Date, timezone: string, balance: string, nav: string) {
   const sql = db();
-  const [today] = await sql<{ opened: number; realized: string | null }[]>`
-    select (select count(*)::int from trades where user_id = ${userId} and account_id = ${accountId} and open_time >= ${dayStart}) as opened,
-           (select sum(realized_pl)::text from trades where user_id = ${userId} and account_id = ${accountId} and status = 'closed' and close_time >= ${dayStart}) as realized`;
-  const recent = await sql<{ result: string }[]>`select result from trades
-    where user_id = ${userId} and account_id = ${accountId} and status = 'closed' order by close_time desc, id desc limit 20`;
-  let consecutiveLosses = 0;
-  for (const r of recent) {
-    if (r.result !== "LOSS") break;
-    consecutiveLosses++;
-  }
-  const [last] = await sql<{ open_time: Date }[]>`select open_time from trades where user_id = ${userId} and account_id = ${accountId}
-    order by open_time desc limit 1`;
-  const dayKey = dayStart.toISOString().slice(0, 10);
-  const [bot] = await sql<{ peak_balance: string | null; day_start_balance: string | null; day: string | null }[]>`
-    update bots set
-      peak_balance = greatest(coalesce(peak_balance, ${nav}::numeric), ${nav}::numeric),
-      day_start_balance = case when day_start is distinct from ${dayKey}::date then ${balance}::numeric else day_start_balance end,
-      day_start = ${dayKey}::date
-    where user_id = ${userId}
-    returning peak_balance::text, day_start_balance::text, day_start::text as day`;
-  return {
-    tradesToday: today?.opened ?? 0,
-    realizedPLToday: today?.realized ?? "0",
-    dayStartBalance: bot?.day_start_balance ?? balance,
-    peakBalance: bot?.peak_balance ?? nav,
-    consecutiveLosses,
-    lastTradeAt: last?.open_time,
-  };
+  const accountId = conn.account_id;
+  const dayStart = deriveRiskCounters({ trades: [], now, timezone, balance }).dayStart;
+  const rows = await sql<{ open_time: Date; close_time: Date | null; realized_pl: string | null; status: string }[]>`
+    (select open_time, close_time, realized_pl::text, status from trades
+      where user_id = ${userId} and account_id = ${accountId} and (open_time >= ${dayStart} or close_time >= ${dayStart}))
+    union
+    (select open_time, close_time, realized_pl::text, status from trades
+      where user_id = ${userId} and account_id = ${accountId} and status = 'closed' order by close_time desc limit 50)
+    union
+    (select open_time, close_time, realized_pl::text, status from trades
+      where user_id = ${userId} and account_id = ${accountId} order by open_time desc limit 1)`;
+  const [bot] = await sql<{ peak_balance: string | null; last_started_at: Date | null }[]>`
+    update bots set peak_balance = greatest(coalesce(peak_balance, ${nav}::numeric), ${nav}::numeric)
+    where user_id = ${userId} returning peak_balance::text, last_started_at`;
+  const trades: CounterTrade[] = rows.map((r) => ({
+    openTime: r.open_time,
+    closeTime: r.status === "closed" ? r.close_time : null,
+    realizedPL: r.status === "closed" ? r.realized_pl : null,
+  }));
+  // The bot's start is a wall-clock instant; trades carry the broker's clock (the simulator replays
+  // history): the run start is moved onto the broker's clock with the recorded offset.
+  const runStartedAt = bot?.last_started_at ? new Date(brokerNow(conn, bot.last_started_at.getTime())) : null;
+  return deriveRiskCounters({ trades, now, timezone, balance, equity: nav, highWaterMark: bot?.peak_balance ?? null, runStartedAt });
 }
 
 /** The order's client id: derived from the user and the decision id, so a repeated tick can never open a second trade. */
