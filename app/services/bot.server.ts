@@ -19,16 +19,17 @@ import { marketCloseWindow } from "../../core/risk/market-hours";
 import { resolveTimezone } from "../../core/risk/trading-day";
 import { deriveRiskCounters, type CounterTrade } from "../../core/trading/counters";
 import type { Trade as BrokerTrade } from "../../core/broker/port";
+import type { Candle } from "../../core/candles";
 import { resolveInstruments } from "../../core/settings";
 import { BrokerError } from "../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
 import { notices } from "../lib/notifications";
 import { PaymentRequiredError, ValidationError } from "./errors.server";
 import { brokerNow, getConnection, markConnection, recordMarketTime, requireBroker, type BrokerConnectionRow } from "./broker.server";
-import { db } from "./db.server";
+import { db, sqlQueryCount } from "./db.server";
 import { latestLicence, licenceView } from "./licence.server";
 import { logger } from "./logger.server";
-import { completeCandles } from "./market-data.server";
+import { completeCandleSets, seriesKey } from "./market-data.server";
 import { notify } from "./notifications.server";
 import { enqueueTick } from "./queue.server";
 import { reconcile } from "./reconcile.server";
@@ -77,9 +78,24 @@ async function getBot(userId: string): Promise<BotRow | undefined> {
 }
 
 async function licenceValid(userId: string): Promise<boolean> {
-  const [u] = await db()<{ role: string; subscription_status: string }[]>`select role, subscription_status from users where id = ${userId}`;
-  if (!u) return false;
-  return licenceView(u.role, u.subscription_status, await latestLicence(db(), userId)).hasValidLicense;
+  return (await licenceAndTimezone(userId)).valid;
+}
+
+type TickBotRow = Pick<BotRow, "is_active" | "peak_balance" | "last_started_at">;
+
+/**
+ * Licence validity (wall clock: a subscription is real time), the user's timezone and the bot's
+ * row (null columns when it has none), in two statements.
+ */
+async function licenceAndTimezone(userId: string): Promise<{ valid: boolean; timezone?: string; bot?: TickBotRow }> {
+  const [u] = await db()<({ role: string; subscription_status: string; timezone: string | null; has_bot: boolean } & TickBotRow)[]>`
+    select u.role, u.subscription_status, u.preferences->>'timezone' as timezone, b.user_id is not null as has_bot,
+      b.is_active, b.peak_balance::text as peak_balance, b.last_started_at
+    from users u left join bots b on b.user_id = u.id where u.id = ${userId}`;
+  if (!u) return { valid: false };
+  const valid = licenceView(u.role, u.subscription_status, await latestLicence(db(), userId)).hasValidLicense;
+  const bot = u.has_bot ? { is_active: u.is_active, peak_balance: u.peak_balance, last_started_at: u.last_started_at } : undefined;
+  return { valid, ...(u.timezone ? { timezone: u.timezone } : {}), ...(bot ? { bot } : {}) };
 }
 
 /**
@@ -219,6 +235,15 @@ export function localizeOutcome(outcome: TickOutcome, language: unknown): TickOu
  * Never throws for broker trouble: the error is stored on the bot and returned as skipped.
  */
 export async function runTick(userId: string, opts: { force?: boolean } = {}): Promise<TickOutcome> {
+  const before = sqlQueryCount();
+  try {
+    return await runTickLocked(userId, opts);
+  } finally {
+    logger().debug({ userId, sqlRoundTrips: sqlQueryCount() - before }, "tick");
+  }
+}
+
+async function runTickLocked(userId: string, opts: { force?: boolean }): Promise<TickOutcome> {
   const reserved = await db().reserve();
   try {
     const [lock] = await reserved<{ ok: boolean }[]>`select pg_try_advisory_lock(${LOCK_NAMESPACE}, hashtext(${userId})) as ok`;
@@ -235,9 +260,8 @@ export async function runTick(userId: string, opts: { force?: boolean } = {}): P
 
 async function tickLocked(userId: string, force: boolean): Promise<TickOutcome> {
   const sql = db();
-  const bot = await getBot(userId);
+  const { valid: licensed, timezone: userTimezone, bot } = await licenceAndTimezone(userId);
   if (!force && !bot?.is_active) return skipped(msg("bot:skip.inactive"));
-  const licensed = await licenceValid(userId);
   if (!licensed) {
     if (bot?.is_active) await stopWithNotice(userId, "licence", msg("bot:stopDetail.licence"));
     return skipped(msg("bot:skip.licence"));
@@ -251,9 +275,13 @@ async function tickLocked(userId: string, force: boolean): Promise<TickOutcome> 
   }
   const { conn, client } = broker;
   try {
-    const outcome = await tradeOnce(userId, conn, client, licensed);
-    await sql`update bots set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null where user_id = ${userId}`;
-    if ((await getConnection(userId))?.status === "error") {
+    const seen: { nav?: string } = {};
+    const outcome = await tradeOnce(userId, conn, client, { valid: licensed, ...(userTimezone ? { timezone: userTimezone } : {}) }, bot, seen);
+    // The high-water mark only rises and is never reset by a stop (core/trading/counters.ts).
+    const nav = seen.nav ?? null;
+    await sql`update bots set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null,
+      peak_balance = greatest(peak_balance, ${nav}::numeric) where user_id = ${userId}`;
+    if (conn.status === "error") {
       await markConnection(userId, "connected");
       await notify(userId, { type: "success", ...notices.connectionRestored() });
     }
@@ -290,7 +318,16 @@ async function stopWithNotice(userId: string, reason: StopBotReason | string, de
   }
 }
 
-async function tradeOnce(userId: string, conn: BrokerConnectionRow, client: BrokerPort, licensed: boolean): Promise<TickOutcome> {
+/** One tick's trading steps; `seen.nav` receives the account NAV read (for the high-water mark). */
+async function tradeOnce(
+  userId: string,
+  conn: BrokerConnectionRow,
+  client: BrokerPort,
+  licence: { valid: boolean; timezone?: string },
+  bot: Pick<BotRow, "peak_balance" | "last_started_at"> | undefined,
+  seen: { nav?: string },
+): Promise<TickOutcome> {
+  const licensed = licence.valid;
   const sql = db();
   await reconcile(userId, conn, client);
   const settings = await getSettings(userId);
@@ -299,9 +336,9 @@ async function tradeOnce(userId: string, conn: BrokerConnectionRow, client: Brok
   const prices = await client.getPricing(conn.account_id, instruments);
   // Market time: the broker's price time (the simulator replays history on its own clock).
   const now = new Date(prices.reduce((t, p) => Math.max(t, Date.parse(p.time)), 0) || Date.now());
-  await recordMarketTime(userId, now.getTime());
-  const [user] = await sql<{ preferences: { timezone?: string } }[]>`select preferences from users where id = ${userId}`;
-  const timezone = resolveTimezone(user?.preferences?.timezone || undefined);
+  // The broker clock's offset is stored when it moves (the simulator replays history; ≈0 on OANDA).
+  if (Math.abs(now.getTime() - Date.now() - Number(conn.market_clock_offset_ms ?? 0)) > 1000) await recordMarketTime(userId, now.getTime());
+  const timezone = resolveTimezone(licence.timezone);
   let openTrades = await client.listOpenTrades(conn.account_id);
   // Manage exits (DESIGN.md §3 order: sync → exits → decide): SL/TP/trailing are the broker's; the
   // scalper's max hold and the weekend "flat" window are ours. Only the AI's own trades are closed.
@@ -314,14 +351,19 @@ async function tradeOnce(userId: string, conn: BrokerConnectionRow, client: Brok
     await reconcile(userId, conn, client);
     openTrades = await client.listOpenTrades(conn.account_id);
   }
-  const counters = await riskCounters(userId, conn, now, timezone, summary.balance, summary.NAV);
+  seen.nav = summary.NAV;
+  const counters = await riskCounters(userId, conn, now, timezone, summary.balance, summary.NAV, bot);
   const results: Extract<TickOutcome, { status: "done" }>["decisions"] = [];
+  const candleSets = await completeCandleSets(client, conn.environment, instruments, AI_TIMEFRAMES, now);
+  const rows: Record<string, unknown>[] = [];
+  const planned: { decision: Decision; execute: boolean }[] = [];
+  let stopped: RiskVerdict | undefined;
 
   for (const instrument of instruments) {
     const price = prices.find((p) => p.instrument === instrument);
     if (!price) continue;
-    const candles: Record<string, Awaited<ReturnType<typeof completeCandles>>> = {};
-    for (const tf of AI_TIMEFRAMES) candles[tf] = await completeCandles(client, conn.environment, instrument, tf, now);
+    const candles: Record<string, Candle[]> = {};
+    for (const tf of AI_TIMEFRAMES) candles[tf] = candleSets.get(seriesKey(instrument, tf)) ?? [];
     const decision = decide({
       now,
       instrument,
@@ -354,36 +396,61 @@ async function tradeOnce(userId: string, conn: BrokerConnectionRow, client: Brok
     const execute = decision.action === "open" && verdict.allowed;
     // reason_msg is the message of `reason` (the engine's); the risk gate's, next to risk_reason, rides in the payload.
     const riskMsg = verdict.allowed ? undefined : verdict.reasonMsg;
-    await sql`insert into decisions (user_id, decision_id, instrument, action, side, confidence, timeframe, reason, reason_msg, risk_code, risk_reason, executed, payload)
-      values (${userId}, ${decision.id}, ${instrument}, ${decision.action}, ${decision.side ?? null}, ${decision.confidence},
-        ${decision.timeframe}, ${decision.reason}, ${jsonMsg(decision.reasonMsg)}, ${verdict.code}, ${verdict.allowed ? null : verdict.reason}, ${execute},
-        ${sql.json({ regime: decision.regime, stopLoss: decision.stopLoss, takeProfit: decision.takeProfit, units: decision.units, tradingStyle: settings.aiSettings.tradingStyle, marketTime: now.toISOString(), ...(riskMsg ? { riskReasonMsg: riskMsg } : {}) } as never)})`;
-    await noteTimeframeChange(userId, instrument, decision);
+    rows.push({
+      user_id: userId,
+      decision_id: decision.id,
+      instrument,
+      action: decision.action,
+      side: decision.side ?? null,
+      confidence: decision.confidence,
+      timeframe: decision.timeframe,
+      reason: decision.reason,
+      reason_msg: jsonMsg(decision.reasonMsg),
+      risk_code: verdict.code,
+      risk_reason: verdict.allowed ? null : verdict.reason,
+      executed: execute,
+      payload: sql.json({ regime: decision.regime, stopLoss: decision.stopLoss, takeProfit: decision.takeProfit, units: decision.units, tradingStyle: settings.aiSettings.tradingStyle, marketTime: now.toISOString(), ...(riskMsg ? { riskReasonMsg: riskMsg } : {}) } as never),
+    });
+    planned.push({ decision, execute });
     const texts = {
       reason: decision.reason,
       ...(decision.reasonMsg ? { reasonMsg: decision.reasonMsg } : {}),
       ...(verdict.allowed ? {} : { risk: verdict.reason, ...(riskMsg ? { riskMsg } : {}) }),
     };
     if (verdict.stopBot) {
-      await stopWithNotice(userId, verdict.stopBot, verdict.reasonMsg ?? verdict.reason);
+      stopped = verdict;
       results.push({ instrument, action: decision.action, ...texts, risk: verdict.reason, executed: false });
-      return { status: "done", decisions: results, stopped: verdict.stopBot };
+      break;
     }
-    let executed = false;
     if (execute) {
-      executed = await placeOrder(userId, conn, client, decision);
-      if (executed) {
-        counters.tradesToday += 1;
-        counters.lastTradeAt = now;
-        openTrades.push({ instrument } as (typeof openTrades)[number]);
-      }
+      // Counted as opened for the instruments after this one (a refused order is rare and only errs on the safe side).
+      counters.tradesToday += 1;
+      counters.lastTradeAt = now;
+      openTrades.push({ instrument } as (typeof openTrades)[number]);
     }
-    results.push({ instrument, action: decision.action, ...texts, executed });
+    results.push({ instrument, action: decision.action, ...texts, executed: execute });
+  }
+  // Every decision (including "no trade") is stored, in one statement, before any order is sent:
+  // the reconcile that records a fill reads the decision by its id, even after a crash.
+  await noteTimeframeChanges(userId, planned.map((p) => p.decision));
+  if (rows.length) await sql`insert into decisions ${sql(rows)}`;
+  for (let k = 0; k < planned.length; k++) {
+    const { decision, execute } = planned[k]!;
+    if (!execute) continue;
+    const executed = await placeOrder(userId, conn, client, decision);
+    if (!executed) {
+      results[k]!.executed = false;
+      await sql`update decisions set executed = false where user_id = ${userId} and decision_id = ${decision.id} and executed`;
+    }
+  }
+  if (stopped?.stopBot) {
+    await stopWithNotice(userId, stopped.stopBot, stopped.reasonMsg ?? stopped.reason);
+    if (results.some((r) => r.executed)) await reconcile(userId, conn, client);
+    return { status: "done", decisions: results, stopped: stopped.stopBot };
   }
   if (results.some((r) => r.executed)) await reconcile(userId, conn, client);
   return { status: "done", decisions: results };
 }
-
 
 /** Account-currency value of one unit of the pair's quote currency, from live mid prices, when derivable. */
 function quoteToAccountRate(instrument: string, accountCurrency: string, prices: { instrument: string; bid: string; ask: string }[]): string | undefined {
@@ -399,15 +466,21 @@ function quoteToAccountRate(instrument: string, accountCurrency: string, prices:
   return inverse ? new Decimal(1).div(inverse).toString() : undefined;
 }
 
-async function noteTimeframeChange(userId: string, instrument: string, decision: Decision) {
-  const [prev] = await db()<{ timeframe: string | null }[]>`select timeframe from decisions
-    where user_id = ${userId} and instrument = ${instrument} order by id desc offset 1 limit 1`;
-  if (prev?.timeframe && prev.timeframe !== decision.timeframe)
-    await notify(userId, {
-      type: "info",
-      ...notices.timeframeChanged({ instrument, from: prev.timeframe, to: decision.timeframe, reason: decision.regime.reasonMsg ?? decision.regime.reason }),
-      metadata: { instrument, from: prev.timeframe, to: decision.timeframe },
-    });
+/** Notifies each instrument whose timeframe differs from its previous decision's (one query for all). */
+async function noteTimeframeChanges(userId: string, decisions: Decision[]) {
+  if (decisions.length === 0) return;
+  const prev = await db()<{ instrument: string; timeframe: string | null }[]>`
+    select distinct on (instrument) instrument, timeframe from decisions
+    where user_id = ${userId} and instrument = any(${decisions.map((d) => d.instrument)}) order by instrument, id desc`;
+  for (const decision of decisions) {
+    const from = prev.find((p) => p.instrument === decision.instrument)?.timeframe;
+    if (from && from !== decision.timeframe)
+      await notify(userId, {
+        type: "info",
+        ...notices.timeframeChanged({ instrument: decision.instrument, from, to: decision.timeframe, reason: decision.regime.reasonMsg ?? decision.regime.reason }),
+        metadata: { instrument: decision.instrument, from, to: decision.timeframe },
+      });
+  }
 }
 
 /** Whether a broker trade was opened by the AI (its client extensions carry our tag). */
@@ -430,10 +503,18 @@ export function exitReason(t: Pick<BrokerTrade, "openTime">, settings: Awaited<R
 /**
  * Counters for the risk rules (core/trading/counters.ts, the backtest's derivation), from our own
  * records of the account (reconciled just before): one query for the trades that matter (opened
- * or closed since the trading day started, plus the newest closed ones for the losing streak) and
- * one statement raising the persisted high-water mark.
+ * or closed since the trading day started, plus the newest closed ones for the losing streak); the
+ * persisted high-water mark comes with the bot row and is raised by the tick's last statement.
  */
-async function riskCounters(userId: string, conn: BrokerConnectionRow, now: Date, timezone: string, balance: string, nav: string) {
+async function riskCounters(
+  userId: string,
+  conn: BrokerConnectionRow,
+  now: Date,
+  timezone: string,
+  balance: string,
+  nav: string,
+  bot: Pick<BotRow, "peak_balance" | "last_started_at"> | undefined,
+) {
   const sql = db();
   const accountId = conn.account_id;
   const dayStart = deriveRiskCounters({ trades: [], now, timezone, balance }).dayStart;
@@ -446,9 +527,6 @@ async function riskCounters(userId: string, conn: BrokerConnectionRow, now: Date
     union
     (select open_time, close_time, realized_pl::text, status from trades
       where user_id = ${userId} and account_id = ${accountId} order by open_time desc limit 1)`;
-  const [bot] = await sql<{ peak_balance: string | null; last_started_at: Date | null }[]>`
-    update bots set peak_balance = greatest(coalesce(peak_balance, ${nav}::numeric), ${nav}::numeric)
-    where user_id = ${userId} returning peak_balance::text, last_started_at`;
   const trades: CounterTrade[] = rows.map((r) => ({
     openTime: r.open_time,
     closeTime: r.status === "closed" ? r.close_time : null,

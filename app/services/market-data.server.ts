@@ -21,52 +21,74 @@ interface CandleRow {
   volume: number;
 }
 
+/** Key of one series in `completeCandleSets`: "EUR_USD:M15". */
+export const seriesKey = (instrument: string, granularity: string) => `${instrument}:${granularity}`;
+
 /**
- * The latest `count` complete candles, ascending. Reads the cache; when the newest cached candle
- * is older than the last closed candle at `now`, fetches the missing ones from the broker first.
+ * The latest `count` complete candles, ascending, of every (instrument, granularity) pair, keyed by
+ * `seriesKey`. Reads the cache in two statements whatever the number of series; a series whose
+ * newest cached candle is older than its last closed candle at `now` is first fetched from the
+ * broker, and every fetched candle is inserted in one statement.
  */
-export async function completeCandles(
+export async function completeCandleSets(
   client: BrokerPort,
   environment: Environment,
-  instrument: string,
-  granularity: string,
+  instruments: readonly string[],
+  granularities: readonly string[],
   now: Date,
   count = CANDLES_PER_SERIES,
-): Promise<Candle[]> {
+): Promise<Map<string, Candle[]>> {
   const sql = db();
-  const step = GRANULARITY_SECONDS[granularity]! * 1000;
-  const lastClosedStart = Math.floor(now.getTime() / step) * step - step;
-  const [latest] = await sql<{ time: Date }[]>`select max(time) as time from market_candles
-    where environment = ${environment} and instrument = ${instrument} and granularity = ${granularity}`;
-  const newest = latest?.time?.getTime();
-  if (newest === undefined || newest < lastClosedStart) {
-    const fresh = (await client.getCandles(instrument, { granularity, count: count + 1, price: "M" })).filter((c) => c.complete);
-    if (fresh.length) {
-      const rows = fresh.map((c) => ({
-        environment,
-        instrument,
-        granularity,
-        time: new Date(c.time),
-        open: String(c.open),
-        high: String(c.high),
-        low: String(c.low),
-        close: String(c.close),
-        volume: c.volume,
-      }));
-      await sql`insert into market_candles ${sql(rows)} on conflict (environment, instrument, granularity, time) do nothing`;
-    }
+  const series = instruments.flatMap((instrument) =>
+    granularities.map((granularity) => {
+      const step = GRANULARITY_SECONDS[granularity]! * 1000;
+      return { instrument, granularity, lastClosedStart: new Date(Math.floor(now.getTime() / step) * step - step) };
+    }),
+  );
+  const latest = await sql<{ instrument: string; granularity: string; time: Date }[]>`
+    select instrument, granularity, max(time) as time from market_candles
+    where environment = ${environment} and instrument = any(${instruments as string[]}) and granularity = any(${granularities as string[]})
+    group by instrument, granularity`;
+  const newest = new Map(latest.map((r) => [seriesKey(r.instrument, r.granularity), r.time.getTime()]));
+  const stale = series.filter((x) => (newest.get(seriesKey(x.instrument, x.granularity)) ?? -Infinity) < x.lastClosedStart.getTime());
+  const fetched = await Promise.all(
+    stale.map(async (x) => ({ x, candles: (await client.getCandles(x.instrument, { granularity: x.granularity, count: count + 1, price: "M" })).filter((c) => c.complete) })),
+  );
+  const rows = fetched.flatMap(({ x, candles }) =>
+    candles.map((c) => ({
+      environment,
+      instrument: x.instrument,
+      granularity: x.granularity,
+      time: new Date(c.time),
+      open: String(c.open),
+      high: String(c.high),
+      low: String(c.low),
+      close: String(c.close),
+      volume: c.volume,
+    })),
+  );
+  if (rows.length) await sql`insert into market_candles ${sql(rows)} on conflict (environment, instrument, granularity, time) do nothing`;
+  const read = await sql<(CandleRow & { instrument: string; granularity: string })[]>`
+    select k.instrument, k.granularity, c.time, c.open, c.high, c.low, c.close, c.volume
+    from unnest(${series.map((x) => x.instrument)}::text[], ${series.map((x) => x.granularity)}::text[], ${series.map((x) => x.lastClosedStart.toISOString())}::timestamptz[])
+      as k(instrument, granularity, last_closed)
+    cross join lateral (
+      select time, open, high, low, close, volume from market_candles m
+      where m.environment = ${environment} and m.instrument = k.instrument and m.granularity = k.granularity and m.time <= k.last_closed
+      order by m.time desc limit ${count}
+    ) c`;
+  const out = new Map<string, Candle[]>(series.map((x) => [seriesKey(x.instrument, x.granularity), []]));
+  for (const r of read) {
+    out.get(seriesKey(r.instrument, r.granularity))!.push({
+      time: r.time.getTime(),
+      open: Number(r.open),
+      high: Number(r.high),
+      low: Number(r.low),
+      close: Number(r.close),
+      volume: r.volume,
+      complete: true,
+    });
   }
-  const rows = await sql<CandleRow[]>`select time, open, high, low, close, volume from market_candles
-    where environment = ${environment} and instrument = ${instrument} and granularity = ${granularity}
-      and time <= ${new Date(lastClosedStart)}
-    order by time desc limit ${count}`;
-  return rows.reverse().map((r) => ({
-    time: r.time.getTime(),
-    open: Number(r.open),
-    high: Number(r.high),
-    low: Number(r.low),
-    close: Number(r.close),
-    volume: r.volume,
-    complete: true,
-  }));
+  for (const list of out.values()) list.sort((a, b) => a.time - b.time);
+  return out;
 }

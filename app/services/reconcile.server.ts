@@ -36,6 +36,8 @@ export async function reconcile(userId: string, conn: BrokerConnectionRow, clien
   let opened = 0;
   let closed = 0;
   const orderClientIds = new Map<string, string>();
+  // Nothing happened since the last reconcile: no statement at all (most ticks).
+  if (transactions.length === 0 && lastTransactionID === since) return { opened, closed, lastTransactionID };
   await db().begin(async (sql) => {
     for (const tx of transactions) {
       if (tx.type === "MARKET_ORDER") {
