@@ -70,8 +70,7 @@ export default tseslint.config(
     // Config is parsed once at boot (ADR 0009): only server/env.ts reads the environment
     // (tests/unit/architecture/process-env.test.ts checks the same, and who imports it).
     files: ["app/**/*.{ts,tsx}", "jobs/**/*.ts", "server/**/*.ts", "db/**/*.ts"],
-    // TODO moved by the executor work: bot.server.ts still reads CRASH_AT.
-    ignores: ["server/env.ts", "app/services/bot.server.ts"],
+    ignores: ["server/env.ts"],
     rules: {
       "no-restricted-properties": [
         "error",

@@ -26,6 +26,7 @@ import { translateMsg } from "~/i18n";
 import { notices } from "../lib/notifications";
 import { PaymentRequiredError, ValidationError } from "./errors.server";
 import { brokerNow, getConnection, markConnection, recordMarketTime, requireBroker, type BrokerConnectionRow } from "./broker.server";
+import { config } from "./config.server";
 import { db, sqlQueryCount } from "./db.server";
 import { latestLicence, licenceView } from "./licence.server";
 import { logger } from "./logger.server";
@@ -538,6 +539,11 @@ async function riskCounters(
   return deriveRiskCounters({ trades, now, timezone, balance, equity: nav, highWaterMark: bot?.peak_balance ?? null, runStartedAt });
 }
 
+/** Fault injection passed in by the test harness through the config (CRASH_AT, never in production): dies here. */
+function crashPoint(point: "before-order" | "after-order"): void {
+  if (config().CRASH_AT === point) process.kill(process.pid, "SIGKILL");
+}
+
 /** The order's client id: derived from the user and the decision id, so a repeated tick can never open a second trade. */
 export function clientOrderId(userId: string, decisionId: string): string {
   return `ia-${createHash("sha256").update(`${userId}:${decisionId}`).digest("hex").slice(0, 24)}`;
@@ -555,7 +561,7 @@ async function placeOrder(userId: string, conn: BrokerConnectionRow, client: Bro
     values (${userId}, ${id}, ${decision.id}, ${conn.account_id}, ${decision.instrument}, ${decision.units!})
     on conflict do nothing returning client_order_id`;
   if (inserted.length === 0) return false;
-  if (process.env.CRASH_AT === "before-order") process.kill(process.pid, "SIGKILL");
+  crashPoint("before-order");
   try {
     const result = await client.createMarketOrder(conn.account_id, {
       instrument: decision.instrument,
@@ -566,8 +572,7 @@ async function placeOrder(userId: string, conn: BrokerConnectionRow, client: Bro
       clientExtensions: { id, tag: "forex-ia", comment: `IA ${decision.timeframe}` },
       tradeClientExtensions: { id, tag: "forex-ia", comment: `IA ${decision.timeframe}` },
     });
-    // Test-only fault injection: die after the broker filled but before our bookkeeping (tests/integration).
-    if (process.env.CRASH_AT === "after-order") process.kill(process.pid, "SIGKILL");
+    crashPoint("after-order"); // the broker filled, our bookkeeping has not run yet
     if (result.filled) return true; // recorded by the reconcile that follows
     await sql`update order_intents set status = 'cancelled', detail = ${result.cancelReason ?? null}, updated_at = now()
       where user_id = ${userId} and client_order_id = ${id}`;

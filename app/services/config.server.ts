@@ -55,6 +55,11 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** POSTs per IP per 15 minutes on the auth endpoints (server/rate-limits.ts); the e2e run raises it. */
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(20),
+  /**
+   * Test harness fault injection (tests/integration/crash-restart.test.ts): the process kills itself
+   * right before or right after sending an order. Refused when NODE_ENV=production.
+   */
+  CRASH_AT: z.enum(["before-order", "after-order"]).optional(),
 });
 
 /** The environment as given, validated (before anything is derived from it). */
@@ -107,6 +112,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>, s
     for (const name of ["SESSION_SECRET", "ENCRYPTION_KEY"] as const) {
       if (!c[name]) throw new ConfigError(`Configuração inválida:\n  ${name}: obrigatório quando NODE_ENV=production`);
     }
+    if (c.CRASH_AT) throw new ConfigError("Configuração inválida:\n  CRASH_AT: injeção de falhas só fora de produção");
   }
   return derive(Object.freeze(c), simBaseUrl === undefined ? {} : { simBaseUrl });
 }
