@@ -38,11 +38,36 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** Local wall-clock fields of an instant in a timezone (month 1–12, hour 0–23). */
-export function localParts(t: number, tz: string): { y: number; m: number; d: number; h: number; mi: number; s: number } {
+/** Local wall-clock fields of an instant, read with Intl (slow: a few µs). */
+function intlParts(t: number, tz: string): { y: number; m: number; d: number; h: number; mi: number; s: number } {
   const p: Record<string, number> = {};
   for (const part of formatter(tz).formatToParts(new Date(t))) if (part.type !== "literal") p[part.type] = Number(part.value);
   return { y: p.year!, m: p.month!, d: p.day!, h: p.hour!, mi: p.minute!, s: p.second! };
+}
+
+/**
+ * UTC offsets per timezone and 15-minute UTC slot. Offset changes (DST, zone rules) happen on
+ * whole, half or quarter hours, so one offset holds for a whole slot; backtests ask millions of
+ * times and Intl would dominate their run time.
+ */
+const SLOT_MS = 15 * 60_000;
+const offsets = new Map<string, Map<number, number>>();
+
+/** Local wall-clock fields of an instant in a timezone (month 1–12, hour 0–23). */
+export function localParts(t: number, tz: string): { y: number; m: number; d: number; h: number; mi: number; s: number } {
+  let byTz = offsets.get(tz);
+  if (!byTz) offsets.set(tz, (byTz = new Map()));
+  const slot = Math.floor(t / SLOT_MS);
+  let off = byTz.get(slot);
+  if (off === undefined) {
+    const start = slot * SLOT_MS;
+    const l = intlParts(start, tz);
+    off = Date.UTC(l.y, l.m - 1, l.d, l.h, l.mi, l.s) - start;
+    if (byTz.size > 50_000) byTz.clear();
+    byTz.set(slot, off);
+  }
+  const w = new Date(t + off);
+  return { y: w.getUTCFullYear(), m: w.getUTCMonth() + 1, d: w.getUTCDate(), h: w.getUTCHours(), mi: w.getUTCMinutes(), s: w.getUTCSeconds() };
 }
 
 /** Offset (ms) of a timezone at an instant: local wall clock read as UTC minus the instant. */

@@ -36,3 +36,20 @@ describe("deriveRiskCounters (one derivation for live and backtest)", () => {
     expect(deriveRiskCounters({ trades: [], now, balance: "9000" }).highWaterMark).toBe("9000");
   });
 });
+
+describe("localParts (cached UTC offsets per 15-minute slot)", () => {
+  it("matches Intl across DST changes and half-hour zones", { timeout: 30_000 }, async () => {
+    const { localParts } = await import("../../../core/risk/trading-day");
+    for (const tz of ["America/Sao_Paulo", "America/New_York", "Europe/London", "Asia/Kolkata", "Australia/Adelaide"]) {
+      const fm = new Intl.DateTimeFormat("en-US", { timeZone: tz, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+      const mismatches: string[] = [];
+      for (let t = Date.UTC(2016, 0, 1); t < Date.UTC(2027, 0, 1); t += 11 * 3_600_000 + 7 * 60_000 + 7_001) {
+        const p: Record<string, number> = {};
+        for (const x of fm.formatToParts(new Date(t))) if (x.type !== "literal") p[x.type] = Number(x.value);
+        const l = localParts(t, tz);
+        if (l.y !== p.year || l.m !== p.month || l.d !== p.day || l.h !== p.hour || l.mi !== p.minute || l.s !== p.second) mismatches.push(`${tz} ${t}`);
+      }
+      expect(mismatches).toEqual([]);
+    }
+  });
+});
