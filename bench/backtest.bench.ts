@@ -85,7 +85,7 @@ for (const instrument of PAIRS) {
 }
 const mem = process.memoryUsage();
 const loadAfter = loadavg()[0]!;
-const busy = LOAD_BEFORE > 0.5 || loadAfter > 1.5;
+const busy = LOAD_BEFORE > 1 || loadAfter > 1.5;
 const overall = Math.round((totalCandles / totalMs) * 1000);
 console.log(`overall ${overall} candles/s (median runs); baseline total ${(baselineTotalMs / 1000).toFixed(1)} s; heap used ${mb(mem.heapUsed)} MB, rss ${mb(mem.rss)} MB`);
 
@@ -114,7 +114,7 @@ const section = [
   "## Backtest (core/backtest, `node --import tsx bench/backtest.bench.ts`)",
   "",
   `Run ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${mb(totalmem())} MB RAM, Node ${process.version};`,
-  `1-minute load average ${LOAD_BEFORE.toFixed(2)} before the runs, ${loadAfter.toFixed(2)} at the end (the bench itself adds ~1): ${busy ? "other processes were competing for the CPU, so the speed figures are lower than on an idle machine" : "the machine was otherwise mostly idle"}.`,
+  `1-minute load average ${LOAD_BEFORE.toFixed(2)} before the runs, ${loadAfter.toFixed(2)} at the end (the bench itself adds ~1): ${busy ? "other processes were competing for the CPU, so the speed figures are lower than on an idle machine" : "the machine was otherwise lightly loaded"}.`,
   `Data: ${DATA} (2026-01-04 .. 2026-04-03, 13 weeks; USD_JPY M5 bucketed from M3). Settings: defaults (PRODUCT.md §9: swing, auto timeframe, RSI/MACD/EMA),`,
   "10 000 USD, daily limits on America/Sao_Paulo days. Spread: runBacktest's default, the simulator's per-instrument table",
   "(core/simulator/pricing.ts: EUR_USD 1.0, GBP_USD 1.5, USD_JPY 1.2 pips; column \"spread pips\").",
