@@ -239,11 +239,11 @@ test("@nojs settings save works without JavaScript", async ({ page }) => {
   await login(page, false);
   await page.goto("/settings");
   await page.getByLabel("Máximo de trades por dia").fill("12");
-  await page.getByLabel("EMA").uncheck();
+  await page.getByLabel("EMA", { exact: true }).uncheck();
   await page.getByTestId("save-all").click();
   await expect(page.getByTestId("save-message")).toHaveText("Configurações salvas com sucesso!");
   await page.goto("/settings");
   await expect(page.getByLabel("Máximo de trades por dia")).toHaveValue("12");
-  await expect(page.getByLabel("EMA")).not.toBeChecked();
+  await expect(page.getByLabel("EMA", { exact: true })).not.toBeChecked();
   await expect(page.getByLabel("RSI")).toBeChecked();
 });
