@@ -444,13 +444,9 @@ async function tradeOnce(
       await sql`update decisions set executed = false where user_id = ${userId} and decision_id = ${decision.id} and executed`;
     }
   }
-  if (stopped?.stopBot) {
-    await stopWithNotice(userId, stopped.stopBot, stopped.reasonMsg ?? stopped.reason);
-    if (results.some((r) => r.executed)) await reconcile(userId, conn, client);
-    return { status: "done", decisions: results, stopped: stopped.stopBot };
-  }
+  if (stopped?.stopBot) await stopWithNotice(userId, stopped.stopBot, stopped.reasonMsg ?? stopped.reason);
   if (results.some((r) => r.executed)) await reconcile(userId, conn, client);
-  return { status: "done", decisions: results };
+  return { status: "done", decisions: results, ...(stopped?.stopBot ? { stopped: stopped.stopBot } : {}) };
 }
 
 /** Account-currency value of one unit of the pair's quote currency, from live mid prices, when derivable. */
@@ -586,21 +582,5 @@ async function placeOrder(userId: string, conn: BrokerConnectionRow, client: Bro
       return false;
     }
     throw err; // unknown outcome: the intent stays pending and the next reconcile settles it
-  }
-}
-
-
-/**
- * Whether a tick of the bot is running in some process right now (its advisory lock is held).
- * Used to tell an orphaned pg-boss job (its process died) from a live one.
- */
-export async function isTickRunning(userId: string): Promise<boolean> {
-  const reserved = await db().reserve();
-  try {
-    const [lock] = await reserved<{ ok: boolean }[]>`select pg_try_advisory_lock(${LOCK_NAMESPACE}, hashtext(${userId})) as ok`;
-    if (lock?.ok) await reserved`select pg_advisory_unlock(${LOCK_NAMESPACE}, hashtext(${userId}))`;
-    return !lock?.ok;
-  } finally {
-    reserved.release();
   }
 }

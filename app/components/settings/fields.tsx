@@ -146,22 +146,33 @@ export function SelectField({
 }
 
 /** A text setting (instruments). */
-export function TextField({ name, label, defaultValue, hint, error }: { name: string; label: string; defaultValue: string; hint?: string; error?: string | null }) {
-  const id = fieldId(name);
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-300">
-        {label}
-      </label>
-      <input id={id} name={name} type="text" defaultValue={defaultValue} aria-invalid={error ? true : undefined} className={clsx(INPUT, error ? BAD : OK)} />
-      {hint && <p className="mt-1 text-xs text-slate-500">{hint}</p>}
-      <ErrorLine id={id} error={error} />
-    </div>
-  );
+export function TextField(props: { name: string; label: string; defaultValue: string; hint?: string; error?: string | null }) {
+  return <PlainInput {...props} type="text" />;
 }
 
 /** A "HH:MM" setting (trading hours): a native time input, which posts "HH:MM" with or without JavaScript. */
-export function TimeField({ name, label, defaultValue, error }: { name: string; label: string; defaultValue: string; error?: string | null }) {
+export function TimeField(props: { name: string; label: string; defaultValue: string; error?: string | null }) {
+  return <PlainInput {...props} type="time" step={60} />;
+}
+
+/** One labelled <input> with its hint and error line (text and time settings). */
+function PlainInput({
+  name,
+  label,
+  defaultValue,
+  hint,
+  error,
+  type,
+  step,
+}: {
+  name: string;
+  label: string;
+  defaultValue: string;
+  hint?: string;
+  error?: string | null;
+  type: "text" | "time";
+  step?: number;
+}) {
   const id = fieldId(name);
   return (
     <div>
@@ -171,13 +182,14 @@ export function TimeField({ name, label, defaultValue, error }: { name: string; 
       <input
         id={id}
         name={name}
-        type="time"
-        step={60}
+        type={type}
+        {...(step !== undefined ? { step } : {})}
         defaultValue={defaultValue}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
         className={clsx(INPUT, error ? BAD : OK)}
       />
+      {hint && <p className="mt-1 text-xs text-slate-500">{hint}</p>}
       <ErrorLine id={id} error={error} />
     </div>
   );
