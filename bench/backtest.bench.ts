@@ -50,6 +50,7 @@ interface PairResult {
 }
 
 const results: PairResult[] = [];
+const allCandles: NonNullable<BacktestOptions["candles"]> = {};
 let totalCandles = 0;
 let totalMs = 0;
 let baselineTotalMs = 0;
@@ -57,12 +58,12 @@ for (const instrument of PAIRS) {
   const t0 = performance.now();
   const candlesByTf = loadCsvCandles(DATA, instrument);
   const loadMs = performance.now() - t0;
-  // spreadPips left out: runBacktest uses the simulator's per-instrument spread table.
-  const opts: BacktestOptions = { instrument, candlesByTf, settings: defaultSettings(), initialBalance: "10000", accountCurrency: "USD" };
+  allCandles[instrument] = candlesByTf;
+  const opts: BacktestOptions = { instruments: [instrument], candles: { [instrument]: candlesByTf }, settings: defaultSettings(), initialBalance: "10000", accountCurrency: "USD" };
   const runs: { ms: number; cps: number }[] = [];
   let last: BacktestResult | undefined;
   for (let i = 0; i < RUNS; i++) {
-    last = runBacktest({ ...opts, clock: () => performance.now() });
+    last = await runBacktest({ ...opts, clock: () => performance.now() });
     runs.push({ ms: last.durationMs!, cps: last.candlesPerSecond! });
   }
   const result = last!;
@@ -71,18 +72,22 @@ for (const instrument of PAIRS) {
   totalCandles += result.candles;
   totalMs += med.ms;
   const b0 = performance.now();
-  const baseline = randomBaseline(opts, result, SEEDS);
+  const baseline = await randomBaseline(opts, result, SEEDS);
   const baselineMs = performance.now() - b0;
   baselineTotalMs += baselineMs;
   results.push({ instrument, result, loadMs, firstCps: runs[0]!.cps, medianCps: med.cps, medianMs: med.ms, baseline, baselineMs });
   const s = result.stats;
   console.log(
-    `${instrument}: ${result.candles} ${result.stepTimeframe} candles, spread ${result.spreadPips} pips, load ${loadMs.toFixed(0)} ms, ` +
+    `${instrument}: ${result.candles} ${result.stepTimeframe} candles, spread ${result.spreadPips[instrument]} pips, load ${loadMs.toFixed(0)} ms, ` +
       `first run ${runs[0]!.cps} c/s, median ${med.cps} c/s (${med.ms.toFixed(0)} ms); trades ${s.trades}, win ${dash(s.winRatePct)} %, ` +
       `PF ${dash(s.profitFactor)}, payoff ${dash(s.payoffRatio)}, net ${s.netPnl} USD; ` +
       `baseline ${SEEDS} seeds in ${(baselineMs / 1000).toFixed(1)} s: median ${baseline.medianNetPnl} USD, strategy percentile ${baseline.netPnlPercentile}`,
   );
 }
+// The three pairs together in one account, concurrent positions as live (maxConcurrentTrades).
+const together = await runBacktest({ instruments: PAIRS, candles: allCandles, settings: defaultSettings(), initialBalance: "10000", accountCurrency: "USD", clock: () => performance.now() });
+const ts = together.stats;
+console.log(`together: ${together.candles} candles, ${together.candlesPerSecond} c/s; trades ${ts.trades}, PF ${dash(ts.profitFactor)}, net ${ts.netPnl} USD, max DD ${dash(ts.maxDrawdownPct)} %`);
 const mem = process.memoryUsage();
 const loadAfter = loadavg()[0]!;
 const busy = LOAD_BEFORE > 1 || loadAfter > 1.5;
@@ -91,7 +96,7 @@ console.log(`overall ${overall} candles/s (median runs); baseline total ${(basel
 
 const rows = results.map(({ instrument, result: r, firstCps, medianCps, baseline }) => {
   const s = r.stats;
-  return `| ${instrument} | ${r.spreadPips.toFixed(1)} | ${r.candles} | ${firstCps} / ${medianCps} | ${s.trades} | ${dash(s.winRatePct)} | ${dash(s.profitFactor)} | ${dash(s.payoffRatio)} | ${usd(s.expectancy)} | ${dash(s.expectancyR)} | ${usd(s.netPnl)} | ${dash(s.maxDrawdownPct)} | ${dash(s.sharpe)} | ${r.stops.length} | ${usd(baseline.medianNetPnl)} | ${baseline.netPnlPercentile.toFixed(1)} |`;
+  return `| ${instrument} | ${r.spreadPips[instrument]} | ${r.candles} | ${firstCps} / ${medianCps} | ${s.trades} | ${dash(s.winRatePct)} | ${dash(s.profitFactor)} | ${dash(s.payoffRatio)} | ${usd(s.expectancy)} | ${dash(s.expectancyR)} | ${usd(s.netPnl)} | ${dash(s.maxDrawdownPct)} | ${dash(s.sharpe)} | ${r.stops.length} | ${usd(baseline.medianNetPnl)} | ${baseline.netPnlPercentile.toFixed(1)} |`;
 });
 /** Bot stops per risk rule, the first max-drawdown stop and the last trade's close, per pair. */
 const stopLines = results.map(({ instrument, result: r }) => {
@@ -119,7 +124,8 @@ const section = [
   "10 000 USD, daily limits on America/Sao_Paulo days. Spread: runBacktest's default, the simulator's per-instrument table",
   "(core/simulator/pricing.ts: EUR_USD 1.0, GBP_USD 1.5, USD_JPY 1.2 pips; column \"spread pips\").",
   "",
-  `Speed = ${steps} bars stepped per second through decide() + evaluateRisk() (with the shared risk counters of core/trading/counters.ts) + fills;`,
+  `Speed = ${steps} bars stepped per second through the live bot's executor (core/trading/tick.ts: decide, evaluateRisk with the counters of core/trading/counters.ts,`,
+  "orders, stops and targets by the simulator's own code on an in-process account, core/backtest/sim-account.ts);",
   `CSV loading excluded (${loads}). ${RUNS} runs per pair: "first" includes JIT warm-up, "median" is the median run.`,
   "",
   "Statistics from core/stats (ADR 0008): profit factor = gross profit / gross loss (< 1 means the record lost money); payoff = average win / average loss.",
@@ -135,6 +141,7 @@ const section = [
   "| pair | spread pips | candles | first / median c/s | trades | win rate % | profit factor (gross profit / gross loss) | payoff (avg win / avg loss) | expectancy USD | expectancy R | net P&L USD | max DD % | Sharpe | bot stops | baseline median net P&L USD | strategy percentile in the random-entry baseline |",
   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ...rows,
+  `| all three in one account | — | ${together.candles} | — / ${together.candlesPerSecond} | ${ts.trades} | ${dash(ts.winRatePct)} | ${dash(ts.profitFactor)} | ${dash(ts.payoffRatio)} | ${usd(ts.expectancy)} | ${dash(ts.expectancyR)} | ${usd(ts.netPnl)} | ${dash(ts.maxDrawdownPct)} | ${dash(ts.sharpe)} | ${together.stops.length} | — | — |`,
   "",
   "Bot stops by risk rule:",
   "",

@@ -10,17 +10,16 @@
  */
 import { createHash } from "node:crypto";
 import type { BrokerPort } from "../../core/broker/port";
-import { Decimal } from "../../core/decimal";
 import { decide, type Decision } from "../../core/engine/decide";
 import { isMsg, msg, type Msg } from "../../core/i18n/message";
-import { AI_TIMEFRAMES, instrumentSpec } from "../../core/instruments";
-import { evaluateRisk, spreadInPips, type RiskVerdict, type StopBotReason } from "../../core/risk";
-import { marketCloseWindow } from "../../core/risk/market-hours";
+import { AI_TIMEFRAMES } from "../../core/instruments";
+import type { StopBotReason } from "../../core/risk";
 import { resolveTimezone } from "../../core/risk/trading-day";
-import { deriveRiskCounters, type CounterTrade } from "../../core/trading/counters";
-import type { Trade as BrokerTrade } from "../../core/broker/port";
+import type { CounterTrade } from "../../core/trading/counters";
+import { marketOrderFor } from "../../core/trading/orders";
+import { executeTick, type DecisionRecord, type TickBroker, type TickPorts, type TradeStore } from "../../core/trading/tick";
 import type { Candle } from "../../core/candles";
-import { resolveInstruments } from "../../core/settings";
+import type { TradingSettings } from "../../core/settings";
 import { BrokerError } from "../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
 import { notices } from "../lib/notifications";
@@ -319,7 +318,11 @@ async function stopWithNotice(userId: string, reason: StopBotReason | string, de
   }
 }
 
-/** One tick's trading steps; `seen.nav` receives the account NAV read (for the high-water mark). */
+/**
+ * One tick's trading steps: the shared executor (core/trading/tick.ts) over this user's broker
+ * (OANDA or the simulator over HTTP) and PostgreSQL books. `seen.nav` receives the account NAV
+ * read (the caller raises the persisted high-water mark with it).
+ */
 async function tradeOnce(
   userId: string,
   conn: BrokerConnectionRow,
@@ -328,139 +331,113 @@ async function tradeOnce(
   bot: Pick<BotRow, "peak_balance" | "last_started_at"> | undefined,
   seen: { nav?: string },
 ): Promise<TickOutcome> {
-  const licensed = licence.valid;
-  const sql = db();
-  await reconcile(userId, conn, client);
   const settings = await getSettings(userId);
-  const summary = await client.getAccountSummary(conn.account_id);
-  const instruments = resolveInstruments(settings);
-  const prices = await client.getPricing(conn.account_id, instruments);
-  // Market time: the broker's price time (the simulator replays history on its own clock).
-  const now = new Date(prices.reduce((t, p) => Math.max(t, Date.parse(p.time)), 0) || Date.now());
-  // The broker clock's offset is stored when it moves (the simulator replays history; ≈0 on OANDA).
-  if (Math.abs(now.getTime() - Date.now() - Number(conn.market_clock_offset_ms ?? 0)) > 1000) await recordMarketTime(userId, now.getTime());
-  const timezone = resolveTimezone(licence.timezone);
-  let openTrades = await client.listOpenTrades(conn.account_id);
-  // Manage exits (DESIGN.md §3 order: sync → exits → decide): SL/TP/trailing are the broker's; the
-  // scalper's max hold and the weekend "flat" window are ours. Only the AI's own trades are closed.
-  const exits = openTrades.filter((t) => isOurs(t) && exitReason(t, settings, now) !== null);
-  if (exits.length) {
-    for (const t of exits) {
-      const r = await client.closeTrade(conn.account_id, t.id);
-      if (!r.filled) logger().warn({ userId, tradeId: t.id, reason: r.cancelReason }, "fechamento não executado");
-    }
-    await reconcile(userId, conn, client);
-    openTrades = await client.listOpenTrades(conn.account_id);
-  }
-  seen.nav = summary.NAV;
-  const counters = await riskCounters(userId, conn, now, timezone, summary.balance, summary.NAV, bot);
-  const results: Extract<TickOutcome, { status: "done" }>["decisions"] = [];
-  const candleSets = await completeCandleSets(client, conn.environment, instruments, AI_TIMEFRAMES, now);
-  const rows: Record<string, unknown>[] = [];
-  const planned: { decision: Decision; execute: boolean }[] = [];
-  let stopped: RiskVerdict | undefined;
-
-  for (const instrument of instruments) {
-    const price = prices.find((p) => p.instrument === instrument);
-    if (!price) continue;
-    const candles: Record<string, Candle[]> = {};
-    for (const tf of AI_TIMEFRAMES) candles[tf] = candleSets.get(seriesKey(instrument, tf)) ?? [];
-    const decision = decide({
-      now,
-      instrument,
-      candles,
-      price: { bid: price.bid, ask: price.ask, tradeable: price.tradeable },
-      settings,
-      account: { balance: summary.balance, currency: summary.currency, marginAvailable: summary.marginAvailable },
-      quoteToAccountRate: quoteToAccountRate(instrument, summary.currency, prices),
-    });
-    const verdict: RiskVerdict = evaluateRisk({
-      now,
-      settings,
-      instrument,
-      timezone,
-      licenceValid: licensed,
-      brokerConnected: true,
-      priceTradeable: price.tradeable,
-      spreadPips: spreadInPips(instrument, price.bid, price.ask),
-      openTrades: openTrades.length,
-      openTradesOnInstrument: openTrades.filter((t) => t.instrument === instrument).length,
-      tradesToday: counters.tradesToday,
-      realizedPLToday: counters.realizedPLToday,
-      unrealizedPL: summary.unrealizedPL,
-      dayStartBalance: counters.dayStartBalance,
-      balance: summary.NAV,
-      peakBalance: counters.highWaterMark,
-      consecutiveLosses: counters.consecutiveLosses,
-      lastTradeAt: counters.lastTradeAt,
-    });
-    const execute = decision.action === "open" && verdict.allowed;
-    // reason_msg is the message of `reason` (the engine's); the risk gate's, next to risk_reason, rides in the payload.
-    const riskMsg = verdict.allowed ? undefined : verdict.reasonMsg;
-    rows.push({
-      user_id: userId,
-      decision_id: decision.id,
-      instrument,
-      action: decision.action,
-      side: decision.side ?? null,
-      confidence: decision.confidence,
-      timeframe: decision.timeframe,
-      reason: decision.reason,
-      reason_msg: jsonMsg(decision.reasonMsg),
-      risk_code: verdict.code,
-      risk_reason: verdict.allowed ? null : verdict.reason,
-      executed: execute,
-      payload: sql.json({ regime: decision.regime, stopLoss: decision.stopLoss, takeProfit: decision.takeProfit, units: decision.units, tradingStyle: settings.aiSettings.tradingStyle, marketTime: now.toISOString(), ...(riskMsg ? { riskReasonMsg: riskMsg } : {}) } as never),
-    });
-    planned.push({ decision, execute });
-    const texts = {
-      reason: decision.reason,
-      ...(decision.reasonMsg ? { reasonMsg: decision.reasonMsg } : {}),
-      ...(verdict.allowed ? {} : { risk: verdict.reason, ...(riskMsg ? { riskMsg } : {}) }),
-    };
-    if (verdict.stopBot) {
-      stopped = verdict;
-      results.push({ instrument, action: decision.action, ...texts, risk: verdict.reason, executed: false });
-      break;
-    }
-    if (execute) {
-      // Counted as opened for the instruments after this one (a refused order is rare and only errs on the safe side).
-      counters.tradesToday += 1;
-      counters.lastTradeAt = now;
-      openTrades.push({ instrument } as (typeof openTrades)[number]);
-    }
-    results.push({ instrument, action: decision.action, ...texts, executed: execute });
-  }
-  // Every decision (including "no trade") is stored, in one statement, before any order is sent:
-  // the reconcile that records a fill reads the decision by its id, even after a crash.
-  await noteTimeframeChanges(userId, planned.map((p) => p.decision));
-  if (rows.length) await sql`insert into decisions ${sql(rows)}`;
-  for (let k = 0; k < planned.length; k++) {
-    const { decision, execute } = planned[k]!;
-    if (!execute) continue;
-    const executed = await placeOrder(userId, conn, client, decision);
-    if (!executed) {
-      results[k]!.executed = false;
-      await sql`update decisions set executed = false where user_id = ${userId} and decision_id = ${decision.id} and executed`;
-    }
-  }
-  if (stopped?.stopBot) await stopWithNotice(userId, stopped.stopBot, stopped.reasonMsg ?? stopped.reason);
-  if (results.some((r) => r.executed)) await reconcile(userId, conn, client);
-  return { status: "done", decisions: results, ...(stopped?.stopBot ? { stopped: stopped.stopBot } : {}) };
+  const ports: TickPorts = {
+    broker: liveBroker(userId, conn, client),
+    store: liveStore(userId, conn, client, settings),
+    decisions: {
+      prepare: async (instruments, now) => {
+        const sets = await completeCandleSets(client, conn.environment, instruments, AI_TIMEFRAMES, now);
+        return (input) => {
+          const candles: Record<string, Candle[]> = {};
+          for (const tf of AI_TIMEFRAMES) candles[tf] = sets.get(seriesKey(input.instrument, tf)) ?? [];
+          return decide({ ...input, candles });
+        };
+      },
+    },
+    clock: () => new Date(brokerNow(conn)),
+  };
+  // The bot's start is a wall-clock instant; trades carry the broker's clock (the simulator replays
+  // history): the run start is moved onto the broker's clock with the recorded offset.
+  const runStartedAt = bot?.last_started_at ? new Date(brokerNow(conn, bot.last_started_at.getTime())) : null;
+  const report = await executeTick(ports, {
+    settings,
+    timezone: resolveTimezone(licence.timezone),
+    licenceValid: licence.valid,
+    highWaterMark: bot?.peak_balance ?? null,
+    runStartedAt,
+  });
+  seen.nav = report.nav;
+  if (report.stopped) await stopWithNotice(userId, report.stopped.stopBot, report.stopped.reasonMsg ?? report.stopped.reason);
+  const decisions: TickDecision[] = report.decisions.map(({ decision, verdict, execute }) => ({
+    instrument: decision.instrument,
+    action: decision.action,
+    reason: decision.reason,
+    ...(decision.reasonMsg ? { reasonMsg: decision.reasonMsg } : {}),
+    ...(verdict.allowed ? {} : { risk: verdict.reason, riskMsg: verdict.reasonMsg }),
+    executed: execute,
+  }));
+  return { status: "done", decisions, ...(report.stopped ? { stopped: report.stopped.stopBot } : {}) };
 }
 
-/** Account-currency value of one unit of the pair's quote currency, from live mid prices, when derivable. */
-function quoteToAccountRate(instrument: string, accountCurrency: string, prices: { instrument: string; bid: string; ask: string }[]): string | undefined {
-  const { quote } = instrumentSpec(instrument);
-  if (quote === accountCurrency) return "1";
-  const mid = (name: string) => {
-    const p = prices.find((x) => x.instrument === name);
-    return p ? new Decimal(p.bid).plus(p.ask).div(2) : undefined;
+/** The executor's broker port over the user's broker client (core/trading/tick.ts TickBroker). */
+function liveBroker(userId: string, conn: BrokerConnectionRow, client: BrokerPort): TickBroker {
+  return {
+    accountSummary: () => client.getAccountSummary(conn.account_id),
+    openTrades: () => client.listOpenTrades(conn.account_id),
+    prices: async (instruments) => {
+      const prices = await client.getPricing(conn.account_id, instruments);
+      // The broker clock's offset is stored when it moves (the simulator replays history; ≈0 on OANDA).
+      const market = prices.reduce((t, p) => Math.max(t, Date.parse(p.time)), 0);
+      if (market > 0 && Math.abs(market - brokerNow(conn)) > 1000) await recordMarketTime(userId, market);
+      return prices;
+    },
+    closeTrade: async (trade, reason) => {
+      const r = await client.closeTrade(conn.account_id, trade.id);
+      if (!r.filled) logger().warn({ userId, tradeId: trade.id, reason, cancelReason: r.cancelReason }, "fechamento não executado");
+      return r.filled;
+    },
+    placeOrder: (decision) => placeOrder(userId, conn, client, decision),
   };
-  const direct = mid(`${quote}_${accountCurrency}`);
-  if (direct) return direct.toString();
-  const inverse = mid(`${accountCurrency}_${quote}`);
-  return inverse ? new Decimal(1).div(inverse).toString() : undefined;
+}
+
+/** The executor's trade store over our PostgreSQL books of the account (core/trading/tick.ts TradeStore). */
+function liveStore(userId: string, conn: BrokerConnectionRow, client: BrokerPort, settings: TradingSettings): TradeStore {
+  const sql = db();
+  return {
+    sync: async () => {
+      await reconcile(userId, conn, client);
+    },
+    counterTrades: (dayStart) => counterTrades(userId, conn.account_id, dayStart),
+    recordDecisions: async (records, now) => {
+      // Every decision (including "no trade") is stored, in one statement, before any order is sent:
+      // the reconcile that records a fill reads the decision by its id, even after a crash.
+      await noteTimeframeChanges(userId, records.map((r) => r.decision));
+      if (records.length === 0) return;
+      await sql`insert into decisions ${sql(records.map((r) => decisionRow(userId, r, settings, now)))}`;
+    },
+    orderNotPlaced: async (decision) => {
+      await sql`update decisions set executed = false where user_id = ${userId} and decision_id = ${decision.id} and executed`;
+    },
+  };
+}
+
+/** The `decisions` row of one tick decision. reason_msg is the engine's; the risk gate's message rides in the payload. */
+function decisionRow(userId: string, { decision, verdict, execute }: DecisionRecord, settings: TradingSettings, now: Date) {
+  const riskMsg = verdict.allowed ? undefined : verdict.reasonMsg;
+  return {
+    user_id: userId,
+    decision_id: decision.id,
+    instrument: decision.instrument,
+    action: decision.action,
+    side: decision.side ?? null,
+    confidence: decision.confidence,
+    timeframe: decision.timeframe,
+    reason: decision.reason,
+    reason_msg: jsonMsg(decision.reasonMsg),
+    risk_code: verdict.code,
+    risk_reason: verdict.allowed ? null : verdict.reason,
+    executed: execute,
+    payload: db().json({
+      regime: decision.regime,
+      stopLoss: decision.stopLoss,
+      takeProfit: decision.takeProfit,
+      units: decision.units,
+      tradingStyle: settings.aiSettings.tradingStyle,
+      marketTime: now.toISOString(),
+      ...(riskMsg ? { riskReasonMsg: riskMsg } : {}),
+    } as never),
+  };
 }
 
 /** Notifies each instrument whose timeframe differs from its previous decision's (one query for all). */
@@ -480,42 +457,13 @@ async function noteTimeframeChanges(userId: string, decisions: Decision[]) {
   }
 }
 
-/** Whether a broker trade was opened by the AI (its client extensions carry our tag). */
-function isOurs(t: BrokerTrade): boolean {
-  return t.clientExtensions?.tag === "forex-ia";
-}
-
 /**
- * Why the AI closes one of its open trades now, or null: the scalper's maxHoldSec elapsed
- * (settings.aiSettings.scalper), or the weekend window in mode "flat" (core/risk/market-hours.ts).
+ * Trades of the account for the risk counters (core/trading/counters.ts), from our books
+ * (reconciled just before), in one query: those opened or closed since the trading day started,
+ * plus the newest closed ones for the losing streak and the newest opened for the cooldown.
  */
-export function exitReason(t: Pick<BrokerTrade, "openTime">, settings: Awaited<ReturnType<typeof getSettings>>, now: Date): "max_hold" | "weekend_flat" | null {
-  const ai = settings.aiSettings;
-  const scalper = ai.scalper.enabled || ai.tradingStyle === "scalper";
-  if (scalper && now.getTime() - Date.parse(t.openTime) >= ai.scalper.maxHoldSec * 1000) return "max_hold";
-  if (marketCloseWindow(now, settings).flatten) return "weekend_flat";
-  return null;
-}
-
-/**
- * Counters for the risk rules (core/trading/counters.ts, the backtest's derivation), from our own
- * records of the account (reconciled just before): one query for the trades that matter (opened
- * or closed since the trading day started, plus the newest closed ones for the losing streak); the
- * persisted high-water mark comes with the bot row and is raised by the tick's last statement.
- */
-async function riskCounters(
-  userId: string,
-  conn: BrokerConnectionRow,
-  now: Date,
-  timezone: string,
-  balance: string,
-  nav: string,
-  bot: Pick<BotRow, "peak_balance" | "last_started_at"> | undefined,
-) {
-  const sql = db();
-  const accountId = conn.account_id;
-  const dayStart = deriveRiskCounters({ trades: [], now, timezone, balance }).dayStart;
-  const rows = await sql<{ open_time: Date; close_time: Date | null; realized_pl: string | null; status: string }[]>`
+async function counterTrades(userId: string, accountId: string, dayStart: Date): Promise<CounterTrade[]> {
+  const rows = await db()<{ open_time: Date; close_time: Date | null; realized_pl: string | null; status: string }[]>`
     (select open_time, close_time, realized_pl::text, status from trades
       where user_id = ${userId} and account_id = ${accountId} and (open_time >= ${dayStart} or close_time >= ${dayStart}))
     union
@@ -524,15 +472,11 @@ async function riskCounters(
     union
     (select open_time, close_time, realized_pl::text, status from trades
       where user_id = ${userId} and account_id = ${accountId} order by open_time desc limit 1)`;
-  const trades: CounterTrade[] = rows.map((r) => ({
+  return rows.map((r) => ({
     openTime: r.open_time,
     closeTime: r.status === "closed" ? r.close_time : null,
     realizedPL: r.status === "closed" ? r.realized_pl : null,
   }));
-  // The bot's start is a wall-clock instant; trades carry the broker's clock (the simulator replays
-  // history): the run start is moved onto the broker's clock with the recorded offset.
-  const runStartedAt = bot?.last_started_at ? new Date(brokerNow(conn, bot.last_started_at.getTime())) : null;
-  return deriveRiskCounters({ trades, now, timezone, balance, equity: nav, highWaterMark: bot?.peak_balance ?? null, runStartedAt });
 }
 
 /** Fault injection passed in by the test harness through the config (CRASH_AT, never in production): dies here. */
@@ -559,15 +503,7 @@ async function placeOrder(userId: string, conn: BrokerConnectionRow, client: Bro
   if (inserted.length === 0) return false;
   crashPoint("before-order");
   try {
-    const result = await client.createMarketOrder(conn.account_id, {
-      instrument: decision.instrument,
-      units: decision.units!,
-      stopLossOnFill: { price: decision.stopLoss! },
-      takeProfitOnFill: { price: decision.takeProfit! },
-      ...(decision.trailingStopDistance ? { trailingStopLossOnFill: { distance: decision.trailingStopDistance } } : {}),
-      clientExtensions: { id, tag: "forex-ia", comment: `IA ${decision.timeframe}` },
-      tradeClientExtensions: { id, tag: "forex-ia", comment: `IA ${decision.timeframe}` },
-    });
+    const result = await client.createMarketOrder(conn.account_id, marketOrderFor(decision, id));
     crashPoint("after-order"); // the broker filled, our bookkeeping has not run yet
     if (result.filled) return true; // recorded by the reconcile that follows
     await sql`update order_intents set status = 'cancelled', detail = ${result.cancelReason ?? null}, updated_at = now()

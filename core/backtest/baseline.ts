@@ -48,11 +48,13 @@ export interface BaselineResult {
  * Runs `seeds` random-entry backtests (seeds 1..N) with the options of `strategy`'s run and ranks
  * the strategy's net P&L. @throws what runBacktest throws.
  */
-export function randomBaseline(opts: BacktestOptions, strategy: BacktestResult, seeds: number): BaselineResult {
-  const probability = strategy.candles > 0 ? Math.min(1, strategy.trades.length / strategy.candles) : 0;
+export async function randomBaseline(opts: BacktestOptions, strategy: BacktestResult, seeds: number): Promise<BaselineResult> {
+  // entries per instrument decision: a tick decides once per instrument
+  const decisions = strategy.ticks * strategy.instruments.length;
+  const probability = decisions > 0 ? Math.min(1, strategy.trades.length / decisions) : 0;
   const netPnl: number[] = [];
   for (let seed = 1; seed <= seeds; seed++) {
-    const r = runBacktest({ ...opts, clock: undefined, entry: { kind: "random", probability, random: mulberry32(seed) } });
+    const r = await runBacktest({ ...opts, clock: undefined, entry: { kind: "random", probability, random: mulberry32(seed) } });
     netPnl.push(Number(r.stats.netPnl));
   }
   const sorted = [...netPnl].sort((a, b) => a - b);

@@ -14,7 +14,6 @@ import type {
   BrokerInstrument,
   BrokerPort,
   CandleRequest,
-  ClientExtensions,
   ClientPrice,
   Environment,
   MarketOrderRequest,
@@ -26,8 +25,7 @@ import type {
 } from "../broker/port";
 import type { Candle } from "../candles";
 import type { Clock } from "../clock";
-import { Decimal } from "../decimal";
-import { formatPrice, GRANULARITY_SECONDS } from "../instruments";
+import { GRANULARITY_SECONDS } from "../instruments";
 import type { FetchLike, OandaLogger } from "./http";
 import { createHttp, withQuery } from "./http";
 import {
@@ -44,7 +42,10 @@ import {
   tradesResponseSchema,
   transactionsResponseSchema,
 } from "./schemas";
+import { formatUnits, marketOrderBody as orderBody } from "./order-body";
 import { runPriceStream } from "./stream";
+
+export { formatUnits };
 
 /** OANDA's real hosts per environment (PROTOCOL.md §1). Streams live on the stream host only. */
 export const OANDA_HOSTS = {
@@ -95,22 +96,6 @@ function seg(s: string): string {
 }
 
 /**
- * A signed, non-zero integer units string ("10000", "-2500") from a decimal string.
- * @throws RangeError for fractional, zero or unreadable units (OANDA: UNITS_PRECISION_EXCEEDED / UNITS_INVALID).
- */
-export function formatUnits(units: Decimal.Value, opts: { positive?: boolean } = {}): string {
-  let d: Decimal;
-  try {
-    d = new Decimal(units);
-  } catch {
-    throw new RangeError(`Unidades inválidas: ${String(units)}`);
-  }
-  if (!d.isFinite() || !d.isInteger() || d.isZero()) throw new RangeError(`Unidades inválidas: ${String(units)}`);
-  if (opts.positive && d.isNegative()) throw new RangeError(`Unidades devem ser positivas: ${String(units)}`);
-  return d.toFixed(0);
-}
-
-/**
  * An OANDA request time: RFC3339 UTC with `Z` (PROTOCOL.md §2: zone-less times are read as New York).
  * @throws RangeError when `s` is not RFC3339 with a zone (or a UNIX seconds string).
  */
@@ -142,63 +127,7 @@ export function createOandaClient(options: OandaClientOptions): OandaClient {
 
   const acct = (accountId: string) => `${api}/v3/accounts/${seg(accountId)}`;
 
-  const fmtPrice = (instrument: string, value: Decimal.Value, field: string): string => {
-    let d: Decimal;
-    try {
-      d = new Decimal(value);
-    } catch {
-      throw new RangeError(`${field}: preço inválido (${String(value)})`);
-    }
-    if (!d.isFinite() || d.isNegative()) throw new RangeError(`${field}: preço inválido (${String(value)})`);
-    const p = precision.get(instrument);
-    return p === undefined ? formatPrice(instrument, d) : d.toDecimalPlaces(p, Decimal.ROUND_HALF_UP).toFixed(p);
-  };
-
-  const ext = (c: ClientExtensions | undefined) => {
-    if (!c) return undefined;
-    const out: ClientExtensions = {};
-    if (c.id !== undefined) out.id = c.id;
-    if (c.tag !== undefined) out.tag = c.tag;
-    if (c.comment !== undefined) out.comment = c.comment;
-    return out;
-  };
-
-  /** The `{order: MarketOrderRequest}` body of PROTOCOL.md §7.8. */
-  const marketOrderBody = (o: MarketOrderRequest) => {
-    const order: Record<string, unknown> = {
-      type: "MARKET",
-      instrument: o.instrument,
-      units: formatUnits(o.units),
-      timeInForce: "FOK",
-      positionFill: "DEFAULT",
-    };
-    if (o.stopLossOnFill) {
-      const { price, distance } = o.stopLossOnFill;
-      if ((price === undefined) === (distance === undefined))
-        throw new RangeError("stopLossOnFill: informe price ou distance (um só)");
-      order.stopLossOnFill =
-        price !== undefined
-          ? { price: fmtPrice(o.instrument, price, "stopLossOnFill.price"), timeInForce: "GTC" }
-          : { distance: fmtPrice(o.instrument, distance!, "stopLossOnFill.distance"), timeInForce: "GTC" };
-    }
-    if (o.takeProfitOnFill) {
-      order.takeProfitOnFill = {
-        price: fmtPrice(o.instrument, o.takeProfitOnFill.price, "takeProfitOnFill.price"),
-        timeInForce: "GTC",
-      };
-    }
-    if (o.trailingStopLossOnFill) {
-      order.trailingStopLossOnFill = {
-        distance: fmtPrice(o.instrument, o.trailingStopLossOnFill.distance, "trailingStopLossOnFill.distance"),
-        timeInForce: "GTC",
-      };
-    }
-    const ce = ext(o.clientExtensions);
-    if (ce) order.clientExtensions = ce;
-    const tce = ext(o.tradeClientExtensions);
-    if (tce) order.tradeClientExtensions = tce;
-    return { order };
-  };
+  const marketOrderBody = (o: MarketOrderRequest) => orderBody(o, (instrument) => precision.get(instrument));
 
   /** Query of the candles endpoint (PROTOCOL.md §7.4, PITFALLS.md §8). */
   const candleQuery = (req: CandleRequest) => {

@@ -17,6 +17,7 @@
  * published decimal. All arithmetic on them is done in Decimal by the callers.
  */
 import { parse } from "csv-parse/sync";
+import type { Candle } from "../candles";
 import { GRANULARITY_SECONDS, SUPPORTED_INSTRUMENTS } from "../instruments";
 
 /** One granularity of one instrument, columnar. Times are bar starts (epoch ms, within one period). */
@@ -84,6 +85,20 @@ function readSeries(text: string, gran: string, file: string): Series {
   return s;
 }
 
+function seriesFromCandles(candles: readonly Candle[], gran: string): Series {
+  const durMs = (GRANULARITY_SECONDS[gran] ?? 0) * 1000;
+  if (!durMs) throw new Error(`Granularidade desconhecida: ${gran}`);
+  const n = candles.length;
+  const s: Series = {
+    gran, durMs, n,
+    t: new Float64Array(n), o: new Float64Array(n), h: new Float64Array(n), l: new Float64Array(n), c: new Float64Array(n), v: new Float64Array(n),
+  };
+  candles.forEach((x, i) => {
+    s.t[i] = x.time; s.o[i] = x.open; s.h[i] = x.high; s.l[i] = x.low; s.c[i] = x.close; s.v[i] = x.volume;
+  });
+  return s;
+}
+
 /** Aggregates a series into `gran` buckets aligned to the UTC epoch, by bar start time. */
 export function aggregate(src: Series, gran: string): Series {
   const durMs = (GRANULARITY_SECONDS[gran] ?? 0) * 1000;
@@ -123,6 +138,8 @@ export class MarketData {
     private readonly data: Map<string, InstrumentData>,
     /** Start of the replay window (Sunday 00:00 UTC), epoch ms. */
     readonly epoch: number,
+    /** Length of the replay window, ms (PERIOD_MS for the simulator; the whole data for a backtest). */
+    readonly period: number = PERIOD_MS,
   ) {}
 
   /**
@@ -150,6 +167,32 @@ export class MarketData {
       }
     }
     return new MarketData(data, epoch);
+  }
+
+  /**
+   * A market of any instruments from candle arrays (the backtest's data; ascending, incomplete
+   * candles dropped). The finest granularity given is the path source; the replay window covers
+   * the whole data plus a week, so a run over the data never wraps around.
+   * @throws Error when no instrument has candles, or a granularity is unknown
+   */
+  static fromCandles(byInstrument: Readonly<Record<string, Partial<Record<string, readonly Candle[]>>>>): MarketData {
+    const data = new Map<string, InstrumentData>();
+    for (const [name, byGran] of Object.entries(byInstrument)) {
+      const grans = Object.keys(byGran)
+        .filter((g) => (byGran[g]?.some((c) => c.complete) ?? false))
+        .sort((a, b) => (GRANULARITY_SECONDS[a] ?? NaN) - (GRANULARITY_SECONDS[b] ?? NaN));
+      if (grans.length === 0) continue;
+      const series = new Map<string, Series>();
+      for (const g of grans) series.set(g, seriesFromCandles(byGran[g]!.filter((c) => c.complete), g));
+      data.set(name, { src: series.get(grans[0]!)!, series });
+    }
+    if (data.size === 0) throw new Error("Sem candles para o backtest");
+    const first = Math.min(...[...data.values()].map((d) => d.src.t[0]!));
+    const last = Math.max(...[...data.values()].map((d) => d.src.t[d.src.n - 1]!));
+    const day = Math.floor(first / 86_400_000) * 86_400_000;
+    const epoch = day - new Date(day).getUTCDay() * 86_400_000;
+    const week = 7 * 86_400_000;
+    return new MarketData(data, epoch, (Math.ceil((last - epoch) / week) + 1) * week);
   }
 
   /** Instruments with data. */
@@ -188,21 +231,21 @@ export class MarketData {
   /** Start (sim epoch ms) of the bar at global index g. */
   barStart(s: Series, g: number): number {
     const k = Math.floor(g / s.n);
-    return s.t[g - k * s.n]! + k * PERIOD_MS;
+    return s.t[g - k * s.n]! + k * this.period;
   }
 
   /** The bar at global index g (g ≥ 0), start shifted into sim time. */
   bar(s: Series, g: number): Bar {
     const k = Math.floor(g / s.n);
     const i = g - k * s.n;
-    return { t: s.t[i]! + k * PERIOD_MS, o: s.o[i]!, h: s.h[i]!, l: s.l[i]!, c: s.c[i]!, v: s.v[i]! };
+    return { t: s.t[i]! + k * this.period, o: s.o[i]!, h: s.h[i]!, l: s.l[i]!, c: s.c[i]!, v: s.v[i]! };
   }
 
   /** Global index of the last bar starting at or before sim time `ms`; −1 when before the data. */
   indexAtOrBefore(s: Series, ms: number): number {
     if (ms < this.epoch) return -1;
-    const k = Math.floor((ms - this.epoch) / PERIOD_MS);
-    const g = k * s.n + lastAtOrBefore(s.t, ms - k * PERIOD_MS);
+    const k = Math.floor((ms - this.epoch) / this.period);
+    const g = k * s.n + lastAtOrBefore(s.t, ms - k * this.period);
     return g < 0 ? -1 : g;
   }
 

@@ -1,13 +1,13 @@
 /**
  * `npm run backtest -- --instrument EUR_USD[,GBP_USD,...] --data <dir> [--from ISO] [--to ISO]
- *  [--spread PIPS] [--balance 10000] [--currency USD] [--style swing] [--json FILE]
- *  [--baseline random --seeds 200]`
- * Prints, per instrument, a summary (field definitions: profit factor = gross profit / gross loss,
+ *  [--balance 10000] [--currency USD] [--style swing] [--json FILE] [--baseline random --seeds 200]`
+ * Runs the live bot's executor over the listed instruments together, in one simulator account
+ * (concurrent positions as live; core/backtest/run.ts), and prints a summary (field definitions: profit factor = gross profit / gross loss,
  * payoff = average win / average loss, ADR 0008) and the trades. `--json FILE` writes the settings,
  * per-trade rows, statistics and risk stops as JSON. `--baseline random` also runs `--seeds`
  * random-entry backtests with the same exits, sizing and costs and prints the strategy's
- * percentile among them (core/backtest/baseline.ts). Without `--spread`, the simulator's
- * per-instrument spread table is used. Exits 1 with a message on bad arguments or missing files.
+ * percentile among them (core/backtest/baseline.ts). Bid/ask come from the simulator's spread
+ * model (per-instrument table, wider at rollover and into the Friday close). Exits 1 with a message on bad arguments or missing files.
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -21,7 +21,7 @@ import { defaultSettings, parseSettingsUpdate } from "../../core/settings";
 import { loadCsvCandles } from "./candle-files";
 
 const USAGE =
-  "Uso: npm run backtest -- --instrument EUR_USD[,GBP_USD] --data <pasta> [--from ISO] [--to ISO] [--spread PIPS] [--balance 10000] [--currency USD] [--style swing] [--json arquivo] [--baseline random --seeds 200]";
+  "Uso: npm run backtest -- --instrument EUR_USD[,GBP_USD] --data <pasta> [--from ISO] [--to ISO] [--balance 10000] [--currency USD] [--style swing] [--json arquivo] [--baseline random --seeds 200]";
 
 function fail(msg: string): never {
   console.error(`Erro: ${msg}\n${USAGE}`);
@@ -30,14 +30,15 @@ function fail(msg: string): never {
 
 const dash = (v: string | null) => v ?? "—";
 
-/** The summary table and trade list of one instrument as text. */
+/** The summary table and trade list of a run as text. */
 export function formatReport(r: BacktestResult, currency: string, baseline?: BaselineResult): string {
   const s = r.stats;
   const rows: [string, string][] = [
-    ["Instrumento", r.instrument],
+    ["Instrumentos", r.instruments.join(", ")],
     ["Timeframe de passo", r.stepTimeframe],
-    ["Spread (pips)", String(r.spreadPips)],
+    ["Spread normal (pips)", Object.entries(r.spreadPips).map(([i, p]) => `${i} ${p}`).join(", ")],
     ["Candles", String(r.candles)],
+    ["Ticks", String(r.ticks)],
     ["Trades", String(s.trades)],
     ["Ganhos / perdas / empates", `${s.wins} / ${s.losses} / ${s.breakeven}`],
     ["Taxa de acerto", `${dash(s.winRatePct)}%`],
@@ -62,10 +63,11 @@ export function formatReport(r: BacktestResult, currency: string, baseline?: Bas
   }
   const w = Math.max(...rows.map(([k]) => k.length));
   const lines = rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`);
-  lines.push("", "Trades:", "entrada (UTC)         lado   unidades   tf   preço      SL         TP         saída (UTC)           preço      motivo          pips      R    P&L");
+  lines.push("", "Trades:", "instrumento  entrada (UTC)         lado   unidades   tf   preço      SL         TP         saída (UTC)           preço      motivo          pips      R    P&L");
   for (const t of r.trades) {
     lines.push(
       [
+        t.instrument.padEnd(11),
         t.entryTime.slice(0, 19),
         t.side.padEnd(5),
         t.units.padStart(9),
@@ -86,10 +88,10 @@ export function formatReport(r: BacktestResult, currency: string, baseline?: Bas
   return lines.join("\n");
 }
 
-/** The machine-readable result of one instrument (`--json`). */
+/** The machine-readable result of a run (`--json`). */
 export function jsonResult(opts: BacktestOptions, r: BacktestResult, baseline?: BaselineResult) {
   return {
-    instrument: r.instrument,
+    instruments: r.instruments,
     settings: opts.settings,
     from: opts.from ?? null,
     to: opts.to ?? null,
@@ -98,8 +100,10 @@ export function jsonResult(opts: BacktestOptions, r: BacktestResult, baseline?: 
     spreadPips: r.spreadPips,
     stepTimeframe: r.stepTimeframe,
     candles: r.candles,
+    ticks: r.ticks,
     trades: r.trades.map((t) => ({
       id: t.id,
+      instrument: t.instrument,
       entryTime: t.entryTime,
       exitTime: t.exitTime,
       side: t.side,
@@ -123,7 +127,7 @@ export function jsonResult(opts: BacktestOptions, r: BacktestResult, baseline?: 
   };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   let values: Record<string, string | undefined>;
   try {
     ({ values } = parseArgs({
@@ -132,7 +136,6 @@ function main(): void {
         data: { type: "string" },
         from: { type: "string" },
         to: { type: "string" },
-        spread: { type: "string" },
         balance: { type: "string", default: "10000" },
         currency: { type: "string", default: "USD" },
         style: { type: "string" },
@@ -156,8 +159,6 @@ function main(): void {
   }
   if (!values.data) fail("--data é obrigatório");
   for (const k of ["from", "to"] as const) if (values[k] !== undefined && !Number.isFinite(Date.parse(values[k]!))) fail(`--${k} não é uma data ISO válida: ${values[k]}`);
-  const spread = values.spread === undefined ? undefined : Number(values.spread);
-  if (spread !== undefined && (!Number.isFinite(spread) || spread < 0)) fail(`--spread inválido: ${values.spread}`);
   const balance = Number(values.balance);
   if (!Number.isFinite(balance) || balance <= 0) fail(`--balance inválido: ${values.balance}`);
   if (values.baseline !== undefined && values.baseline !== "random") fail(`--baseline aceita apenas "random": ${values.baseline}`);
@@ -170,31 +171,29 @@ function main(): void {
     settings = r.settings;
   }
   const currency = values.currency!.toUpperCase();
-  const out: ReturnType<typeof jsonResult>[] = [];
+  let out: ReturnType<typeof jsonResult>;
   try {
-    for (const instrument of instruments) {
-      const opts: BacktestOptions = {
-        instrument,
-        candlesByTf: loadCsvCandles(values.data, instrument),
-        settings,
-        ...(values.from ? { from: values.from } : {}),
-        ...(values.to ? { to: values.to } : {}),
-        ...(spread !== undefined ? { spreadPips: spread } : {}),
-        initialBalance: values.balance!,
-        accountCurrency: currency,
-      };
-      const result = runBacktest({ ...opts, clock: () => performance.now() });
-      const baseline = values.baseline === "random" ? randomBaseline(opts, result, seeds) : undefined;
-      console.log(formatReport(result, currency, baseline) + "\n");
-      out.push(jsonResult(opts, result, baseline));
-    }
+    const dir = values.data;
+    const opts: BacktestOptions = {
+      instruments,
+      candles: Object.fromEntries(instruments.map((i) => [i, loadCsvCandles(dir, i)])),
+      settings,
+      ...(values.from ? { from: values.from } : {}),
+      ...(values.to ? { to: values.to } : {}),
+      initialBalance: values.balance!,
+      accountCurrency: currency,
+    };
+    const result = await runBacktest({ ...opts, clock: () => performance.now() });
+    const baseline = values.baseline === "random" ? await randomBaseline(opts, result, seeds) : undefined;
+    console.log(formatReport(result, currency, baseline) + "\n");
+    out = jsonResult(opts, result, baseline);
   } catch (e) {
     fail((e as Error).message);
   }
   if (values.json) {
-    writeFileSync(values.json, JSON.stringify({ generatedBy: "npm run backtest", results: out }, null, 2));
+    writeFileSync(values.json, JSON.stringify({ generatedBy: "npm run backtest", ...out }, null, 2));
     console.log(`JSON: ${values.json}`);
   }
 }
 
-main();
+void main();

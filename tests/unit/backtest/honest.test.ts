@@ -3,11 +3,11 @@
  * never reset, the daily loss counts every close of the day), its profit factor is the field's, and
  * the random-entry baseline is deterministic per seed.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Decimal } from "../../../core/decimal";
 import { mulberry32, percentileRank, randomBaseline } from "../../../core/backtest/baseline";
 import { runBacktest } from "../../../core/backtest/run";
-import type { BacktestOptions } from "../../../core/backtest/run";
+import type { BacktestOptions, BacktestResult } from "../../../core/backtest/run";
 import { tradingDayStart } from "../../../core/risk/trading-day";
 import { defaultSettings } from "../../../core/settings";
 import { loadCsvCandles } from "../../../server/cli/candle-files";
@@ -15,8 +15,11 @@ import { loadCsvCandles } from "../../../server/cli/candle-files";
 const DATA = "/work/shared/data/fx";
 
 describe("exact risk limits in the backtest", () => {
-  const opts: BacktestOptions = { instrument: "GBP_USD", candlesByTf: loadCsvCandles(DATA, "GBP_USD"), settings: defaultSettings(), initialBalance: "10000", accountCurrency: "USD" };
-  const r = runBacktest(opts);
+  const opts: BacktestOptions = { instruments: ["GBP_USD"], candles: { GBP_USD: loadCsvCandles(DATA, "GBP_USD") }, settings: defaultSettings(), initialBalance: "10000", accountCurrency: "USD" };
+  let r: BacktestResult;
+  beforeAll(async () => {
+    r = await runBacktest(opts);
+  }, 60_000);
 
   it("after a max-drawdown stop no trade opens again (the high-water mark is never reset)", () => {
     const dd = r.stops.find((s) => s.code === "max_drawdown");
@@ -41,7 +44,7 @@ describe("exact risk limits in the backtest", () => {
   });
 
   it("uses the simulator's spread table and reports the field's profit factor", () => {
-    expect(r.spreadPips).toBe(1.5);
+    expect(r.spreadPips).toEqual({ GBP_USD: "1.5" });
     const gp = r.trades.filter((t) => Number(t.pnl) > 0).reduce((a, t) => a.add(t.pnl), new Decimal(0));
     const gl = r.trades.filter((t) => Number(t.pnl) < 0).reduce((a, t) => a.add(new Decimal(t.pnl).abs()), new Decimal(0));
     expect(r.stats.profitFactor).toBe(gp.div(gl).toFixed(2));
@@ -59,19 +62,19 @@ describe("random-entry baseline", () => {
     expect(percentileRank([1, 2, 3, 4], 10)).toBe(100);
   });
 
-  it("random runs use the same exits and sizing, about as many entries, and are reproducible", () => {
+  it("random runs use the same exits and sizing, about as many entries, and are reproducible", { timeout: 120_000 }, async () => {
     const opts: BacktestOptions = {
-      instrument: "EUR_USD", candlesByTf: loadCsvCandles(DATA, "EUR_USD"), settings: defaultSettings(),
+      instruments: ["EUR_USD"], candles: { EUR_USD: loadCsvCandles(DATA, "EUR_USD") }, settings: defaultSettings(),
       from: "2026-01-12T00:00:00Z", to: "2026-02-07T00:00:00Z", initialBalance: "10000", accountCurrency: "USD",
     };
-    const strategy = runBacktest(opts);
-    const base = randomBaseline(opts, strategy, 5);
+    const strategy = await runBacktest(opts);
+    const base = await randomBaseline(opts, strategy, 5);
     expect(base.netPnl).toHaveLength(5);
-    expect(randomBaseline(opts, strategy, 5).netPnl).toEqual(base.netPnl);
+    expect((await randomBaseline(opts, strategy, 5)).netPnl).toEqual(base.netPnl);
     expect(new Set(base.netPnl).size).toBeGreaterThan(1);
     expect(base.netPnlPercentile).toBeGreaterThanOrEqual(0);
     expect(base.netPnlPercentile).toBeLessThanOrEqual(100);
-    const one = runBacktest({ ...opts, entry: { kind: "random", probability: base.probability, random: mulberry32(1) } });
+    const one = await runBacktest({ ...opts, entry: { kind: "random", probability: base.probability, random: mulberry32(1) } });
     expect(one.trades.length).toBeGreaterThan(0);
     for (const t of one.trades) expect(["STOP_LOSS", "TAKE_PROFIT", "TRAILING_STOP", "MAX_HOLD", "WEEKEND_FLAT", "END"]).toContain(t.exitReason);
   });

@@ -48,7 +48,7 @@ function randomPath(seed: number, weeks: number) {
 }
 
 describe("risk limits hold on random price paths", () => {
-  it("no entry is placed while a limit is breached (30 random paths)", { timeout: 120_000 }, () => {
+  it("no entry is placed while a limit is breached (30 random paths)", { timeout: 300_000 }, async () => {
     const settings = defaultSettings();
     Object.assign(settings, { maxDailyTrades: 4, dailyLossLimitPct: 1, maxDrawdownPct: 4 });
     settings.aiSettings.cooldownSec = 900;
@@ -56,8 +56,8 @@ describe("risk limits hold on random price paths", () => {
     settings.weekend = { mode: "no_entry", minutesBeforeClose: 240 };
     let checked = 0;
     for (let seed = 1; seed <= 30; seed++) {
-      const r = runBacktest({
-        instrument: "EUR_USD", candlesByTf: randomPath(seed, 3), settings, from: "2026-01-05T00:00:00Z",
+      const r = await runBacktest({
+        instruments: ["EUR_USD"], candles: { EUR_USD: randomPath(seed, 3) }, settings, from: "2026-01-05T00:00:00Z",
         initialBalance: "10000", accountCurrency: "USD", timezone: TZ,
         entry: { kind: "random", probability: 0.3, random: mulberry32(1000 + seed) },
       });

@@ -1,0 +1,183 @@
+/**
+ * The backtest's broker and books: one simulator account driven in process, with the simulator's
+ * own code for everything a fill depends on (core/simulator: Pricing.quote for bid/ask and the
+ * spread table, createMarketOrder / closeTrade for fills and margin, evaluateTriggers for stop
+ * loss, take profit and trailing stops along the price path, accountTotals for NAV), so the
+ * backtest and the live bot on the simulator share one fill model. It implements the executor's
+ * TickBroker and TradeStore (core/trading/tick.ts); the books are the account's own trades.
+ *
+ * Time is set by the driver (`advanceTo`): triggers are evaluated on the path up to it, then the
+ * tick runs at it. Money is in the account currency, decimal strings; times UTC.
+ */
+import type { AccountSummary, ClientPrice, Trade } from "../broker/port";
+import { formatMoney } from "../decimal";
+import type { Decision } from "../engine/decide";
+import { marketOrderBody } from "../oanda/order-body";
+import { createUser, accountTotals, openTrades } from "../simulator/accounts";
+import { closeTrade, createMarketOrder } from "../simulator/orders";
+import type { Pricing } from "../simulator/pricing";
+import { emptyState } from "../simulator/state";
+import type { AccountState, TradeState } from "../simulator/state";
+import { rfc3339 } from "../simulator/time";
+import { evaluateTriggers } from "../simulator/triggers";
+import type { CounterTrade } from "../trading/counters";
+import type { AiExitReason } from "../trading/exits";
+import { marketOrderFor } from "../trading/orders";
+import type { DecisionRecord, TickBroker, TradeStore } from "../trading/tick";
+
+/** Newest closed trades handed to the risk counters besides today's (the live bot's query reads 50). */
+const STREAK_WINDOW = 50;
+
+interface Booked {
+  trade: TradeState;
+  counter: CounterTrade;
+}
+
+export class BacktestAccount implements TickBroker, TradeStore {
+  readonly account: AccountState;
+  private now: number;
+  private lastEval: number;
+  /** Trades in open order, and the closed ones in close order (the counters' two windows). */
+  private readonly booked: Booked[] = [];
+  private readonly closed: CounterTrade[] = [];
+  private readonly open = new Map<string, Booked>();
+  /** Why the AI closed a trade itself (the broker only says MARKET_ORDER_TRADE_CLOSE). */
+  readonly closeReasons = new Map<string, AiExitReason | "end">();
+  /** Decisions that opened a trade, by client id (= decision id), and the gate's refusals by rule. */
+  readonly decisions = new Map<string, Decision>();
+  readonly blocked: Record<string, number> = {};
+
+  /** @param balance initial deposit (decimal string) in `currency`; `startMs` the account's creation time. */
+  constructor(
+    private readonly pricing: Pricing,
+    currency: string,
+    balance: string,
+    startMs: number,
+  ) {
+    const state = emptyState();
+    createUser(state, pricing, startMs, "practice", [{ currency, balance }]);
+    this.account = state.accounts[0]!;
+    this.now = startMs;
+    this.lastEval = startMs;
+  }
+
+  /** Moves the clock to `ms`, letting the broker's stops, targets and trailing stops act on the path first. */
+  advanceTo(ms: number): void {
+    if (ms <= this.now) return;
+    evaluateTriggers(this.pricing, [this.account], this.lastEval, ms);
+    this.lastEval = ms;
+    this.now = ms;
+  }
+
+  accountSummary(): AccountSummary {
+    const t = accountTotals(this.pricing, this.account, this.now);
+    const open = openTrades(this.account);
+    return {
+      id: this.account.id,
+      currency: this.account.currency,
+      balance: this.account.balance,
+      NAV: formatMoney(t.NAV),
+      unrealizedPL: formatMoney(t.unrealizedPL),
+      pl: this.account.pl,
+      marginUsed: formatMoney(t.marginUsed),
+      marginAvailable: formatMoney(t.marginAvailable),
+      openTradeCount: open.length,
+      openPositionCount: new Set(open.map((x) => x.instrument)).size,
+      pendingOrderCount: 0,
+      lastTransactionID: String(this.account.lastTransactionID),
+    };
+  }
+
+  openTrades(): Trade[] {
+    return [...this.open.values()].map(({ trade }) => ({
+      id: trade.id,
+      instrument: trade.instrument,
+      price: trade.price,
+      openTime: trade.openTime,
+      state: "OPEN",
+      initialUnits: trade.initialUnits,
+      currentUnits: trade.currentUnits,
+      realizedPL: trade.realizedPL,
+      ...(trade.clientExtensions ? { clientExtensions: trade.clientExtensions } : {}),
+    }));
+  }
+
+  prices(instruments: string[]): ClientPrice[] {
+    return instruments
+      .filter((i) => this.pricing.md.has(i))
+      .map((instrument) => {
+        const q = this.pricing.quote(instrument, this.now);
+        return { instrument, time: rfc3339(q.time), tradeable: q.tradeable, bid: q.bid.toFixed(), ask: q.ask.toFixed() };
+      });
+  }
+
+  closeTrade(trade: Pick<Trade, "id">, reason: AiExitReason | "end"): boolean {
+    const r = closeTrade(this.pricing, this.account, trade.id, { units: "ALL" }, this.now, "backtest");
+    const filled = r.body.orderFillTransaction !== undefined;
+    if (filled) this.closeReasons.set(trade.id, reason);
+    return filled;
+  }
+
+  placeOrder(decision: Decision): boolean {
+    const body = marketOrderBody(marketOrderFor(decision, decision.id));
+    const r = createMarketOrder(this.pricing, this.account, body, this.now, "backtest");
+    const filled = r.body.orderFillTransaction !== undefined;
+    if (filled) this.decisions.set(decision.id, decision);
+    return filled;
+  }
+
+  /** Books new trades and the closes the broker made since the last sync. */
+  sync(): void {
+    const trades = this.account.trades;
+    for (let i = this.booked.length; i < trades.length; i++) {
+      const b = { trade: trades[i]!, counter: { openTime: new Date(trades[i]!.openTime) } as CounterTrade };
+      this.booked.push(b);
+      this.open.set(b.trade.id, b);
+    }
+    const closedNow: CounterTrade[] = [];
+    for (const [id, b] of this.open) {
+      if (b.trade.state !== "CLOSED") continue;
+      b.counter.closeTime = new Date(b.trade.closeTime!);
+      b.counter.realizedPL = b.trade.realizedPL;
+      closedNow.push(b.counter);
+      this.open.delete(id);
+    }
+    this.closed.push(...closedNow.sort((a, b) => a.closeTime!.getTime() - b.closeTime!.getTime()));
+  }
+
+  /** Closes every open AI trade at `ms` (the run's end; a time inside the last bar, when the market is open). */
+  closeAll(ms: number, reason: AiExitReason | "end"): void {
+    const at = this.now;
+    this.now = ms;
+    for (const t of this.openTrades()) this.closeTrade(t, reason);
+    this.now = Math.max(at, ms);
+    this.sync();
+  }
+
+  counterTrades(dayStart: Date): CounterTrade[] {
+    const out = new Set<CounterTrade>();
+    const since = dayStart.getTime();
+    for (let i = this.closed.length - 1; i >= 0; i--) {
+      const c = this.closed[i]!;
+      if (i < this.closed.length - STREAK_WINDOW && c.closeTime!.getTime() < since) break;
+      out.add(c);
+    }
+    for (let i = this.booked.length - 1; i >= 0; i--) {
+      const c = this.booked[i]!.counter;
+      if (i < this.booked.length - 1 && c.openTime.getTime() < since) break;
+      out.add(c);
+    }
+    return [...out];
+  }
+
+  recordDecisions(records: DecisionRecord[]): void {
+    for (const r of records) {
+      if (r.decision.action === "open" && !r.verdict.allowed) this.blocked[r.verdict.code] = (this.blocked[r.verdict.code] ?? 0) + 1;
+    }
+  }
+
+  orderNotPlaced(decision: Decision): void {
+    this.blocked.order_not_filled = (this.blocked.order_not_filled ?? 0) + 1;
+    void decision;
+  }
+}

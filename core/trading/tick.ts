@@ -1,0 +1,232 @@
+/**
+ * The one executor (DESIGN.md §3): one bot tick as pure orchestration over ports, in the fixed
+ * order sync → manage exits → decide → risk gate → size → place. Both the live bot
+ * (app/services/bot.server.ts: OANDA or the simulator over HTTP, books in PostgreSQL, under the
+ * bot's advisory lock) and the backtest (core/backtest/run.ts: the simulator's own order and
+ * trigger code in process, books in memory) call `executeTick`, so they cannot disagree on the
+ * order of the steps, the exits, the risk counters (core/trading/counters.ts) or the risk gate.
+ *
+ * One clock per tick: `now` is the broker's price time (the newest quote's time), else
+ * `ports.clock()` when no price came back. Sizing is the engine's (core/engine/sizing.ts, inside
+ * the decision); stop loss, take profit and the trailing stop are attached on fill and run at the
+ * broker; the scalper's max hold and the weekend "flat" window are closed here.
+ *
+ * Ports may answer synchronously or with promises; errors they throw (broker failures) propagate
+ * to the caller, which decides what a failed tick means (live: stored on the bot, pg-boss retries).
+ */
+import type { AccountSummary, ClientPrice, Trade } from "../broker/port";
+import type { Decision, StreamInput } from "../engine/decide";
+import { instrumentSpec } from "../instruments";
+import { evaluateRisk, spreadInPips } from "../risk";
+import type { RiskVerdict, StopBotReason } from "../risk";
+import { resolveInstruments } from "../settings";
+import type { TradingSettings } from "../settings";
+import { deriveRiskCounters } from "./counters";
+import type { CounterTrade } from "./counters";
+import { exitReason, isAiTrade } from "./exits";
+import type { AiExitReason } from "./exits";
+import { quoteToAccountRate } from "./orders";
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** The broker, as the executor needs it (one account). Money and prices are decimal strings. */
+export interface TickBroker {
+  accountSummary(): MaybePromise<AccountSummary>;
+  openTrades(): MaybePromise<Trade[]>;
+  prices(instruments: string[]): MaybePromise<ClientPrice[]>;
+  /** Closes one of the AI's trades at market; false when the broker did not fill (e.g. market halted). */
+  closeTrade(trade: Trade, reason: AiExitReason): MaybePromise<boolean>;
+  /**
+   * Sends the decision's market order (core/trading/orders.ts marketOrderFor); true when a trade
+   * opened. Must be idempotent per decision id (live: the order intent row and the client id).
+   */
+  placeOrder(decision: Decision): MaybePromise<boolean>;
+}
+
+/** One decision of the tick with the risk gate's verdict; `execute` = an "open" the gate allowed. */
+export interface DecisionRecord {
+  decision: Decision;
+  verdict: RiskVerdict;
+  execute: boolean;
+}
+
+/** Our books of the account. */
+export interface TradeStore {
+  /** Brings the books in line with the broker (fills, stop loss / take profit closes). */
+  sync(): MaybePromise<void>;
+  /**
+   * Trades for the risk counters (core/trading/counters.ts): every trade opened or closed at or
+   * after `dayStart`, plus the newest closed ones (enough for the losing streak).
+   */
+  counterTrades(dayStart: Date): MaybePromise<readonly CounterTrade[]>;
+  /** Stores every decision of the tick (also "none" and blocked ones) before any order is sent. */
+  recordDecisions(records: DecisionRecord[], now: Date): MaybePromise<void>;
+  /** A decision whose order did not open a trade (refused, cancelled, or already acted on). */
+  orderNotPlaced(decision: Decision): MaybePromise<void>;
+}
+
+/** The engine at a tick: `prepare` reads what the decisions need once (live: the candles of every instrument). */
+export interface DecisionSource {
+  prepare(instruments: string[], now: Date): MaybePromise<(input: StreamInput) => Decision>;
+}
+
+/** Economic calendar: whether `instrument` is inside a news blackout at `now`. */
+export interface NewsCalendar {
+  blackout(instrument: string, now: Date): { active: boolean; event?: string } | undefined;
+}
+
+export interface TickPorts {
+  broker: TickBroker;
+  store: TradeStore;
+  decisions: DecisionSource;
+  /** Fallback clock (UTC) when the broker returned no price. */
+  clock: () => Date;
+  calendar?: NewsCalendar;
+}
+
+export interface TickContext {
+  settings: TradingSettings;
+  /** IANA timezone of the trading day and trading hours (user preference). */
+  timezone: string;
+  /** Licence validity, decided by the caller on the wall clock (a subscription is real time). */
+  licenceValid: boolean;
+  /** Persisted high-water mark of equity (never reset), or null before the first tick. */
+  highWaterMark: string | null;
+  /** When the bot's current run started, on the broker's clock (the losing streak counts from it). */
+  runStartedAt: Date | null;
+}
+
+export interface TickReport {
+  /** The tick's clock (UTC). */
+  now: Date;
+  /** Account NAV and balance read by the tick (account currency). */
+  nav: string;
+  balance: string;
+  /** max(persisted mark, NAV): the caller persists it. */
+  highWaterMark: string;
+  /** Trades the AI closed, with why and whether the broker filled the close. */
+  exits: { trade: Trade; reason: AiExitReason; filled: boolean }[];
+  /** One per instrument decided, in settings order, `execute` updated to whether a trade opened. */
+  decisions: DecisionRecord[];
+  /** The rule that stopped the bot, when one did (no instrument after it was decided). */
+  stopped?: RiskVerdict & { stopBot: StopBotReason };
+}
+
+/**
+ * Runs one tick. Steps: (1) store.sync; (2) account, prices, open trades; (3) close the AI's
+ * trades past their max hold or inside the weekend "flat" window, then sync again; (4) counters
+ * from the store's trades; (5) per instrument: decide, gate (evaluateRisk), count an allowed
+ * opening for the next instruments; stop at a rule that stops the bot; (6) record every
+ * decision; (7) place the allowed orders; (8) sync when a trade opened.
+ * @throws whatever a port throws (broker errors)
+ */
+export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<TickReport> {
+  const { broker, store } = ports;
+  const { settings, timezone } = ctx;
+  await store.sync();
+  const summary = await broker.accountSummary();
+  const instruments = resolveInstruments(settings);
+  const prices = await broker.prices(instruments);
+  const newest = prices.reduce((t, p) => Math.max(t, Date.parse(p.time)), 0);
+  const now = newest > 0 ? new Date(newest) : ports.clock();
+
+  let openTrades = await broker.openTrades();
+  const exits: TickReport["exits"] = [];
+  for (const trade of openTrades) {
+    const reason = isAiTrade(trade) ? exitReason(trade, settings, now) : null;
+    if (reason) exits.push({ trade, reason, filled: await broker.closeTrade(trade, reason) });
+  }
+  let account = summary;
+  if (exits.length) {
+    await store.sync();
+    openTrades = await broker.openTrades();
+    account = await broker.accountSummary();
+  }
+
+  const dayStart = deriveRiskCounters({ trades: [], now, timezone, balance: account.balance }).dayStart;
+  const counters = deriveRiskCounters({
+    trades: await store.counterTrades(dayStart),
+    now,
+    timezone,
+    balance: account.balance,
+    equity: account.NAV,
+    highWaterMark: ctx.highWaterMark,
+    runStartedAt: ctx.runStartedAt,
+  });
+  const decide = await ports.decisions.prepare(instruments, now);
+  const openCount = { all: openTrades.length, by: new Map<string, number>() };
+  for (const t of openTrades) openCount.by.set(t.instrument, (openCount.by.get(t.instrument) ?? 0) + 1);
+
+  const decisions: DecisionRecord[] = [];
+  let stopped: TickReport["stopped"];
+  for (const instrument of instruments) {
+    const price = prices.find((p) => p.instrument === instrument);
+    if (!price) continue;
+    const rate = quoteToAccountRate(instrumentSpec(instrument).quote, account.currency, prices);
+    const decision = decide({
+      now,
+      instrument,
+      price: { bid: price.bid, ask: price.ask, tradeable: price.tradeable },
+      settings,
+      account: { balance: account.balance, currency: account.currency, marginAvailable: account.marginAvailable },
+      ...(rate !== undefined ? { quoteToAccountRate: rate } : {}),
+    });
+    const news = ports.calendar?.blackout(instrument, now);
+    const verdict = evaluateRisk({
+      now,
+      settings,
+      instrument,
+      timezone,
+      licenceValid: ctx.licenceValid,
+      brokerConnected: true,
+      priceTradeable: price.tradeable,
+      spreadPips: spreadInPips(instrument, price.bid, price.ask),
+      ...(news ? { newsBlackout: news } : {}),
+      openTrades: openCount.all,
+      openTradesOnInstrument: openCount.by.get(instrument) ?? 0,
+      tradesToday: counters.tradesToday,
+      realizedPLToday: counters.realizedPLToday,
+      unrealizedPL: account.unrealizedPL,
+      dayStartBalance: counters.dayStartBalance,
+      balance: account.NAV,
+      peakBalance: counters.highWaterMark,
+      consecutiveLosses: counters.consecutiveLosses,
+      ...(counters.lastTradeAt ? { lastTradeAt: counters.lastTradeAt } : {}),
+    });
+    if (verdict.stopBot) {
+      decisions.push({ decision, verdict, execute: false });
+      stopped = { ...verdict, stopBot: verdict.stopBot };
+      break;
+    }
+    const execute = decision.action === "open" && verdict.allowed;
+    decisions.push({ decision, verdict, execute });
+    if (execute) {
+      // Counted as opened for the instruments after this one (a refused order only errs on the safe side).
+      counters.tradesToday += 1;
+      counters.lastTradeAt = now;
+      openCount.all += 1;
+      openCount.by.set(instrument, (openCount.by.get(instrument) ?? 0) + 1);
+    }
+  }
+
+  await store.recordDecisions(decisions, now);
+  let opened = false;
+  for (const record of decisions) {
+    if (!record.execute) continue;
+    if (await broker.placeOrder(record.decision)) opened = true;
+    else {
+      record.execute = false;
+      await store.orderNotPlaced(record.decision);
+    }
+  }
+  if (opened) await store.sync();
+  return {
+    now,
+    nav: account.NAV,
+    balance: account.balance,
+    highWaterMark: counters.highWaterMark,
+    exits,
+    decisions,
+    ...(stopped ? { stopped } : {}),
+  };
+}
