@@ -12,6 +12,7 @@ import { config } from "./config.server";
 import { hashToken, randomToken } from "./crypto.server";
 import { db } from "./db.server";
 import { createTrialLicence, latestLicence, licenceView } from "./licence.server";
+import { beginLoginAttempt, clearLoginFailures } from "./login-throttle.server";
 import { ConflictError, ForbiddenError, UnauthorizedError } from "./errors.server";
 
 /** Message for a correct login whose e-mail is not verified yet (PRODUCT.md §8). */
@@ -135,15 +136,34 @@ export async function createUser(input: {
   }) as Promise<UserRow>;
 }
 
+/** A hash of a random password, verified against on unknown e-mails so they take as long as known ones. */
+let dummyHash: Promise<string> | undefined;
+function dummyPasswordHash(): Promise<string> {
+  if (!dummyHash) {
+    dummyHash = hashPassword(randomToken());
+    dummyHash.catch(() => (dummyHash = undefined)); // retried by the next login
+  }
+  return dummyHash;
+}
+
 /**
- * Checks credentials. @throws UnauthorizedError 'Email ou senha inválidos.' (same message whether the
- * e-mail exists or not), 403 for a deactivated account. Callers must still refuse a session when
- * `email_verified_at` is null (see `NEEDS_VERIFICATION_MESSAGE`).
+ * Checks credentials, behind the per-account backoff (login-throttle.server.ts): the attempt is
+ * counted first, a correct password ends the streak. An unknown e-mail costs one argon2 verify
+ * against a dummy hash, so the answer's timing does not tell whether the account exists.
+ * @param email trimmed and lower-cased (the login schemas do it)
+ * @throws RateLimitedError 429 while the account is locked (the password is not checked);
+ *   UnauthorizedError 'Email ou senha inválidos.' (same message whether the e-mail exists or not);
+ *   ForbiddenError 403 for a deactivated account. Callers must still refuse a session when
+ *   `email_verified_at` is null (see `NEEDS_VERIFICATION_MESSAGE`).
  */
 export async function verifyLogin(email: string, password: string): Promise<UserRow> {
+  const dummy = dummyPasswordHash(); // started on the first login of the process, known e-mail or not
+  await beginLoginAttempt(email);
   const [user] = await db()<UserRow[]>`select * from users where email = ${email}`;
-  const ok = user ? await argon2.verify(user.password_hash, password).catch(() => false) : false;
+  const hash = user?.password_hash ?? (await dummy);
+  const ok = (await argon2.verify(hash, password).catch(() => false)) && user !== undefined;
   if (!user || !ok) throw new UnauthorizedError(msg("api:auth.invalidCredentials"));
+  await clearLoginFailures(email);
   if (!user.is_active) throw new ForbiddenError(msg("api:auth.accountDisabled"));
   return user;
 }
