@@ -23,6 +23,7 @@ import { ConfigError, parseConfig, withRuntime, type Config, type RuntimeValues 
 import { runMigrations } from "../db/migrate";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./embedded-db";
 import { readEnvironment } from "./env";
+import { limitRequestBodies } from "./body-limit";
 import { rejectCrossSiteMutations } from "./origin-check";
 import { authRateLimits } from "./rate-limits";
 import { ensureLocalSecrets } from "./secrets";
@@ -132,6 +133,7 @@ async function main() {
     });
   }
 
+  app.use(limitRequestBodies);
   app.use(authRateLimits(cfg.AUTH_RATE_LIMIT));
   app.use(rejectCrossSiteMutations);
 
