@@ -127,19 +127,24 @@ function toMs(v: Date | string | undefined, fallback: number): number {
 /** One instrument's candles of one timeframe, pushed to its engine as they close. */
 interface Feed {
   tf: Timeframe;
-  series: Series;
+  candles: Candle[];
+  durMs: number;
   i: number;
 }
 
-const candleAt = (s: Series, i: number): Candle => ({
-  time: s.t[i]!,
-  open: s.o[i]!,
-  high: s.h[i]!,
-  low: s.l[i]!,
-  close: s.c[i]!,
-  volume: s.v[i]!,
-  complete: true,
-});
+/**
+ * The series' candles as the broker serves them (core/simulator/candles.ts): mid prices at the
+ * instrument's displayPrecision, so the engine reads what the live bot reads (the data files carry
+ * up to 9 decimals).
+ */
+function servedCandles(instrument: string, s: Series): Candle[] {
+  const px = (x: number) => Number(formatPrice(instrument, x));
+  const out: Candle[] = new Array(s.n);
+  for (let i = 0; i < s.n; i++) {
+    out[i] = { time: s.t[i]!, open: px(s.o[i]!), high: px(s.h[i]!), low: px(s.l[i]!), close: px(s.c[i]!), volume: s.v[i]!, complete: true };
+  }
+  return out;
+}
 
 /** Sorted distinct bar closes (ms) of the step series of every instrument. */
 function stepTimes(series: Series[]): number[] {
@@ -183,7 +188,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     const own: Feed[] = [];
     for (const tf of AI_TIMEFRAMES) {
       const series = market.series(instrument, tf);
-      if (series?.n) own.push({ tf, series, i: 0 });
+      if (series?.n) own.push({ tf, candles: servedCandles(instrument, series), durMs: series.durMs, i: 0 });
     }
     feeds.set(instrument, own);
     stepSeries.push(market.series(instrument, stepTf)!);
@@ -223,8 +228,8 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     for (const instrument of instruments) {
       const engine = engines.get(instrument)!;
       for (const f of feeds.get(instrument)!) {
-        while (f.i < f.series.n && f.series.t[f.i]! + f.series.durMs <= t) {
-          const c = candleAt(f.series, f.i++);
+        while (f.i < f.candles.length && f.candles[f.i]!.time + f.durMs <= t) {
+          const c = f.candles[f.i++]!;
           engine.push(f.tf, c);
           if (f.tf === stepTf && c.time >= from) processed++;
         }
@@ -244,7 +249,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       runStartedAt = new Date(haltedUntil); // the user restarts the bot the next trading day
     }
   }
-  if (lastStep !== undefined) account.closeAll(lastStep - 1, "end");
+  if (lastStep !== undefined) account.closeAll(lastStep, "end");
 
   const trades = closedTrades(account, pricing);
   const window = firstTraded !== undefined && lastStep !== undefined ? { from: firstTraded, to: lastStep } : undefined;

@@ -41,6 +41,8 @@ export class BacktestAccount implements TickBroker, TradeStore {
   private readonly booked: Booked[] = [];
   private readonly closed: CounterTrade[] = [];
   private readonly open = new Map<string, Booked>();
+  /** Index of the oldest trade of the account that may still be open. */
+  private firstOpen = 0;
   /** Why the AI closed a trade itself (the broker only says MARKET_ORDER_TRADE_CLOSE). */
   readonly closeReasons = new Map<string, AiExitReason | "end">();
   /** Decisions that opened a trade, by client id (= decision id), and the gate's refusals by rule. */
@@ -88,8 +90,13 @@ export class BacktestAccount implements TickBroker, TradeStore {
     };
   }
 
+  /** The broker's open trades (not our books: a stop may have closed one since the last sync). */
   openTrades(): Trade[] {
-    return [...this.open.values()].map(({ trade }) => ({
+    const trades = this.account.trades;
+    while (this.firstOpen < trades.length && trades[this.firstOpen]!.state !== "OPEN") this.firstOpen++;
+    const open: TradeState[] = [];
+    for (let i = this.firstOpen; i < trades.length; i++) if (trades[i]!.state === "OPEN") open.push(trades[i]!);
+    return open.map((trade) => ({
       id: trade.id,
       instrument: trade.instrument,
       price: trade.price,
@@ -145,12 +152,19 @@ export class BacktestAccount implements TickBroker, TradeStore {
     this.closed.push(...closedNow.sort((a, b) => a.closeTime!.getTime() - b.closeTime!.getTime()));
   }
 
-  /** Closes every open AI trade at `ms` (the run's end; a time inside the last bar, when the market is open). */
+  /**
+   * Closes every open trade at the run's end `ms`; when the market is already closed there (the
+   * data ends with that bar), at the last instant inside the last bar (a trade opened at `ms`
+   * cannot exist then: its order would have been halted too).
+   */
   closeAll(ms: number, reason: AiExitReason | "end"): void {
-    const at = this.now;
-    this.now = ms;
-    for (const t of this.openTrades()) this.closeTrade(t, reason);
-    this.now = Math.max(at, ms);
+    this.advanceTo(ms);
+    for (const t of this.openTrades()) {
+      if (this.closeTrade(t, reason)) continue;
+      this.now = ms - 1;
+      this.closeTrade(t, reason);
+      this.now = ms;
+    }
     this.sync();
   }
 
