@@ -19,6 +19,7 @@ import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import postgres from "postgres";
+import { CLIENT_IP_HEADER } from "../app/services/client-ip.server";
 import { ConfigError, parseConfig, withRuntime, type Config, type RuntimeValues } from "../app/services/config.server";
 import { runMigrations } from "../db/migrate";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./embedded-db";
@@ -83,7 +84,13 @@ async function main() {
 
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
+  // Who may set X-Forwarded-For (TRUST_PROXY, default loopback): req.ip is the right-most untrusted hop.
+  app.set("trust proxy", cfg.TRUST_PROXY);
+  // req.ip into Remix through a header the client cannot set (app/services/client-ip.server.ts).
+  app.use((req, _res, next) => {
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? "";
+    next();
+  });
   // A fresh nonce per response: only Remix's own inline scripts (hydration data, module loader) run.
   app.use((_req, res, next) => {
     res.locals.cspNonce = randomBytes(16).toString("base64");

@@ -9,6 +9,7 @@ import type postgres from "postgres";
 import { msg, type Msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { config } from "./config.server";
+import { clientIp } from "./client-ip.server";
 import { hashToken, randomToken } from "./crypto.server";
 import { db } from "./db.server";
 import { createTrialLicence, latestLicence, licenceView } from "./licence.server";
@@ -175,7 +176,7 @@ export async function createSession(userId: string, request: Request, remember =
   const expires = new Date(Date.now() + ms);
   await db()`insert into sessions (user_id, token_hash, remember, expires_at, user_agent, ip)
     values (${userId}, ${hashToken(token)}, ${remember}, ${expires},
-            ${request.headers.get("user-agent")?.slice(0, 300) ?? null}, ${request.headers.get("x-forwarded-for") ?? null})`;
+            ${request.headers.get("user-agent")?.slice(0, 300) ?? null}, ${clientIp(request)})`;
   await db()`update users set last_login_at = now() where id = ${userId}`;
   const setCookie = await sessionCookie().serialize(token, remember ? { expires } : {});
   return { token, setCookie };

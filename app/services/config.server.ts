@@ -10,11 +10,60 @@
  * which has its own module graph). Services read it with `config()`; nothing reads or writes
  * `process.env` after boot.
  */
+import { isIP } from "node:net";
 import { z } from "zod";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const url = z.url();
 const onOff = z.enum(["on", "off"]);
+
+/** Express's named ranges (proxy-addr) accepted in TRUST_PROXY. */
+const PROXY_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** One TRUST_PROXY entry: a named range, an IP address or a CIDR subnet (`10.0.0.0/8`, `fd00::/8`). */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [addr, bits, extra] = entry.split("/");
+  const family = isIP(addr ?? "");
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY → Express's `trust proxy` setting (issue 8 item 9): which proxies in front of the app
+ * may set `X-Forwarded-For`. `req.ip` is then the right-most address that is not a trusted proxy.
+ * - `false` / `off` / `0`: no proxy; `req.ip` is the socket's address;
+ * - a hop count `N` (1–10): the last N hops are proxies (e.g. `1` behind one load balancer);
+ * - a comma-separated list of named ranges (`loopback`, `linklocal`, `uniquelocal`), IPs and CIDR
+ *   subnets (e.g. `loopback, 10.0.0.0/8`).
+ * `true` (trust every hop, i.e. the client's own left-most entry) is refused: it lets a client choose its IP.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((v, ctx): string | number | false => {
+    const lower = v.toLowerCase();
+    if (lower === "false" || lower === "off" || lower === "0") return false;
+    if (/^\d+$/.test(lower)) {
+      const hops = Number(lower);
+      if (hops <= 10) return hops;
+      ctx.addIssue({ code: "custom", message: "número de proxies entre 0 e 10" });
+      return z.NEVER;
+    }
+    if (lower === "true" || lower === "on" || lower === "*") {
+      ctx.addIssue({ code: "custom", message: "'true' confia em qualquer X-Forwarded-For (o cliente escolheria o próprio IP); use o número de proxies ou os endereços deles" });
+      return z.NEVER;
+    }
+    const entries = lower.split(",").map((e) => e.trim()).filter(Boolean);
+    const bad = entries.find((e) => !isProxyEntry(e));
+    if (!entries.length || bad !== undefined) {
+      ctx.addIssue({ code: "custom", message: `valor inválido${bad ? ` '${bad}'` : ""}: use false, um número de proxies, ou endereços/sub-redes (ex.: loopback, 10.0.0.0/8)` });
+      return z.NEVER;
+    }
+    return entries.join(",");
+  });
 
 export const OANDA_REAL_HOSTS = {
   practice: { api: "https://api-fxpractice.oanda.com", stream: "https://stream-fxpractice.oanda.com" },
@@ -55,6 +104,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** POSTs per IP per 15 minutes on the auth endpoints (server/rate-limits.ts); the e2e run raises it. */
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(20),
+  /** Which proxies may set X-Forwarded-For (server/index.ts `trust proxy`); see `trustProxy`. */
+  TRUST_PROXY: trustProxy.default("loopback"),
   /**
    * Test harness fault injection (tests/integration/crash-restart.test.ts): the process kills itself
    * right before or right after sending an order. Refused when NODE_ENV=production.

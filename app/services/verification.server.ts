@@ -86,10 +86,8 @@ export async function checkEmailRequestLimit(kind: "resend" | "forgot", email: s
   });
 }
 
-/** The client IP as the Express adapter passes it (first X-Forwarded-For entry), if any. */
-export function clientIp(request: Request): string | null {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || null;
-}
+/** The client IP as Express resolved it (`req.ip` under TRUST_PROXY), if any: client-ip.server.ts. */
+export { clientIp } from "./client-ip.server";
 
 /** Resend-confirmation: same outcome whether the e-mail exists; sends only to unverified, active users. */
 export async function requestVerificationResend(email: string, ip: string | null): Promise<void> {

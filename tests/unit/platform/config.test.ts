@@ -53,6 +53,21 @@ describe("parseConfig", () => {
   });
 });
 
+describe("TRUST_PROXY (issue 8 item 9)", () => {
+  it("defaults to loopback and accepts false, a hop count, addresses and subnets", () => {
+    expect(parseConfig({}).TRUST_PROXY).toBe("loopback");
+    expect(parseConfig({ TRUST_PROXY: "false" }).TRUST_PROXY).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: "0" }).TRUST_PROXY).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+    expect(parseConfig({ TRUST_PROXY: " Loopback, 10.0.0.0/8 ,192.168.1.7, fd00::/8 " }).TRUST_PROXY).toBe("loopback,10.0.0.0/8,192.168.1.7,fd00::/8");
+  });
+
+  it.each(["true", "*", "11", "10.0.0.0/33", "proxy.example.com", "loopback,,abc", "1.2.3"])("refuses %s and names the variable", (value) => {
+    expect(() => parseConfig({ TRUST_PROXY: value })).toThrow(ConfigError);
+    expect(() => parseConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY:/);
+  });
+});
+
 describe("withRuntime: values only the running process knows (ADR 0009)", () => {
   it("mode sim: the bound port gives PORT, APP_URL and the simulator's OANDA URLs", () => {
     const c = withRuntime(parseConfig({ PORT: "0" }), { port: 43123 });
