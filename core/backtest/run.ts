@@ -138,7 +138,11 @@ interface Feed {
  * up to 9 decimals).
  */
 function servedCandles(instrument: string, s: Series): Candle[] {
-  const px = (x: number) => Number(formatPrice(instrument, x));
+  // Half-up rounding to displayPrecision (formatPrice) on floats: the data have ≤ 10 significant
+  // digits, so a tie sits exactly at .5 units of the last place and the 1e-9 nudge only breaks ties;
+  // k / 10^dp is then the double nearest to the decimal, as Number(formatPrice(x)) would give.
+  const scale = 10 ** instrumentSpec(instrument).displayPrecision;
+  const px = (x: number) => Math.round(x * scale + 1e-9) / scale;
   const out: Candle[] = new Array(s.n);
   for (let i = 0; i < s.n; i++) {
     out[i] = { time: s.t[i]!, open: px(s.o[i]!), high: px(s.h[i]!), low: px(s.l[i]!), close: px(s.c[i]!), volume: s.v[i]!, complete: true };

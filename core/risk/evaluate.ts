@@ -3,7 +3,6 @@
  * that blocks. Pure: `now` and every counter are passed in. Issue 7 adds the user's trading hours and
  * the weekend guard right after "market open".
  */
-import { renderMsg } from "../i18n";
 import { msg } from "../i18n/message";
 import {
   brokerRule,
@@ -19,6 +18,7 @@ import {
   spreadRule,
   tradingHoursRule,
   weekendRule,
+  withText,
 } from "./rules";
 import type { RiskContext, RiskRule, RiskVerdict } from "./types";
 
@@ -45,6 +45,5 @@ export function evaluateRisk(ctx: RiskContext): RiskVerdict {
     const v = rule(ctx);
     if (v) return v;
   }
-  const reasonMsg = msg("risk:allowed");
-  return { allowed: true, code: "ok", reason: renderMsg(reasonMsg), reasonMsg };
+  return withText({ allowed: true, code: "ok", reasonMsg: msg("risk:allowed") });
 }

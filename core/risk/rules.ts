@@ -16,8 +16,16 @@ import type { RiskRule, RiskVerdict } from "./types";
 export const MAX_CONSECUTIVE_LOSSES = 4;
 
 function block(code: string, reasonMsg: Msg, stopBot?: RiskVerdict["stopBot"]): RiskVerdict {
-  const reason = renderMsg(reasonMsg);
-  return stopBot ? { allowed: false, code, reason, reasonMsg, stopBot } : { allowed: false, code, reason, reasonMsg };
+  return withText(stopBot ? { allowed: false, code, reasonMsg, stopBot } : { allowed: false, code, reasonMsg });
+}
+
+/**
+ * The verdict with its Portuguese `reason`, rendered on first read: a backtest asks the gate
+ * thousands of times a second and reads few of the texts (i18next rendering dominated the gate).
+ */
+export function withText(v: Omit<RiskVerdict, "reason">): RiskVerdict {
+  let text: string | undefined;
+  return Object.defineProperty(v, "reason", { enumerable: true, get: () => (text ??= renderMsg(v.reasonMsg)) }) as RiskVerdict;
 }
 
 /**

@@ -23,6 +23,10 @@ export const LIQUIDITY = 10_000_000;
 
 /** Spread multiplier for a bar starting at `ms` (UTC rules above). */
 export function spreadMultiplier(ms: number): Decimal {
+  return new Decimal(spreadFactor(ms));
+}
+
+function spreadFactor(ms: number): number {
   const d = new Date(ms);
   const minute = d.getUTCHours() * 60 + d.getUTCMinutes();
   let m = 1;
@@ -31,12 +35,21 @@ export function spreadMultiplier(ms: number): Decimal {
     if (minute >= 20 * 60) m = Math.max(m, 2.5);
     else if (minute >= 18 * 60) m = Math.max(m, 1.5);
   }
-  return new Decimal(m);
+  return m;
 }
+
+const halfSpreadCache = new Map<string, Decimal>();
 
 /** Half of the full spread, as a price difference, for a bar starting at `barStartMs`. */
 export function halfSpread(instrument: string, barStartMs: number): Decimal {
-  return new Decimal(BASE_SPREAD_PIPS[instrument] ?? "2.0").mul(pipSize(instrument)).mul(spreadMultiplier(barStartMs)).div(2);
+  const m = spreadFactor(barStartMs);
+  const key = `${instrument}:${m}`;
+  let half = halfSpreadCache.get(key);
+  if (!half) {
+    half = new Decimal(BASE_SPREAD_PIPS[instrument] ?? "2.0").mul(pipSize(instrument)).mul(m).div(2);
+    halfSpreadCache.set(key, half);
+  }
+  return half;
 }
 
 /** One quote at a sim instant. `time` is the price's own time (frozen at the last bar's end when no bar covers now). */
@@ -64,6 +77,17 @@ function vertices(b: Bar): Decimal[] {
   return [b.o, highFirst ? b.h : b.l, highFirst ? b.l : b.h, b.c].map((x) => new Decimal(x));
 }
 
+/** The mid `dtMs` into a bar on its path, building only the two vertices of the leg it is on (hot: every quote). */
+function midAt(b: Bar, dtMs: number, durMs: number): Decimal {
+  const highFirst = Math.abs(b.h - b.o) <= Math.abs(b.o - b.l);
+  const xs = [b.o, highFirst ? b.h : b.l, highFirst ? b.l : b.h, b.c];
+  const seg = Math.min(2, Math.floor((3 * dtMs) / durMs));
+  const num = 3 * dtMs - seg * durMs;
+  const from = new Decimal(xs[seg]!);
+  if (num === 0) return from;
+  return from.add(new Decimal(xs[seg + 1]!).sub(from).mul(new Decimal(num).div(durMs)));
+}
+
 function interpolate(v: Decimal[], dtMs: number, durMs: number): Decimal {
   const seg = Math.min(2, Math.floor((3 * dtMs) / durMs));
   const frac = new Decimal(3 * dtMs - seg * durMs).div(durMs);
@@ -81,7 +105,7 @@ export class Pricing {
     const bar = this.md.bar(s, Math.max(g, 0));
     let mid: Decimal, time: number;
     if (g >= 0 && ms < bar.t + s.durMs) {
-      mid = interpolate(vertices(bar), ms - bar.t, s.durMs);
+      mid = midAt(bar, ms - bar.t, s.durMs);
       time = ms;
     } else if (g < 0) {
       mid = new Decimal(bar.o);

@@ -49,6 +49,12 @@ export interface CounterInput {
   runStartedAt?: Date | null;
 }
 
+/** Sign (−1, 0, 1) of a decimal string such as "-12.5000" or "0.0000", without parsing it (hot in backtests). */
+function decimalSign(v: string): number {
+  if (!/[1-9]/.test(v)) return 0;
+  return v.startsWith("-") ? -1 : 1;
+}
+
 /** Derives the counters (see module doc). Pure; throws RangeError only for an unknown timezone. */
 export function deriveRiskCounters(input: CounterInput): RiskCounters {
   const dayStart = tradingDayStart(input.now, input.timezone);
@@ -56,22 +62,22 @@ export function deriveRiskCounters(input: CounterInput): RiskCounters {
   let tradesToday = 0;
   let realized = new Decimal(0);
   let lastTradeAt: Date | undefined;
-  const closed: { t: number; pl: Decimal }[] = [];
+  const closed: { t: number; pl: string }[] = [];
   for (const t of input.trades) {
     if (t.openTime.getTime() >= start && t.openTime.getTime() <= input.now.getTime()) tradesToday++;
     if (!lastTradeAt || t.openTime > lastTradeAt) lastTradeAt = t.openTime;
     if (t.closeTime && t.realizedPL != null) {
-      const pl = new Decimal(t.realizedPL);
-      if (t.closeTime.getTime() >= start) realized = realized.add(pl);
-      closed.push({ t: t.closeTime.getTime(), pl });
+      if (t.closeTime.getTime() >= start) realized = realized.add(t.realizedPL);
+      closed.push({ t: t.closeTime.getTime(), pl: t.realizedPL });
     }
   }
   closed.sort((a, b) => b.t - a.t);
   const since = input.runStartedAt?.getTime() ?? -Infinity;
   let consecutiveLosses = 0;
   for (const c of closed) {
-    if (c.t < since || c.pl.gt(0)) break;
-    if (c.pl.lt(0)) consecutiveLosses++;
+    const sign = decimalSign(c.pl);
+    if (c.t < since || sign > 0) break;
+    if (sign < 0) consecutiveLosses++;
   }
   const equity = new Decimal(input.equity ?? input.balance);
   const hwm = input.highWaterMark != null ? Decimal.max(input.highWaterMark, equity) : equity;

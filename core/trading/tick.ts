@@ -17,7 +17,7 @@
 import type { AccountSummary, ClientPrice, Trade } from "../broker/port";
 import type { Decision, StreamInput } from "../engine/decide";
 import { instrumentSpec } from "../instruments";
-import { evaluateRisk, spreadInPips } from "../risk";
+import { evaluateRisk, spreadInPips, tradingDayStart } from "../risk";
 import type { RiskVerdict, StopBotReason } from "../risk";
 import { resolveInstruments } from "../settings";
 import type { TradingSettings } from "../settings";
@@ -143,7 +143,7 @@ export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<T
     account = await broker.accountSummary();
   }
 
-  const dayStart = deriveRiskCounters({ trades: [], now, timezone, balance: account.balance }).dayStart;
+  const dayStart = tradingDayStart(now, timezone);
   const counters = deriveRiskCounters({
     trades: await store.counterTrades(dayStart),
     now,
