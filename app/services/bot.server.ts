@@ -27,13 +27,13 @@ import { PaymentRequiredError, ValidationError } from "./errors.server";
 import { brokerNow, getConnection, markConnection, recordMarketTime, requireBroker, type BrokerConnectionRow } from "./broker.server";
 import { config } from "./config.server";
 import { db, sqlQueryCount } from "./db.server";
-import { latestLicence, licenceView } from "./licence.server";
+import { licenceView, type LicenceRow } from "./licence.server";
 import { logger } from "./logger.server";
 import { completeCandleSets, seriesKey } from "./market-data.server";
 import { notify } from "./notifications.server";
 import { enqueueTick } from "./queue.server";
 import { reconcile } from "./reconcile.server";
-import { getSettings } from "./settings.server";
+import { settingsFromRow } from "./settings.server";
 
 /** Default loop interval (PRODUCT.md §9). */
 export const DEFAULT_INTERVAL_SEC = 60;
@@ -83,19 +83,45 @@ async function licenceValid(userId: string): Promise<boolean> {
 
 type TickBotRow = Pick<BotRow, "is_active" | "peak_balance" | "last_started_at">;
 
+interface TickContextRow extends TickBotRow {
+  role: string;
+  subscription_status: string;
+  timezone: string | null;
+  has_bot: boolean;
+  settings: unknown;
+  lic_id: string | null;
+  lic_key: string;
+  lic_kind: string;
+  lic_plan_id: string | null;
+  lic_plan_name: string | null;
+  lic_start_date: Date;
+  lic_end_date: Date;
+  lic_is_active: boolean;
+}
+
 /**
- * Licence validity (wall clock: a subscription is real time), the user's timezone and the bot's
- * row (null columns when it has none), in two statements.
+ * What a tick needs from our tables before the broker, in ONE statement: licence validity (wall
+ * clock: a subscription is real time; the newest licence, as latestLicence reads it), the user's
+ * timezone, the bot's row (absent when it has none) and the trading settings (defaults filled in).
  */
-async function licenceAndTimezone(userId: string): Promise<{ valid: boolean; timezone?: string; bot?: TickBotRow }> {
-  const [u] = await db()<({ role: string; subscription_status: string; timezone: string | null; has_bot: boolean } & TickBotRow)[]>`
+async function licenceAndTimezone(userId: string): Promise<{ valid: boolean; timezone?: string; bot?: TickBotRow; settings: TradingSettings }> {
+  const [u] = await db()<TickContextRow[]>`
     select u.role, u.subscription_status, u.preferences->>'timezone' as timezone, b.user_id is not null as has_bot,
-      b.is_active, b.peak_balance::text as peak_balance, b.last_started_at
-    from users u left join bots b on b.user_id = u.id where u.id = ${userId}`;
-  if (!u) return { valid: false };
-  const valid = licenceView(u.role, u.subscription_status, await latestLicence(db(), userId)).hasValidLicense;
+      b.is_active, b.peak_balance::text as peak_balance, b.last_started_at, s.settings,
+      l.id as lic_id, l.key as lic_key, l.kind as lic_kind, l.plan_id as lic_plan_id, l.plan_name as lic_plan_name,
+      l.start_date as lic_start_date, l.end_date as lic_end_date, l.is_active as lic_is_active
+    from users u
+      left join bots b on b.user_id = u.id
+      left join trading_settings s on s.user_id = u.id
+      left join lateral (select * from licenses where user_id = u.id order by end_date desc limit 1) l on true
+    where u.id = ${userId}`;
+  if (!u) return { valid: false, settings: settingsFromRow(undefined) };
+  const licence: LicenceRow | undefined = u.lic_id
+    ? { id: u.lic_id, key: u.lic_key, kind: u.lic_kind, plan_id: u.lic_plan_id, plan_name: u.lic_plan_name, start_date: u.lic_start_date, end_date: u.lic_end_date, is_active: u.lic_is_active }
+    : undefined;
+  const valid = licenceView(u.role, u.subscription_status, licence).hasValidLicense;
   const bot = u.has_bot ? { is_active: u.is_active, peak_balance: u.peak_balance, last_started_at: u.last_started_at } : undefined;
-  return { valid, ...(u.timezone ? { timezone: u.timezone } : {}), ...(bot ? { bot } : {}) };
+  return { valid, ...(u.timezone ? { timezone: u.timezone } : {}), ...(bot ? { bot } : {}), settings: settingsFromRow(u.settings) };
 }
 
 /**
@@ -260,7 +286,7 @@ async function runTickLocked(userId: string, opts: { force?: boolean }): Promise
 
 async function tickLocked(userId: string, force: boolean): Promise<TickOutcome> {
   const sql = db();
-  const { valid: licensed, timezone: userTimezone, bot } = await licenceAndTimezone(userId);
+  const { valid: licensed, timezone: userTimezone, bot, settings } = await licenceAndTimezone(userId);
   if (!force && !bot?.is_active) return skipped(msg("bot:skip.inactive"));
   if (!licensed) {
     if (bot?.is_active) await stopWithNotice(userId, "licence", msg("bot:stopDetail.licence"));
@@ -276,7 +302,7 @@ async function tickLocked(userId: string, force: boolean): Promise<TickOutcome> 
   const { conn, client } = broker;
   try {
     const seen: { nav?: string } = {};
-    const outcome = await tradeOnce(userId, conn, client, { valid: licensed, ...(userTimezone ? { timezone: userTimezone } : {}) }, bot, seen);
+    const outcome = await tradeOnce(userId, conn, client, settings, { valid: licensed, ...(userTimezone ? { timezone: userTimezone } : {}) }, bot, seen);
     // The high-water mark only rises and is never reset by a stop (core/trading/counters.ts).
     const nav = seen.nav ?? null;
     await sql`update bots set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null,
@@ -327,11 +353,11 @@ async function tradeOnce(
   userId: string,
   conn: BrokerConnectionRow,
   client: BrokerPort,
+  settings: TradingSettings,
   licence: { valid: boolean; timezone?: string },
   bot: Pick<BotRow, "peak_balance" | "last_started_at"> | undefined,
   seen: { nav?: string },
 ): Promise<TickOutcome> {
-  const settings = await getSettings(userId);
   const ports: TickPorts = {
     broker: liveBroker(userId, conn, client),
     store: liveStore(userId, conn, client, settings),
@@ -400,11 +426,20 @@ function liveStore(userId: string, conn: BrokerConnectionRow, client: BrokerPort
     },
     counterTrades: (dayStart) => counterTrades(userId, conn.account_id, dayStart),
     recordDecisions: async (records, now) => {
-      // Every decision (including "no trade") is stored, in one statement, before any order is sent:
-      // the reconcile that records a fill reads the decision by its id, even after a crash.
-      await noteTimeframeChanges(userId, records.map((r) => r.decision));
+      // Every decision (including "no trade") is stored before any order is sent (the reconcile that
+      // records a fill reads the decision by its id, even after a crash), in the same statement that
+      // reads each instrument's previous timeframe (the CTE sees the table before the insert).
       if (records.length === 0) return;
-      await sql`insert into decisions ${sql(records.map((r) => decisionRow(userId, r, settings, now)))}`;
+      const decisions = records.map((r) => r.decision);
+      const prev = await sql<{ instrument: string; timeframe: string | null }[]>`
+        with prev as (
+          select distinct on (instrument) instrument, timeframe from decisions
+          where user_id = ${userId} and instrument = any(${decisions.map((d) => d.instrument)}) order by instrument, id desc
+        ), inserted as (
+          insert into decisions ${sql(records.map((r) => decisionRow(userId, r, settings, now)))}
+        )
+        select instrument, timeframe from prev`;
+      await noteTimeframeChanges(userId, decisions, prev);
     },
     orderNotPlaced: async (decision) => {
       await sql`update decisions set executed = false where user_id = ${userId} and decision_id = ${decision.id} and executed`;
@@ -440,12 +475,8 @@ function decisionRow(userId: string, { decision, verdict, execute }: DecisionRec
   };
 }
 
-/** Notifies each instrument whose timeframe differs from its previous decision's (one query for all). */
-async function noteTimeframeChanges(userId: string, decisions: Decision[]) {
-  if (decisions.length === 0) return;
-  const prev = await db()<{ instrument: string; timeframe: string | null }[]>`
-    select distinct on (instrument) instrument, timeframe from decisions
-    where user_id = ${userId} and instrument = any(${decisions.map((d) => d.instrument)}) order by instrument, id desc`;
+/** Notifies each instrument whose timeframe differs from its previous decision's (`prev`: the newest stored per instrument). */
+async function noteTimeframeChanges(userId: string, decisions: Decision[], prev: { instrument: string; timeframe: string | null }[]) {
   for (const decision of decisions) {
     const from = prev.find((p) => p.instrument === decision.instrument)?.timeframe;
     if (from && from !== decision.timeframe)

@@ -27,6 +27,11 @@ async function writeSettings(sql: postgres.ISql, userId: string, patch: unknown)
   return result.settings;
 }
 
+/** Settings from a stored `trading_settings.settings` value (undefined: no row yet), defaults filled in. */
+export function settingsFromRow(raw: unknown): TradingSettings {
+  return normaliseLoadedSettings(raw ?? {});
+}
+
 /** The user's settings, defaults filled in. */
 export async function getSettings(userId: string): Promise<TradingSettings> {
   return readSettings(db(), userId, false);
