@@ -148,7 +148,8 @@ function withoutBlanks(env: Record<string, string | undefined>) {
 }
 
 /**
- * Parses and validates the environment.
+ * Parses and validates the environment. With NODE_ENV=production, SESSION_SECRET and ENCRYPTION_KEY
+ * are required, CRASH_AT is refused and OANDA_MODE must be `oanda` (no embedded simulator).
  * @param simBaseUrl where the in-process simulator is mounted (mode `sim`), e.g. `http://127.0.0.1:3000/oanda-sim`.
  * @throws ConfigError naming the first bad variable, e.g. `PORT: Invalid input: expected number`.
  */
@@ -164,6 +165,11 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>, s
       if (!c[name]) throw new ConfigError(`Configuração inválida:\n  ${name}: obrigatório quando NODE_ENV=production`);
     }
     if (c.CRASH_AT) throw new ConfigError("Configuração inválida:\n  CRASH_AT: injeção de falhas só fora de produção");
+    // The embedded simulator's control API mints broker users and moves the clock: never in production (ADR 0011).
+    if (c.OANDA_MODE !== "oanda")
+      throw new ConfigError(
+        "Configuração inválida:\n  OANDA_MODE: defina OANDA_MODE=oanda quando NODE_ENV=production (o simulador OANDA embutido é só para desenvolvimento, testes e demonstração)",
+      );
   }
   return derive(Object.freeze(c), simBaseUrl === undefined ? {} : { simBaseUrl });
 }

@@ -1,14 +1,15 @@
 /**
  * Entry points of the OANDA v20 simulator (DESIGN.md §4):
  * - `createSimulatorApp(opts)`: an Express router serving `/practice/v3/...`, `/live/v3/...` (REST
- *   and streams) and the control API `/sim/...`, to mount in the main app (`OANDA_MODE=sim`).
+ *   and streams) and the control API `/sim/...` (local callers only), to mount in the main app
+ *   (`OANDA_MODE=sim`, never in production).
  * - `startSimulator(opts)`: the same on its own HTTP server.
  * A 1 s real-time timer evaluates stops/targets even when no request comes in.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type Router } from "express";
-import { controlRouter } from "./control";
+import { controlRouter, localCallersOnly } from "./control";
 import { errorHandler, notFound, oandaHeaders } from "./http";
 import { v3Router } from "./routes";
 import type { MarketData } from "../../core/simulator/market-data";
@@ -79,8 +80,9 @@ export function createSimulatorApp(opts: SimulatorAppOptions): SimulatorApp {
   const streams: StreamRegistry = { timers, open: new Set() };
   const router = express.Router();
   const json = express.json({ type: () => true, limit: "1mb" });
-  for (const prefix of ["/practice", "/live", "/sim"]) router.use(prefix, oandaHeaders, json);
-  router.use("/sim", controlRouter(sim));
+  for (const prefix of ["/practice", "/live"]) router.use(prefix, oandaHeaders, json);
+  // The control API: local, same-origin callers only, no CORS (control.ts).
+  router.use("/sim", localCallersOnly, json, controlRouter(sim));
   router.use("/practice/v3", v3Router(sim, "practice", streams));
   router.use("/live/v3", v3Router(sim, "live", streams));
   for (const prefix of ["/practice", "/live", "/sim"]) router.use(prefix, notFound);

@@ -42,6 +42,14 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ NODE_ENV: "production" })).toThrow(/SESSION_SECRET: obrigatório/);
   });
 
+  it("refuses the embedded simulator in production (issue 8 item 3)", () => {
+    const prod = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), ENCRYPTION_KEY: "a".repeat(64) };
+    expect(() => parseConfig(prod)).toThrow(/OANDA_MODE: defina OANDA_MODE=oanda quando NODE_ENV=production/);
+    expect(() => parseConfig({ ...prod, OANDA_MODE: "sim" })).toThrow(ConfigError);
+    expect(parseConfig({ ...prod, OANDA_MODE: "oanda" }).OANDA_MODE).toBe("oanda");
+    expect(parseConfig({ NODE_ENV: "test" }).OANDA_MODE).toBe("sim");
+  });
+
   it("treats empty strings as unset", () => {
     expect(parseConfig({ PORT: "" }).PORT).toBe(3000);
   });
