@@ -34,6 +34,7 @@ import type { TradeStats } from "../stats";
 import { executeTick } from "../trading/tick";
 import type { TickPorts } from "../trading/tick";
 import { BacktestAccount } from "./sim-account";
+import type { TradingCosts } from "./sim-account";
 
 export type ExitReason = "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "MAX_HOLD" | "WEEKEND_FLAT" | "END";
 
@@ -53,6 +54,8 @@ export interface BacktestOptions {
   accountCurrency: string;
   /** Timezone of the trading day for daily limits (default America/Sao_Paulo). */
   timezone?: string;
+  /** Commission and financing, which the simulator does not charge (default none: OANDA's spread-only pricing). */
+  costs?: TradingCosts;
   /** Monotonic milliseconds (e.g. performance.now) to measure candles per second. */
   clock?: () => number;
   /**
@@ -87,8 +90,10 @@ export interface BacktestTrade {
   exitReason: ExitReason;
   /** Pips, 1 decimal. */
   pips: number;
-  /** Account currency, 4 decimals (the broker's realized P&L). */
+  /** Account currency, 4 decimals: the broker's realized P&L minus `costs`. */
   pnl: string;
+  /** Commission and financing charged on the trade (account currency, 4 decimals; "0.0000" without costs). */
+  costs: string;
   /** Account currency at risk at entry: |entry − stop loss| × |units| × quote→account rate (4 decimals). */
   risk: string;
   /** pnl / risk, 2 decimals. */
@@ -199,7 +204,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   }
   const steps = stepTimes(stepSeries);
   const stepMs = stepSeries[0]!.durMs;
-  const account = new BacktestAccount(pricing, opts.accountCurrency, new Decimal(opts.initialBalance).toString(), steps[0]!);
+  const account = new BacktestAccount(pricing, opts.accountCurrency, new Decimal(opts.initialBalance).toString(), steps[0]!, opts.costs);
 
   let clockMs = steps[0]!;
   const random = opts.entry;
@@ -294,7 +299,8 @@ function closedTrades(account: BacktestAccount, pricing: Pricing): BacktestTrade
     const openMs = Date.parse(t.openTime);
     const rate = pricing.rate(spec.quote, account.account.currency, openMs);
     const risk = new Decimal(formatMoney(entry.sub(decision.stopLoss!).abs().mul(units.abs()).mul(rate)));
-    const pnl = new Decimal(t.realizedPL);
+    const costs = account.costs.get(t.id) ?? new Decimal(0);
+    const pnl = new Decimal(t.realizedPL).sub(costs);
     const closing = getTx(account.account, t.closingTransactionIDs[t.closingTransactionIDs.length - 1] ?? "");
     const ours = account.closeReasons.get(t.id);
     out.push({
@@ -316,6 +322,7 @@ function closedTrades(account: BacktestAccount, pricing: Pricing): BacktestTrade
       exitReason: EXIT_REASON[ours ?? String(closing?.reason ?? "")] ?? "END",
       pips: exit.sub(entry).div(pipSize(t.instrument)).mul(side === "buy" ? 1 : -1).toDecimalPlaces(1).toNumber(),
       pnl: formatMoney(pnl),
+      costs: formatMoney(costs),
       risk: formatMoney(risk),
       rMultiple: risk.gt(0) ? pnl.div(risk).toFixed(2) : null,
       result: pnl.gt(0) ? "WIN" : pnl.lt(0) ? "LOSS" : "BE",

@@ -10,10 +10,12 @@
  * tick runs at it. Money is in the account currency, decimal strings; times UTC.
  */
 import type { AccountSummary, ClientPrice, Trade } from "../broker/port";
-import { formatMoney } from "../decimal";
+import { Decimal, formatMoney } from "../decimal";
 import type { Decision } from "../engine/decide";
 import { marketOrderBody } from "../oanda/order-body";
 import { createUser, accountTotals, openTrades } from "../simulator/accounts";
+import { instrumentSpec, UNITS_PER_LOT } from "../instruments";
+import { localInstant, localParts } from "../risk/trading-day";
 import { closeTrade, createMarketOrder } from "../simulator/orders";
 import type { Pricing } from "../simulator/pricing";
 import { emptyState } from "../simulator/state";
@@ -27,6 +29,32 @@ import type { DecisionRecord, TickBroker, TradeStore } from "../trading/tick";
 
 /** Newest closed trades handed to the risk counters besides today's (the live bot's query reads 50). */
 const STREAK_WINDOW = 50;
+
+/**
+ * Trading costs the simulator does not charge, as backtest options (account currency):
+ * - commissionPerLot: per 100,000 units (one standard lot) on every fill, opening and closing
+ *   (e.g. "3.50" for an ECN-style account; OANDA's standard pricing is spread-only, "0");
+ * - financingPctPerYear: overnight financing on each open trade's notional (|units| × mid ×
+ *   quote→account) at every 17:00 New York rollover, one day's worth (pct / 365), three on
+ *   Wednesdays (the weekend's), the FX convention.
+ * Both lower the balance the risk gate and the sizing read, and each trade's P&L in the results;
+ * the broker's own realized P&L (and so the daily-loss counter, as live) excludes them.
+ */
+export interface TradingCosts {
+  commissionPerLot?: string;
+  financingPctPerYear?: string;
+}
+
+const NEW_YORK = "America/New_York";
+
+/** The first 17:00 New York rollover strictly after `ms` (UTC ms). */
+function nextRollover(ms: number): number {
+  const l = localParts(ms, NEW_YORK);
+  const today = localInstant(l.y, l.m, l.d, 17, 0, NEW_YORK).getTime();
+  if (today > ms) return today;
+  const next = new Date(Date.UTC(l.y, l.m - 1, l.d + 1));
+  return localInstant(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), 17, 0, NEW_YORK).getTime();
+}
 
 interface Booked {
   trade: TradeState;
@@ -48,6 +76,11 @@ export class BacktestAccount implements TickBroker, TradeStore {
   /** Decisions that opened a trade, by client id (= decision id), and the gate's refusals by rule. */
   readonly decisions = new Map<string, Decision>();
   readonly blocked: Record<string, number> = {};
+  /** Commission and financing charged per trade id (account currency, positive = paid). */
+  readonly costs = new Map<string, Decimal>();
+  private readonly commission: Decimal;
+  private readonly financing: Decimal;
+  private rollover: number;
 
   /** @param balance initial deposit (decimal string) in `currency`; `startMs` the account's creation time. */
   constructor(
@@ -55,7 +88,12 @@ export class BacktestAccount implements TickBroker, TradeStore {
     currency: string,
     balance: string,
     startMs: number,
+    costs: TradingCosts = {},
   ) {
+    this.commission = new Decimal(costs.commissionPerLot ?? 0);
+    this.financing = new Decimal(costs.financingPctPerYear ?? 0);
+    if (this.commission.isNeg() || this.financing.isNeg()) throw new Error("Custos de negociação não podem ser negativos");
+    this.rollover = nextRollover(startMs);
     const state = emptyState();
     createUser(state, pricing, startMs, "practice", [{ currency, balance }]);
     this.account = state.accounts[0]!;
@@ -66,9 +104,44 @@ export class BacktestAccount implements TickBroker, TradeStore {
   /** Moves the clock to `ms`, letting the broker's stops, targets and trailing stops act on the path first. */
   advanceTo(ms: number): void {
     if (ms <= this.now) return;
+    while (this.rollover <= ms) {
+      this.evaluate(this.rollover);
+      if (!this.financing.isZero()) this.chargeFinancing(this.rollover);
+      this.rollover = nextRollover(this.rollover);
+    }
+    this.evaluate(ms);
+    this.now = ms;
+  }
+
+  /** The broker's stops, targets and trailing stops up to `ms`; the closing commission of what they closed. */
+  private evaluate(ms: number): void {
+    if (ms <= this.lastEval) return;
+    const before = this.commission.isZero() ? [] : this.openStates().map((t) => ({ t, units: t.currentUnits }));
     evaluateTriggers(this.pricing, [this.account], this.lastEval, ms);
     this.lastEval = ms;
-    this.now = ms;
+    for (const { t, units } of before) if (t.state === "CLOSED") this.chargeCommission(t.id, units);
+  }
+
+  /** Charges an amount to the balance and to a trade's costs. */
+  private charge(tradeId: string, amount: Decimal): void {
+    if (amount.isZero()) return;
+    this.account.balance = formatMoney(new Decimal(this.account.balance).sub(amount));
+    this.costs.set(tradeId, (this.costs.get(tradeId) ?? new Decimal(0)).add(amount));
+  }
+
+  private chargeCommission(tradeId: string, units: string): void {
+    if (!this.commission.isZero()) this.charge(tradeId, new Decimal(units).abs().div(UNITS_PER_LOT).mul(this.commission).toDecimalPlaces(4));
+  }
+
+  private chargeFinancing(at: number): void {
+    const l = localParts(at, NEW_YORK);
+    const days = new Date(Date.UTC(l.y, l.m - 1, l.d)).getUTCDay() === 3 ? 3 : 1;
+    for (const t of this.openTrades()) {
+      const q = this.pricing.quote(t.instrument, at);
+      const rate = this.pricing.rate(instrumentSpec(t.instrument).quote, this.account.currency, at);
+      const notional = new Decimal(t.currentUnits).abs().mul(q.mid).mul(rate);
+      this.charge(t.id, notional.mul(this.financing).div(100).div(365).mul(days).toDecimalPlaces(4));
+    }
   }
 
   accountSummary(): AccountSummary {
@@ -92,11 +165,7 @@ export class BacktestAccount implements TickBroker, TradeStore {
 
   /** The broker's open trades (not our books: a stop may have closed one since the last sync). */
   openTrades(): Trade[] {
-    const trades = this.account.trades;
-    while (this.firstOpen < trades.length && trades[this.firstOpen]!.state !== "OPEN") this.firstOpen++;
-    const open: TradeState[] = [];
-    for (let i = this.firstOpen; i < trades.length; i++) if (trades[i]!.state === "OPEN") open.push(trades[i]!);
-    return open.map((trade) => ({
+    return this.openStates().map((trade) => ({
       id: trade.id,
       instrument: trade.instrument,
       price: trade.price,
@@ -109,6 +178,15 @@ export class BacktestAccount implements TickBroker, TradeStore {
     }));
   }
 
+  /** The simulator's open trades, oldest first, scanning from the oldest that may still be open. */
+  private openStates(): TradeState[] {
+    const trades = this.account.trades;
+    while (this.firstOpen < trades.length && trades[this.firstOpen]!.state !== "OPEN") this.firstOpen++;
+    const open: TradeState[] = [];
+    for (let i = this.firstOpen; i < trades.length; i++) if (trades[i]!.state === "OPEN") open.push(trades[i]!);
+    return open;
+  }
+
   prices(instruments: string[]): ClientPrice[] {
     return instruments
       .filter((i) => this.pricing.md.has(i))
@@ -119,18 +197,23 @@ export class BacktestAccount implements TickBroker, TradeStore {
   }
 
   closeTrade(trade: Pick<Trade, "id">, reason: AiExitReason | "end"): boolean {
+    const units = this.openStates().find((t) => t.id === trade.id)?.currentUnits ?? "0";
     const r = closeTrade(this.pricing, this.account, trade.id, { units: "ALL" }, this.now, "backtest");
     const filled = r.body.orderFillTransaction !== undefined;
-    if (filled) this.closeReasons.set(trade.id, reason);
+    if (filled) {
+      this.closeReasons.set(trade.id, reason);
+      this.chargeCommission(trade.id, units);
+    }
     return filled;
   }
 
   placeOrder(decision: Decision): boolean {
     const body = marketOrderBody(marketOrderFor(decision, decision.id));
     const r = createMarketOrder(this.pricing, this.account, body, this.now, "backtest");
-    const filled = r.body.orderFillTransaction !== undefined;
-    if (filled) this.decisions.set(decision.id, decision);
-    return filled;
+    const fill = r.body.orderFillTransaction as { tradeOpened?: { tradeID: string; units: string } } | undefined;
+    if (fill) this.decisions.set(decision.id, decision);
+    if (fill?.tradeOpened) this.chargeCommission(fill.tradeOpened.tradeID, fill.tradeOpened.units);
+    return fill !== undefined;
   }
 
   /** Books new trades and the closes the broker made since the last sync. */

@@ -1,6 +1,7 @@
 /**
  * `npm run backtest -- --instrument EUR_USD[,GBP_USD,...] --data <dir> [--from ISO] [--to ISO]
- *  [--balance 10000] [--currency USD] [--style swing] [--json FILE] [--baseline random --seeds 200]`
+ *  [--balance 10000] [--currency USD] [--style swing] [--commission USD_PER_LOT] [--financing PCT_PER_YEAR]
+ *  [--json FILE] [--baseline random --seeds 200]`
  * Runs the live bot's executor over the listed instruments together, in one simulator account
  * (concurrent positions as live; core/backtest/run.ts), and prints a summary (field definitions: profit factor = gross profit / gross loss,
  * payoff = average win / average loss, ADR 0008) and the trades. `--json FILE` writes the settings,
@@ -21,7 +22,7 @@ import { defaultSettings, parseSettingsUpdate } from "../../core/settings";
 import { loadCsvCandles } from "./candle-files";
 
 const USAGE =
-  "Uso: npm run backtest -- --instrument EUR_USD[,GBP_USD] --data <pasta> [--from ISO] [--to ISO] [--balance 10000] [--currency USD] [--style swing] [--json arquivo] [--baseline random --seeds 200]";
+  "Uso: npm run backtest -- --instrument EUR_USD[,GBP_USD] --data <pasta> [--from ISO] [--to ISO] [--balance 10000] [--currency USD] [--style swing] [--commission 3.5] [--financing 2] [--json arquivo] [--baseline random --seeds 200]";
 
 function fail(msg: string): never {
   console.error(`Erro: ${msg}\n${USAGE}`);
@@ -97,6 +98,7 @@ export function jsonResult(opts: BacktestOptions, r: BacktestResult, baseline?: 
     to: opts.to ?? null,
     initialBalance: String(opts.initialBalance),
     accountCurrency: opts.accountCurrency,
+    costs: opts.costs ?? {},
     spreadPips: r.spreadPips,
     stepTimeframe: r.stepTimeframe,
     candles: r.candles,
@@ -116,6 +118,7 @@ export function jsonResult(opts: BacktestOptions, r: BacktestResult, baseline?: 
       exitReason: t.exitReason,
       pips: t.pips,
       pnl: t.pnl,
+      costs: t.costs,
       risk: t.risk,
       rMultiple: t.rMultiple,
       result: t.result,
@@ -139,6 +142,8 @@ async function main(): Promise<void> {
         balance: { type: "string", default: "10000" },
         currency: { type: "string", default: "USD" },
         style: { type: "string" },
+        commission: { type: "string" },
+        financing: { type: "string" },
         json: { type: "string" },
         baseline: { type: "string" },
         seeds: { type: "string", default: "200" },
@@ -164,6 +169,9 @@ async function main(): Promise<void> {
   if (values.baseline !== undefined && values.baseline !== "random") fail(`--baseline aceita apenas "random": ${values.baseline}`);
   const seeds = Number(values.seeds);
   if (!Number.isInteger(seeds) || seeds < 1 || seeds > 10_000) fail(`--seeds inválido: ${values.seeds}`);
+  for (const k of ["commission", "financing"] as const) {
+    if (values[k] !== undefined && !/^\d+(\.\d+)?$/.test(values[k]!)) fail(`--${k} inválido (número ≥ 0 com ponto decimal): ${values[k]}`);
+  }
   let settings = defaultSettings();
   if (values.style) {
     const r = parseSettingsUpdate({ aiSettings: { tradingStyle: values.style } }, settings);
@@ -182,6 +190,10 @@ async function main(): Promise<void> {
       ...(values.to ? { to: values.to } : {}),
       initialBalance: values.balance!,
       accountCurrency: currency,
+      costs: {
+        ...(values.commission ? { commissionPerLot: values.commission } : {}),
+        ...(values.financing ? { financingPctPerYear: values.financing } : {}),
+      },
     };
     const result = await runBacktest({ ...opts, clock: () => performance.now() });
     const baseline = values.baseline === "random" ? await randomBaseline(opts, result, seeds) : undefined;

@@ -62,6 +62,22 @@ describe("backtest on real data", () => {
     expect(again.trades).toEqual(r.trades);
   });
 
+  it("commission and financing as options: charged per fill and per rollover, in each trade's P&L", { timeout: 60_000 }, async () => {
+    const opts = { instruments: ["EUR_USD"], candles: { EUR_USD: loadCsvCandles(DATA, "EUR_USD") }, settings: defaultSettings(), from: "2026-01-12T00:00:00Z", to: "2026-01-24T00:00:00Z", initialBalance: "10000", accountCurrency: "USD" };
+    const free = await runBacktest(opts);
+    expect(free.trades.every((t) => t.costs === "0.0000")).toBe(true);
+    const r = await runBacktest({ ...opts, costs: { commissionPerLot: "3.5", financingPctPerYear: "2" } });
+    consistent(r, "10000");
+    let financed = 0;
+    for (const t of r.trades) {
+      const commission = new Decimal(t.units).abs().div(100_000).mul("3.5").toDecimalPlaces(4).mul(2);
+      expect(new Decimal(t.costs).gte(commission), t.entryTime).toBe(true);
+      if (new Decimal(t.costs).gt(commission)) financed++;
+    }
+    expect(financed).toBeGreaterThan(0); // some trades were held through a 17:00 New York rollover
+    expect(Number(r.stats.netPnl)).toBeLessThan(Number(free.stats.netPnl));
+  });
+
   it("USD_JPY histdata 2016 (bid M1 → M5 file present), 3-decimal prices", { timeout: 60_000 }, async () => {
     const candlesByTf = loadCsvCandles(`${DATA}/histdata_2016`, "USD_JPY");
     const s = defaultSettings();
