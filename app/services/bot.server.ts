@@ -295,7 +295,8 @@ async function tickLocked(userId: string, force: boolean): Promise<TickOutcome> 
   let broker;
   try {
     broker = await requireBroker(userId);
-  } catch {
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err; // only "no connection" is expected here
     if (bot?.is_active) await stopWithNotice(userId, "broker", msg("bot:stopDetail.noBroker"));
     return skipped(msg("bot:errors.noBroker"));
   }
