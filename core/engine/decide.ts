@@ -178,6 +178,11 @@ function decideFrom(tracker: (tf: Timeframe) => FeatureTracker, input: StreamInp
   const pick = pickTimeframe(cls, settings);
   const regime = { ...cls, reason: pick.reason, reasonMsg: pick.reasonMsg };
   const tf = pick.timeframe;
+  // The scalper's M5 picks stand in for M1, which the AI does not read (PRODUCT.md §9: M5–H1);
+  // with settings.aiSettings.scalper.m1FallbackToM5 off they are not taken.
+  if (scalper && ai.autoTimeframeSelection && tf === "M5" && !ai.scalper.m1FallbackToM5) {
+    return base(tf, say("engine:decision.m1Unavailable"), regime);
+  }
   const f = tf === anchorTf ? anchor : tracker(tf).snapshot();
   if (!f) return base(tf, say("engine:decision.insufficientData", { timeframe: tf }), regime);
   const closeTime = f.time + GRANULARITY_SECONDS[tf]! * 1000;

@@ -102,6 +102,38 @@ describe("decide", () => {
     expect(n.reason).toMatch(/^Scalper sem impulso: 0\.\d\d abaixo do limiar 1\.00/);
   });
 
+  it("scalper: m1FallbackToM5 off refuses the M5 picks (they stand in for M1), keeps M15 ones", () => {
+    const on = defaultSettings();
+    on.aiSettings.tradingStyle = "scalper";
+    const off = defaultSettings();
+    off.aiSettings.tradingStyle = "scalper";
+    off.aiSettings.scalper.m1FallbackToM5 = false;
+    const engine = new DecisionEngine(featureConfig(on));
+    const seen = new Set<string>();
+    const ms = { M5: 300_000, M15: 900_000, M30: 1_800_000, H1: 3_600_000 } as const;
+    const next = { M5: 0, M15: 0, M30: 0, H1: 0 };
+    const feed = (upTo: number) => {
+      for (const tf of ["M5", "M15", "M30", "H1"] as const) {
+        while (next[tf] < real[tf].length && real[tf][next[tf]]!.time + ms[tf] <= upTo) engine.push(tf, real[tf][next[tf]++]!);
+      }
+    };
+    feed(real.M5[real.M5.length - 400]!.time);
+    for (let k = real.M5.length - 400; k < real.M5.length; k++) {
+      const bar = real.M5[k]!;
+      const close = bar.time + 300_000;
+      feed(close);
+      const at = { now: new Date(close), instrument: "EUR_USD", price: { bid: bar.close.toFixed(5), ask: (bar.close + 0.0001).toFixed(5), tradeable: true }, account: { balance: "10000", currency: "USD" } };
+      const a = engine.decide({ ...at, settings: on });
+      const b = engine.decide({ ...at, settings: off });
+      seen.add(a.timeframe);
+      if (a.timeframe === "M5") {
+        expect(b.action).toBe("none");
+        expect(b.reason).toBe("O scalper usaria M1, que a IA não lê (timeframes M5 a H1), e “Usar M5 quando faltar M1” está desligado: sem operação");
+      } else expect(b).toEqual(a);
+    }
+    expect(seen).toEqual(new Set(["M5", "M15"])); // both branches were exercised
+  });
+
   it("refuses divergent signals with the confidence and the minimum", () => {
     const s = defaultSettings();
     s.aiSettings.autoTimeframeSelection = false;
