@@ -44,6 +44,7 @@ interface PairResult {
   loadMs: number;
   firstCps: number;
   medianCps: number;
+  medianTps: number;
   medianMs: number;
   baseline: BaselineResult;
   baselineMs: number;
@@ -60,11 +61,11 @@ for (const instrument of PAIRS) {
   const loadMs = performance.now() - t0;
   allCandles[instrument] = candlesByTf;
   const opts: BacktestOptions = { instruments: [instrument], candles: { [instrument]: candlesByTf }, settings: defaultSettings(), initialBalance: "10000", accountCurrency: "USD" };
-  const runs: { ms: number; cps: number }[] = [];
+  const runs: { ms: number; cps: number; tps: number }[] = [];
   let last: BacktestResult | undefined;
   for (let i = 0; i < RUNS; i++) {
     last = await runBacktest({ ...opts, clock: () => performance.now() });
-    runs.push({ ms: last.durationMs!, cps: last.candlesPerSecond! });
+    runs.push({ ms: last.durationMs!, cps: last.candlesPerSecond!, tps: last.ticksPerSecond! });
   }
   const result = last!;
   const sorted = [...runs].sort((a, b) => a.cps - b.cps);
@@ -75,11 +76,11 @@ for (const instrument of PAIRS) {
   const baseline = await randomBaseline(opts, result, SEEDS);
   const baselineMs = performance.now() - b0;
   baselineTotalMs += baselineMs;
-  results.push({ instrument, result, loadMs, firstCps: runs[0]!.cps, medianCps: med.cps, medianMs: med.ms, baseline, baselineMs });
+  results.push({ instrument, result, loadMs, firstCps: runs[0]!.cps, medianCps: med.cps, medianTps: med.tps, medianMs: med.ms, baseline, baselineMs });
   const s = result.stats;
   console.log(
     `${instrument}: ${result.candles} ${result.stepTimeframe} candles, spread ${result.spreadPips[instrument]} pips, load ${loadMs.toFixed(0)} ms, ` +
-      `first run ${runs[0]!.cps} c/s, median ${med.cps} c/s (${med.ms.toFixed(0)} ms); trades ${s.trades}, win ${dash(s.winRatePct)} %, ` +
+      `first run ${runs[0]!.cps} c/s, median ${med.cps} c/s (${med.ms.toFixed(0)} ms), ${result.ticks} ticks, ${med.tps} ticks/s; trades ${s.trades}, win ${dash(s.winRatePct)} %, ` +
       `PF ${dash(s.profitFactor)}, payoff ${dash(s.payoffRatio)}, net ${s.netPnl} USD; ` +
       `baseline ${SEEDS} seeds in ${(baselineMs / 1000).toFixed(1)} s: median ${baseline.medianNetPnl} USD, strategy percentile ${baseline.netPnlPercentile}`,
   );
@@ -94,9 +95,9 @@ const busy = LOAD_BEFORE > 1 || loadAfter > 1.5;
 const overall = Math.round((totalCandles / totalMs) * 1000);
 console.log(`overall ${overall} candles/s (median runs); baseline total ${(baselineTotalMs / 1000).toFixed(1)} s; heap used ${mb(mem.heapUsed)} MB, rss ${mb(mem.rss)} MB`);
 
-const rows = results.map(({ instrument, result: r, firstCps, medianCps, baseline }) => {
+const rows = results.map(({ instrument, result: r, firstCps, medianCps, medianTps, baseline }) => {
   const s = r.stats;
-  return `| ${instrument} | ${r.spreadPips[instrument]} | ${r.candles} | ${firstCps} / ${medianCps} | ${s.trades} | ${dash(s.winRatePct)} | ${dash(s.profitFactor)} | ${dash(s.payoffRatio)} | ${usd(s.expectancy)} | ${dash(s.expectancyR)} | ${usd(s.netPnl)} | ${dash(s.maxDrawdownPct)} | ${dash(s.sharpe)} | ${r.stops.length} | ${usd(baseline.medianNetPnl)} | ${baseline.netPnlPercentile.toFixed(1)} |`;
+  return `| ${instrument} | ${r.spreadPips[instrument]} | ${r.candles} | ${firstCps} / ${medianCps} | ${r.ticks} / ${medianTps} | ${s.trades} | ${dash(s.winRatePct)} | ${dash(s.profitFactor)} | ${dash(s.payoffRatio)} | ${usd(s.expectancy)} | ${dash(s.expectancyR)} | ${usd(s.netPnl)} | ${dash(s.maxDrawdownPct)} | ${dash(s.sharpe)} | ${r.stops.length} | ${usd(baseline.medianNetPnl)} | ${baseline.netPnlPercentile.toFixed(1)} |`;
 });
 /** Bot stops per risk rule, the first max-drawdown stop and the last trade's close, per pair. */
 const stopLines = results.map(({ instrument, result: r }) => {
@@ -138,10 +139,10 @@ const section = [
   "(ties half); around 50 means the strategy is indistinguishable from random entries, and only a figure near 95 or above would be",
   "evidence of an edge at the usual 5 % level.",
   "",
-  "| pair | spread pips | candles | first / median c/s | trades | win rate % | profit factor (gross profit / gross loss) | payoff (avg win / avg loss) | expectancy USD | expectancy R | net P&L USD | max DD % | Sharpe | bot stops | baseline median net P&L USD | strategy percentile in the random-entry baseline |",
-  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  "| pair | spread pips | candles | first / median c/s | ticks run / ticks/s | trades | win rate % | profit factor (gross profit / gross loss) | payoff (avg win / avg loss) | expectancy USD | expectancy R | net P&L USD | max DD % | Sharpe | bot stops | baseline median net P&L USD | strategy percentile in the random-entry baseline |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ...rows,
-  `| all three in one account | — | ${together.candles} | — / ${together.candlesPerSecond} | ${ts.trades} | ${dash(ts.winRatePct)} | ${dash(ts.profitFactor)} | ${dash(ts.payoffRatio)} | ${usd(ts.expectancy)} | ${dash(ts.expectancyR)} | ${usd(ts.netPnl)} | ${dash(ts.maxDrawdownPct)} | ${dash(ts.sharpe)} | ${together.stops.length} | — | — |`,
+  `| all three in one account | — | ${together.candles} | — / ${together.candlesPerSecond} | ${together.ticks} / ${together.ticksPerSecond} | ${ts.trades} | ${dash(ts.winRatePct)} | ${dash(ts.profitFactor)} | ${dash(ts.payoffRatio)} | ${usd(ts.expectancy)} | ${dash(ts.expectancyR)} | ${usd(ts.netPnl)} | ${dash(ts.maxDrawdownPct)} | ${dash(ts.sharpe)} | ${together.stops.length} | — | — |`,
   "",
   "Bot stops by risk rule:",
   "",
@@ -159,6 +160,10 @@ const section = [
   "",
   `Overall: ${fmt(overall)} candles/s (median runs). The issue's targets: ≥ ${fmt(TARGET_CPS)} candles/s (${meets ? "met" : "NOT met"} by this run), and an aim of`,
   `${fmt(AIM_CPS)} candles/s on the indicator/decision path (not reached: ${(overall / AIM_CPS * 100).toFixed(1)} % of it). Baseline: ${(baselineTotalMs / 1000).toFixed(0)} s for ${SEEDS * PAIRS.length} runs.`,
+  "Read the candles/s with the ticks beside them: a bar on which the bot is off (after a risk stop, until the next trading day) only",
+  "updates the indicators, while a tick runs the whole executor for every instrument. With the bot never halted a run would go at about",
+  `ticks/s × instruments candles/s (${results.map((p) => `${p.instrument} ${fmt(p.medianTps)}`).join(", ")} ticks/s here); the executor's cost is in the`,
+  "decimal arithmetic of sizing, quotes, fills and the risk gate (money and prices are decimals by rule), which is where the speed work is to be done.",
   `Memory after the runs: heap used ${mb(mem.heapUsed)} MB, RSS ${mb(mem.rss)} MB.`,
   "",
   losing.length > 0

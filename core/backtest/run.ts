@@ -120,6 +120,8 @@ export interface BacktestResult {
   /** Wall time and speed, when a clock was given. */
   durationMs?: number;
   candlesPerSecond?: number;
+  /** Executor ticks per second (each decides every instrument): the speed when the bot is never halted. */
+  ticksPerSecond?: number;
 }
 
 function toMs(v: Date | string | undefined, fallback: number): number {
@@ -280,6 +282,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     const ms = opts.clock() - started;
     result.durationMs = Math.round(ms * 10) / 10;
     result.candlesPerSecond = ms > 0 ? Math.round((processed / ms) * 1000) : undefined;
+    result.ticksPerSecond = ms > 0 ? Math.round((ticks / ms) * 1000) : undefined;
   }
   return result;
 }
