@@ -135,7 +135,9 @@ export class BacktestAccount implements TickBroker, TradeStore {
 
   private chargeFinancing(at: number): void {
     const l = localParts(at, NEW_YORK);
-    const days = new Date(Date.UTC(l.y, l.m - 1, l.d)).getUTCDay() === 3 ? 3 : 1;
+    const weekday = new Date(Date.UTC(l.y, l.m - 1, l.d)).getUTCDay();
+    if (weekday === 0 || weekday === 6) return; // no rollover on a closed market; Wednesday's carries the weekend
+    const days = weekday === 3 ? 3 : 1;
     for (const t of this.openTrades()) {
       const q = this.pricing.quote(t.instrument, at);
       const rate = this.pricing.rate(instrumentSpec(t.instrument).quote, this.account.currency, at);
