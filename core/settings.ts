@@ -160,12 +160,19 @@ const timeframeSchema = z.preprocess(
  * Style outside the list becomes 'swing', sensitivity 'medium', impulseThreshold is clamped to 0–1
  * (PRODUCT.md §5); every other invalid value is rejected with a translatable message.
  */
+/**
+ * Largest fixed lot accepted (10,000,000 units). PRODUCT.md §5 sets only the minimum; an unbounded
+ * lot is a typo away from a position no retail account can carry. Sizing also refuses any fixed lot
+ * beyond the leverage and margin caps of core/engine/sizing.ts.
+ */
+export const MAX_FIXED_LOT = 100;
+
 export const tradingSettingsSchema = z.object({
   lotMode: z.preprocess(
     (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
     z.enum(LOT_MODES, zMsg("validation:lotMode")),
   ),
-  fixedLot: boundedNumber("fixedLot", { min: 0.01, step: 0.01 }),
+  fixedLot: boundedNumber("fixedLot", { min: 0.01, max: MAX_FIXED_LOT, step: 0.01 }),
   maxDailyTrades: boundedNumber("maxDailyTrades", { min: 1, max: 100, int: true }),
   maxDrawdownPct: boundedNumber("maxDrawdownPct", { min: 1, max: 100, step: 0.5 }),
   dailyLossLimitPct: boundedNumber("dailyLossLimitPct", { min: 0.5, max: 20, step: 0.5 }),

@@ -8,7 +8,8 @@
  *   units ≤ marginAvailable / (price × rate × marginRate) when marginAvailable is given; and by
  *   leverage: notional (units × price × rate) ≤ balance × MAX_LEVERAGE_PER_TRADE, so a tight stop
  *   can never turn into an oversized position that a price gap would punish far beyond 1 %.
- * - fixed: fixedLot × 100 000 units (UNITS_PER_LOT, PRODUCT.md §9), floored to whole units.
+ * - fixed: fixedLot × 100 000 units (UNITS_PER_LOT, PRODUCT.md §9), floored to whole units; refused
+ *   (not shrunk: the user chose that size) when it exceeds the same leverage or margin cap.
  * The result is a signed integer string: + buy, − sell (OANDA convention).
  */
 import { Decimal } from "../decimal";
@@ -70,25 +71,41 @@ export function quoteToAccount(instrument: string, accountCurrency: string, pric
 /** Units for an order, signed by side. Errors are returned (reason message and Portuguese text), never thrown. */
 export function computeUnits(input: SizingInput): SizingResult {
   const sign = input.side === "buy" ? 1 : -1;
+  const rate = quoteToAccount(input.instrument, input.accountCurrency, input.price, input.quoteToAccountRate);
   if (input.mode === "fixed") {
     const units = new Decimal(input.fixedLot).mul(UNITS_PER_LOT).floor();
-    if (units.lte(0)) return fail("engine:sizing.invalidFixedLot");
+    if (!units.isFinite() || units.lte(0)) return fail("engine:sizing.invalidFixedLot");
+    if (!rate) return fail("engine:sizing.noConversionRate", { from: instrumentSpec(input.instrument).quote, to: input.accountCurrency });
+    const cap = unitCap(input, rate);
+    if (cap !== null && units.gt(cap)) {
+      return fail("engine:sizing.fixedLotTooLarge", { lots: units.div(UNITS_PER_LOT).toFixed(2), maxLots: Decimal.max(cap, 0).div(UNITS_PER_LOT).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2) });
+    }
     return { ok: true, units: units.mul(sign).toFixed(0) };
   }
-  const rate = quoteToAccount(input.instrument, input.accountCurrency, input.price, input.quoteToAccountRate);
   if (!rate) return fail("engine:sizing.noConversionRate", { from: instrumentSpec(input.instrument).quote, to: input.accountCurrency });
   const stop = new Decimal(input.stopDistance);
   if (!stop.gt(0)) return fail("engine:sizing.invalidStopDistance");
   const risk = new Decimal(input.balance).mul(RISK_PER_TRADE_PCT).div(100);
   // Rounded to 1e-6 before flooring: a rate like 1/150 carries a last-digit artefact (29 999.999…).
   let units = risk.div(stop.mul(rate)).toDecimalPlaces(6).floor();
-  const notionalPerUnit = new Decimal(input.price).mul(rate);
-  if (notionalPerUnit.gt(0)) units = Decimal.min(units, new Decimal(input.balance).mul(MAX_LEVERAGE_PER_TRADE).div(notionalPerUnit).floor());
-  if (input.marginAvailable !== undefined) {
-    const marginRate = new Decimal(input.marginRate ?? instrumentSpec(input.instrument).marginRate);
-    const perUnit = new Decimal(input.price).mul(rate).mul(marginRate);
-    if (perUnit.gt(0)) units = Decimal.min(units, new Decimal(input.marginAvailable).div(perUnit).floor());
-  }
+  const cap = unitCap(input, rate);
+  if (cap !== null) units = Decimal.min(units, cap);
   if (units.lte(0)) return fail("engine:sizing.zeroUnits");
   return { ok: true, units: units.mul(sign).toFixed(0) };
+}
+
+/**
+ * The most units one trade may have: notional ≤ balance × MAX_LEVERAGE_PER_TRADE and, when the
+ * margin available is known, margin ≤ marginAvailable. Null when the price gives no notional.
+ */
+function unitCap(input: SizingInput, rate: Decimal): Decimal | null {
+  const notionalPerUnit = new Decimal(input.price).mul(rate);
+  if (!notionalPerUnit.gt(0)) return null;
+  let cap = new Decimal(input.balance).mul(MAX_LEVERAGE_PER_TRADE).div(notionalPerUnit).floor();
+  if (input.marginAvailable !== undefined) {
+    const marginRate = new Decimal(input.marginRate ?? instrumentSpec(input.instrument).marginRate);
+    const perUnit = notionalPerUnit.mul(marginRate);
+    if (perUnit.gt(0)) cap = Decimal.min(cap, new Decimal(input.marginAvailable).div(perUnit).floor());
+  }
+  return cap;
 }

@@ -54,8 +54,17 @@ describe("sizing", () => {
     expect(ok).toEqual({ ok: true, units: "40000" });
   });
   it("fixed: fixedLot × 100 000, signed", () => {
-    expect(computeUnits({ instrument: "USD_JPY", side: "sell", mode: "fixed", fixedLot: 0.05, balance: "10", accountCurrency: "USD", price: "150", stopDistance: "0.1" })).toEqual({ ok: true, units: "-5000" });
-    expect(computeUnits({ instrument: "EUR_USD", side: "buy", mode: "fixed", fixedLot: 1.23, balance: "10", accountCurrency: "USD", price: "1.1", stopDistance: "0.1" })).toEqual({ ok: true, units: "123000" });
+    expect(computeUnits({ instrument: "USD_JPY", side: "sell", mode: "fixed", fixedLot: 0.05, balance: "10000", accountCurrency: "USD", price: "150", stopDistance: "0.1" })).toEqual({ ok: true, units: "-5000" });
+    expect(computeUnits({ instrument: "EUR_USD", side: "buy", mode: "fixed", fixedLot: 1.23, balance: "100000", accountCurrency: "USD", price: "1.1", stopDistance: "0.1" })).toEqual({ ok: true, units: "123000" });
+  });
+  it("fixed: refused, not shrunk, above the leverage or margin cap (issue 8)", () => {
+    // 10 000 USD × 5 = 50 000 USD of notional: 0.45 lot of EUR_USD at 1.1 fits, 0.46 does not
+    const base = { instrument: "EUR_USD", side: "buy" as const, mode: "fixed" as const, balance: "10000", accountCurrency: "USD", price: "1.1", stopDistance: "0.001" };
+    expect(computeUnits({ ...base, fixedLot: 0.45 })).toEqual({ ok: true, units: "45000" });
+    const big = computeUnits({ ...base, fixedLot: 0.46 });
+    expect(big).toMatchObject({ ok: false, reason: "Lote fixo 0.46 acima do máximo de 0.45 lotes para o saldo e a margem (alavancagem máxima por trade)" });
+    // margin: 100 USD available at 3.33 % carries 100 / (1.1 × 0.0333) = 2 730 units
+    expect(computeUnits({ ...base, fixedLot: 0.03, marginAvailable: "100" })).toMatchObject({ ok: false, reason: expect.stringContaining("máximo de 0.02 lotes") });
   });
   it("fixed-lot rule: fixed only with lotMode fixed and a finite fixedLot > 0", () => {
     expect(effectiveLotMode({ lotMode: "fixed", fixedLot: 0.01 })).toBe("fixed");

@@ -34,7 +34,7 @@ describe("zMsg / decodeIssueMessage", () => {
 
   it.each([
     [{ maxTrades: 25 }, "maxTrades deve estar entre 1 e 20", "maxTrades must be between 1 and 20", "maxTrades debe estar entre 1 y 20"],
-    [{ fixedLot: 0 }, "fixedLot deve ser no mínimo 0,01", "fixedLot must be at least 0.01", "fixedLot debe ser como mínimo 0,01"],
+    [{ fixedLot: 0 }, "fixedLot deve estar entre 0,01 e 100", "fixedLot must be between 0.01 and 100", "fixedLot debe estar entre 0,01 y 100"],
     [{ dailyLossLimitPct: 1.2 }, "dailyLossLimitPct deve variar em passos de 0,5", "dailyLossLimitPct must change in steps of 0.5", "dailyLossLimitPct debe variar en pasos de 0,5"],
     [{ tpRatio: 5.5 }, "tpRatio deve estar entre 0,5 e 5", "tpRatio must be between 0.5 and 5", "tpRatio debe estar entre 0,5 y 5"],
     [{ aiSettings: { cooldownSec: 3605 } }, "cooldownSec deve estar entre 0 e 3600", "cooldownSec must be between 0 and 3600", "cooldownSec debe estar entre 0 y 3600"],
