@@ -16,6 +16,8 @@ import { config } from "./config.server";
 import { decryptSecret, encryptSecret } from "./crypto.server";
 import { db } from "./db.server";
 import { DomainError, InternalError, UpstreamError, ValidationError } from "./errors.server";
+import { logger } from "./logger.server";
+import { lockReconcile, reconcile } from "./reconcile.server";
 
 export interface BrokerConnectionRow {
   user_id: string;
@@ -82,7 +84,15 @@ export async function testToken(token: string, environment: Environment) {
   }
 }
 
-/** Connects (or reconnects) the user's account: checks the token reaches it, stores it encrypted. */
+/**
+ * Connects (or reconnects) the user's account: checks the token reaches it, stores it encrypted.
+ * The broker transaction id reconciled so far is kept per account (issue 8 item 5): the current
+ * connection's goes to `broker_cursors`, and connecting an account seen before resumes from its
+ * stored id instead of the broker's "now". Then, under the user's reconcile lock, what happened
+ * while disconnected is replayed and every trade we hold as open on the account is checked against
+ * the broker (`reconcile` with `sweepOpen`), so trades closed meanwhile reach history and the risk
+ * counters. A failure of that catch-up does not undo the connection: the next reconcile resumes it.
+ */
 export async function connectBroker(userId: string, input: { token: string; environment: Environment; accountId: string }) {
   const client = clientFor(input.token, input.environment);
   let summary;
@@ -91,15 +101,34 @@ export async function connectBroker(userId: string, input: { token: string; envi
   } catch (err) {
     throw brokerFailure(err);
   }
-  await db()`insert into broker_connections (user_id, environment, account_id, account_alias, account_currency, token_encrypted, last_transaction_id)
-    values (${userId}, ${input.environment}, ${summary.id}, ${summary.alias ?? null}, ${summary.currency},
-            ${encryptSecret(input.token)}, ${summary.lastTransactionID})
-    on conflict (user_id) do update set environment = excluded.environment, account_id = excluded.account_id,
-      account_alias = excluded.account_alias, account_currency = excluded.account_currency,
-      token_encrypted = excluded.token_encrypted, last_transaction_id = excluded.last_transaction_id,
-      status = 'connected', last_error = null, connected_at = now(), updated_at = now()`;
+  const conn = await db().begin(async (sql) => {
+    await lockReconcile(sql, userId);
+    await sql`insert into broker_cursors (user_id, environment, account_id, last_transaction_id)
+      select user_id, environment, account_id, last_transaction_id from broker_connections
+      where user_id = ${userId} and last_transaction_id is not null
+      on conflict (user_id, environment, account_id) do update set last_transaction_id = excluded.last_transaction_id, updated_at = now()`;
+    const [kept] = await sql<{ last_transaction_id: string }[]>`delete from broker_cursors
+      where user_id = ${userId} and environment = ${input.environment} and account_id = ${summary.id} returning last_transaction_id`;
+    const [row] = await sql<BrokerConnectionRow[]>`insert into broker_connections (user_id, environment, account_id, account_alias, account_currency, token_encrypted, last_transaction_id)
+      values (${userId}, ${input.environment}, ${summary.id}, ${summary.alias ?? null}, ${summary.currency},
+              ${encryptSecret(input.token)}, ${kept?.last_transaction_id ?? summary.lastTransactionID})
+      on conflict (user_id) do update set environment = excluded.environment, account_id = excluded.account_id,
+        account_alias = excluded.account_alias, account_currency = excluded.account_currency,
+        token_encrypted = excluded.token_encrypted, last_transaction_id = excluded.last_transaction_id,
+        status = 'connected', last_error = null, connected_at = now(), updated_at = now()
+      returning *`;
+    return row!;
+  });
   const price = await client.getPricing(summary.id, ["EUR_USD"]).catch(() => []);
   if (price[0]) await recordMarketTime(userId, Date.parse(price[0].time));
+  try {
+    await reconcile(userId, conn, client, { sweepOpen: true });
+  } catch (err) {
+    logger().warn(
+      { userId, err: err instanceof BrokerError ? { kind: err.kind, status: err.status } : err },
+      "reconciliação após conectar falhou; a próxima reconciliação retoma do id armazenado",
+    );
+  }
   return summary;
 }
 
@@ -168,15 +197,25 @@ export async function markConnection(userId: string, status: "connected" | "erro
 /**
  * Disconnects the broker, in one transaction: the bot stops (reason 'manual', as the stop button:
  * the AI cannot run without a broker) and the connection with its stored token is deleted — both
- * or neither. Same statement as bot.server.ts `stopBot`, inlined here because bot.server.ts imports
+ * or neither. The account's last reconciled transaction id is kept (`broker_cursors`) for a
+ * reconnect of the same account (`connectBroker`). Same statement as bot.server.ts `stopBot`, inlined here because bot.server.ts imports
  * this module.
  * @returns whether there was a connection to remove
  */
 export async function disconnectBroker(userId: string): Promise<boolean> {
   return db().begin(async (tx) => {
+    // Under the reconcile lock, so the id kept below is the one of the last reconcile that committed.
+    await lockReconcile(tx, userId);
     await tx`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = 'manual', updated_at = now()
       where user_id = ${userId} and is_active`;
-    const rows = await tx`delete from broker_connections where user_id = ${userId} returning user_id`;
+    const rows = await tx`with gone as (
+        delete from broker_connections where user_id = ${userId} returning user_id, environment, account_id, last_transaction_id
+      ), kept as (
+        insert into broker_cursors (user_id, environment, account_id, last_transaction_id)
+        select user_id, environment, account_id, last_transaction_id from gone where last_transaction_id is not null
+        on conflict (user_id, environment, account_id) do update set last_transaction_id = excluded.last_transaction_id, updated_at = now()
+      )
+      select user_id from gone`;
     return rows.length > 0;
   });
 }

@@ -94,3 +94,37 @@ describe("partial closes", () => {
     expect(Number(final!.realized_pl)).toBe(Number(closed.realizedPL));
   }, 120_000);
 });
+
+describe("reconnect", () => {
+  it("a trade closed at the broker while disconnected is closed in our history with the broker's P&L after reconnecting", async () => {
+    const u = await userWithBroker(env, app);
+    const b = broker(u);
+    const tradeId = await b.buy(2000);
+    // Our books know the trade (a partial close through our API reconciles it).
+    expect((await u.call("POST", `/api/trades/${tradeId}/close`, { units: "500" })).status).toBe(200);
+    expect(await ourTrade(u.userId, tradeId)).toMatchObject({ units: "1500", status: "open" });
+
+    expect((await u.call("POST", "/api/oanda-auth/disconnect")).status).toBe(200);
+    await b.close(tradeId);
+    const atBroker = await b.trade(tradeId);
+    expect(atBroker.state).toBe("CLOSED");
+    // Something else happens at the broker meanwhile: the account's transaction id moves on.
+    const other = await b.buy(100);
+    await b.close(other);
+
+    const again = await u.call("POST", "/api/oanda-auth/connect", { token: u.brokerToken, environment: "practice", accountId: u.accountId });
+    expect(again.status).toBe(200);
+    const ours = await ourTrade(u.userId, tradeId);
+    expect(ours).toMatchObject({ status: "closed", result: Number(atBroker.realizedPL) > 0 ? "WIN" : Number(atBroker.realizedPL) < 0 ? "LOSS" : "BE" });
+    expect(Number(ours!.realized_pl)).toBe(Number(atBroker.realizedPL));
+    const history = await u.call<{ trades: { id: string; pnl: string; status: string }[] }>("GET", "/api/trades/account/history?days=3650");
+    const row = history.body.trades.find((t) => t.id === tradeId);
+    expect(row).toBeDefined();
+    expect(Number(row!.pnl)).toBe(Number(atBroker.realizedPL));
+    // Replayed from the stored id: the trade opened and closed while disconnected is there too.
+    expect(history.body.trades.find((t) => t.id === other)).toBeDefined();
+    // Nothing left open here that the broker has closed.
+    const open = await env.db.sql`select broker_trade_id from trades where user_id = ${u.userId} and status = 'open'`;
+    expect(open).toHaveLength(0);
+  }, 120_000);
+});
