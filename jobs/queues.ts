@@ -7,20 +7,26 @@ import { z } from "zod";
 export const DEAD_LETTER_QUEUE = "dead-letter";
 
 /**
+ * Seconds before pg-boss takes a running tick job for a dead one. Above the longest tick deadline
+ * (config `TICK_TIMEOUT_SEC` ≤ 90), so a live tick is always over before its job can expire.
+ */
+export const TICK_JOB_EXPIRE_SECONDS = 120;
+
+/**
  * One bot tick. `short`: at most one waiting job per bot (singletonKey = user id), so the chain and
  * the scheduler never pile ticks up. Running ticks are not limited by the queue: a job orphaned by a
- * dead process would otherwise block the bot until it expires. Overlap is prevented by the bot's
- * advisory lock, which PostgreSQL releases when a process dies (bot.server.ts `runTick`).
+ * dead process would otherwise block the bot until it expires. Overlap is prevented by the user's
+ * lock, which PostgreSQL releases when a process dies (bot.server.ts `runTick`).
+ * No pg-boss retries (ADR 0013): the handler always completes the job and chains the next tick,
+ * sooner after a transient failure (jobs/handlers.ts); a retry could only duplicate that tick.
  */
 export const botTickQueue = {
   name: "bot-tick",
   payload: z.object({ userId: z.uuid() }),
   options: {
     policy: "short" as const,
-    retryLimit: 2,
-    retryDelay: 5,
-    retryBackoff: true,
-    expireInSeconds: 120,
+    retryLimit: 0,
+    expireInSeconds: TICK_JOB_EXPIRE_SECONDS,
     deadLetter: DEAD_LETTER_QUEUE,
   },
 };

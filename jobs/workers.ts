@@ -1,5 +1,5 @@
 /**
- * The workers of this process (`WORKERS=on`): one `work()` per queue with its handler, the
+ * The workers of this process (`WORKERS=on`): `TICK_CONCURRENCY` workers for bot ticks, one for each other queue, the
  * per-minute scheduler, and a first scheduler pass at boot so active bots resume at once.
  */
 import type PgBoss from "pg-boss";
@@ -7,9 +7,19 @@ import { handleEmailSend } from "./email-handler";
 import { handleBotTick, handleScheduler } from "./handlers";
 import { botSchedulerQueue, botTickQueue, emailSendQueue } from "./queues";
 
-/** Registers the handlers on a started pg-boss and schedules the scheduler. */
-export async function startWorkers(boss: PgBoss): Promise<void> {
-  await boss.work(botTickQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleBotTick);
+/** What the workers of this process may do at once. */
+export interface WorkerOptions {
+  /** Bot ticks run at once (config `TICK_CONCURRENCY`): that many independent one-job workers. */
+  tickConcurrency: number;
+}
+
+/**
+ * Registers the handlers on a started pg-boss and schedules the scheduler. Bot ticks get
+ * `tickConcurrency` workers of one job each (pg-boss 10 runs a worker's batches one after the other):
+ * a tick waiting on a slow broker holds its own worker only, never the other bots' ticks.
+ */
+export async function startWorkers(boss: PgBoss, opts: WorkerOptions): Promise<void> {
+  for (let i = 0; i < opts.tickConcurrency; i++) await boss.work(botTickQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleBotTick);
   await boss.work(botSchedulerQueue.name, { pollingIntervalSeconds: 5 }, handleScheduler);
   await boss.work(emailSendQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleEmailSend);
   await boss.schedule(botSchedulerQueue.name, botSchedulerQueue.cron, {}, { singletonKey: "scheduler" });

@@ -8,13 +8,14 @@ import { translateMsg } from "~/i18n";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { localizeOutcome, runTick } from "~/services/bot.server";
-import { UpstreamError } from "~/services/errors.server";
+import { DomainError, UpstreamError } from "~/services/errors.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {
     const user = await requireApiUser(request);
     const language = user.preferences?.language;
     const outcome = await runTick(user.id, { force: true }).catch((err: unknown) => {
+      if (err instanceof DomainError) throw err; // ours, e.g. the database busy (503)
       // A broker failure the tick let through (retryable): its own message, else a generic one.
       const m = err instanceof Error ? (err as { messageMsg?: unknown }).messageMsg : undefined;
       if (isMsg(m)) throw new UpstreamError(m);

@@ -8,6 +8,7 @@ import { bootstrapAccounts } from "./bootstrap.server";
 import { config } from "./config.server";
 import { closeDb } from "./db.server";
 import { logger } from "./logger.server";
+import { closeLockSession } from "./user-lock.server";
 
 /** Starts the queue (and workers when WORKERS=on) and creates first-boot accounts; returns login lines to print. */
 export async function startBackground(opts: { printLogins: boolean }): Promise<{ logins: string[] }> {
@@ -15,15 +16,16 @@ export async function startBackground(opts: { printLogins: boolean }): Promise<{
   if (!cfg.DATABASE_URL) throw new Error("DATABASE_URL não definido: o servidor deve iniciar o banco antes do app.");
   const boss = await startQueue({ connectionString: cfg.DATABASE_URL, onError: (err) => logger().error({ err }, "pg-boss error") });
   if (cfg.WORKERS === "on") {
-    await startWorkers(boss);
+    await startWorkers(boss, { tickConcurrency: cfg.TICK_CONCURRENCY });
     logger().info("workers iniciados");
   }
   const logins = await bootstrapAccounts(opts);
   return { logins };
 }
 
-/** Graceful stop: running ticks finish, then the pool closes. */
+/** Graceful stop: running ticks finish, then the lock session and the pool close. */
 export async function stopBackground(): Promise<void> {
   await stopQueue();
+  await closeLockSession();
   await closeDb();
 }

@@ -1,8 +1,10 @@
 /**
  * The AI bot of a user: start/stop/status of the loop (PRODUCT.md §7 AI) and one tick, the fixed
  * sequence of DESIGN.md §3: reconcile → account → per instrument: market data → engine decision →
- * risk → (order) → store the decision. Ticks of one bot never overlap: each holds a PostgreSQL
- * advisory lock for the bot while it runs (released by PostgreSQL if the process dies).
+ * risk → (order) → store the decision. Ticks of one bot never overlap: each holds the user's lock
+ * (user-lock.server.ts: a PostgreSQL advisory lock on a session of its own, released by PostgreSQL
+ * if the process dies) while it runs. A tick has a deadline (`TICK_TIMEOUT_SEC`): past it, its
+ * broker calls are abandoned, the error is stored on the bot and the lock released (ADR 0013).
  *
  * Texts it makes are translatable messages of the `bot` namespace (ADR 0007): API errors render in
  * the caller's language, stored texts (decisions, tick errors, notifications) keep the Portuguese
@@ -34,10 +36,10 @@ import { notify } from "./notifications.server";
 import { enqueueTick } from "./queue.server";
 import { reconcile } from "./reconcile.server";
 import { settingsFromRow } from "./settings.server";
+import { withUserLock } from "./user-lock.server";
 
 /** Default loop interval (PRODUCT.md §9). */
 export const DEFAULT_INTERVAL_SEC = 60;
-const LOCK_NAMESPACE = 724_002;
 
 /** Stop reasons with a label of their own (PRODUCT.md §4 "AI loop"); any other reads 'Inativo'. */
 export const LABELLED_STOP_REASONS = ["manual", "max_consecutive_losses", "daily_loss_limit", "trading_hours", "server_shutdown"] as const;
@@ -269,22 +271,66 @@ export async function runTick(userId: string, opts: { force?: boolean } = {}): P
   }
 }
 
+/**
+ * The tick under the user's lock (held on the lock session, not on a pool connection: the tick uses
+ * the pool freely) and its deadline. The tick's signal aborts at the deadline or if the lock is lost.
+ */
 async function runTickLocked(userId: string, opts: { force?: boolean }): Promise<TickOutcome> {
-  const reserved = await db().reserve();
-  try {
-    const [lock] = await reserved<{ ok: boolean }[]>`select pg_try_advisory_lock(${LOCK_NAMESPACE}, hashtext(${userId})) as ok`;
-    if (!lock?.ok) return skipped(msg("bot:skip.busy"));
+  const result = await withUserLock(userId, async (lockLost) => {
+    const seconds = config().TICK_TIMEOUT_SEC;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new TickDeadlineError(seconds)), seconds * 1000);
     try {
-      return await tickLocked(userId, opts.force ?? false);
+      return await tickLocked(userId, opts.force ?? false, AbortSignal.any([deadline.signal, lockLost]));
     } finally {
-      await reserved`select pg_advisory_unlock(${LOCK_NAMESPACE}, hashtext(${userId}))`;
+      clearTimeout(timer);
     }
-  } finally {
-    reserved.release();
+  });
+  return result.acquired ? result.value : skipped(msg("bot:skip.busy"));
+}
+
+/** A tick ran past its deadline (`TICK_TIMEOUT_SEC`) and was abandoned. */
+export class TickDeadlineError extends Error {
+  readonly messageMsg: Msg;
+  constructor(readonly seconds: number) {
+    const m = msg("bot:errors.deadline", { seconds });
+    super(translateMsg(m, "pt"));
+    this.name = "TickDeadlineError";
+    this.messageMsg = m;
   }
 }
 
-async function tickLocked(userId: string, force: boolean): Promise<TickOutcome> {
+/** The abort reason of a tick's signal, as an Error (a TickDeadlineError or a LockLostError). */
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
+}
+
+/**
+ * The user's broker client bound to a tick's signal: every call first checks the signal, and a call
+ * in flight when it aborts is abandoned (its promise rejects with the abort reason at once; its
+ * result, if any, is ignored). So nothing reaches the broker for this tick after its deadline.
+ * An order abandoned in flight is like one whose answer was lost: its intent stays pending and the
+ * next reconcile settles it from the broker's transactions (by client id).
+ */
+export function brokerWithSignal(client: BrokerPort, signal: AbortSignal): BrokerPort {
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (signal.aborted) return Promise.reject(abortReason(signal));
+        const call = Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args));
+        return new Promise((resolve, reject) => {
+          const onAbort = () => reject(abortReason(signal));
+          signal.addEventListener("abort", onAbort, { once: true });
+          call.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+        });
+      };
+    },
+  });
+}
+
+async function tickLocked(userId: string, force: boolean, signal: AbortSignal): Promise<TickOutcome> {
   const sql = db();
   const { valid: licensed, timezone: userTimezone, bot, settings } = await licenceAndTimezone(userId);
   if (!force && !bot?.is_active) return skipped(msg("bot:skip.inactive"));
@@ -300,7 +346,8 @@ async function tickLocked(userId: string, force: boolean): Promise<TickOutcome> 
     if (bot?.is_active) await stopWithNotice(userId, "broker", msg("bot:stopDetail.noBroker"));
     return skipped(msg("bot:errors.noBroker"));
   }
-  const { conn, client } = broker;
+  const { conn } = broker;
+  const client = brokerWithSignal(broker.client, signal);
   try {
     const seen: { nav?: string } = {};
     const outcome = await tradeOnce(userId, conn, client, settings, { valid: licensed, ...(userTimezone ? { timezone: userTimezone } : {}) }, bot, seen);
@@ -313,10 +360,12 @@ async function tickLocked(userId: string, force: boolean): Promise<TickOutcome> 
       await notify(userId, { type: "success", ...notices.connectionRestored() });
     }
     return outcome;
-  } catch (err) {
+  } catch (thrown) {
     // The Portuguese text stays the broker's own; its message (when it has one) is stored next to it.
+    // Past the deadline (or with the lock lost) the abort reason is the tick's error, whatever was thrown.
+    const err = signal.aborted ? abortReason(signal) : thrown;
     const message = err instanceof BrokerError ? err.messagePt : err instanceof Error ? err.message : String(err);
-    const errorMsg: Msg | string = err instanceof BrokerError ? brokerErrorMsg(err) : message;
+    const errorMsg: Msg | string = err instanceof BrokerError ? brokerErrorMsg(err) : hasMsg(err) ? err.messageMsg : message;
     logger().warn({ userId, err: err instanceof BrokerError ? { kind: err.kind, status: err.status } : err }, "tick falhou");
     await sql`update bots set last_tick_at = now(), last_tick_error = ${message}, last_tick_error_msg = ${jsonMsg(errorMsg)} where user_id = ${userId}`;
     if (err instanceof BrokerError) {
@@ -324,11 +373,14 @@ async function tickLocked(userId: string, force: boolean): Promise<TickOutcome> 
       await markConnection(userId, "error", message);
       if (prev?.status !== "error") await notify(userId, { type: "error", ...notices.connectionLost(errorMsg) });
       if (err.kind === "auth" || err.kind === "forbidden") await stopWithNotice(userId, "broker", errorMsg);
-      if (err.retryable) throw err; // let pg-boss retry with backoff
+      if (err.retryable) throw err; // the worker runs the next tick sooner (jobs/handlers.ts); run-once answers 502
     }
     return isMsg(errorMsg) ? { status: "skipped", reason: message, reasonMsg: errorMsg } : { status: "skipped", reason: message };
   }
 }
+
+/** An error carrying its translatable message (TickDeadlineError, LockLostError). */
+const hasMsg = (err: unknown): err is Error & { messageMsg: Msg } => err instanceof Error && isMsg((err as { messageMsg?: unknown }).messageMsg);
 
 /**
  * Stops the loop and, when it was on, notifies 'IA desativada' with the stop reason's label (when it

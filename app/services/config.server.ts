@@ -106,6 +106,14 @@ const schema = z.object({
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(20),
   /** Which proxies may set X-Forwarded-For (server/index.ts `trust proxy`); see `trustProxy`. */
   TRUST_PROXY: trustProxy.default("loopback"),
+  /** Bot ticks run at once by this process's workers (jobs/workers.ts); a stalled broker holds one of them, not the others. */
+  TICK_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  /**
+   * Deadline of one bot tick, seconds (bot.server.ts): past it the tick's broker calls are abandoned,
+   * the error is stored on the bot and the lock released. At most 90: under the tick job's
+   * expiration (jobs/queues.ts, 120 s), so pg-boss never takes a running tick for a dead one.
+   */
+  TICK_TIMEOUT_SEC: z.coerce.number().int().min(5).max(90).default(45),
   /**
    * Test harness fault injection (tests/integration/crash-restart.test.ts): the process kills itself
    * right before or right after sending an order. Refused when NODE_ENV=production.

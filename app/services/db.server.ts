@@ -1,17 +1,37 @@
 /**
  * The PostgreSQL pool, one per process (a `globalThis` singleton so Vite dev reloads don't open
  * new pools). Numeric columns come back as strings (decimal-safe); bigint ids as strings too.
+ *
+ * No code holds a connection of this pool while it waits for another one from it (issue 8 item 2,
+ * ADR 0013): the bots' per-user locks live on their own session (user-lock.server.ts). A query that
+ * finds every connection taken waits at most `POOL_WAIT_TIMEOUT_MS` and then fails with
+ * `DatabaseBusyError` (503 on the API) instead of waiting for ever.
  */
 import postgres from "postgres";
+import { msg } from "../../core/i18n/message";
 import { config } from "./config.server";
+import { ServiceUnavailableError } from "./errors.server";
 
 declare global {
   var __sql: postgres.Sql | undefined;
   var __sqlQueries: number | undefined;
 }
 
+/** Size of the app's pool. */
+export const POOL_SIZE = 10;
+/** Longest wait of a query for a free connection of the pool before `DatabaseBusyError`. */
+export const POOL_WAIT_TIMEOUT_MS = 10_000;
+
+/** A query gave up waiting for a free connection of the pool (every one was taken for `waitedMs`). */
+export class DatabaseBusyError extends ServiceUnavailableError {
+  readonly code = "POOL_WAIT_TIMEOUT";
+  constructor(readonly waitedMs: number) {
+    super(msg("api:databaseBusy"));
+  }
+}
+
 /**
- * Statements sent by this process's pool so far (postgres.js `debug` hook): the bot logs the
+ * Statements sent by this process's pools so far (postgres.js `debug` hook): the bot logs the
  * round trips of each tick with it (issue 7 budget: ≤ 10 per bot-tick; measured by
  * tests/integration/tick-round-trips.test.ts).
  */
@@ -19,19 +39,82 @@ export function sqlQueryCount(): number {
   return globalThis.__sqlQueries ?? 0;
 }
 
+/** The `debug` hook of every pool of the app: counts statements for `sqlQueryCount`. */
+function countStatement(): void {
+  globalThis.__sqlQueries = (globalThis.__sqlQueries ?? 0) + 1;
+}
+
+/** The parts of a postgres.js `Query` the wait timeout uses (postgres 3.4: `state` is set once a connection took it). */
+interface PendingQuery {
+  state: unknown;
+  handle(): Promise<void>;
+  cancel(): unknown;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+const isQuery = (q: unknown): q is PendingQuery =>
+  typeof q === "object" && q !== null && typeof (q as PendingQuery).handle === "function" && typeof (q as PendingQuery).cancel === "function" && "state" in q;
+
+/**
+ * Arms the wait timeout of one query when it is executed (postgres.js queries are lazy; a fragment
+ * that is only interpolated is never executed and never armed). If no connection has taken it after
+ * `waitMs` it is cancelled, which removes it from the pool's queue (postgres.js `query.cancel()`),
+ * and it rejects with `DatabaseBusyError`. A query already on a connection is left to run.
+ */
+function armWaitTimeout<T>(query: T, waitMs: number): T {
+  if (!isQuery(query)) return query;
+  const q = query;
+  const handle = q.handle;
+  let armed = false;
+  q.handle = function (this: PendingQuery) {
+    if (!armed) {
+      armed = true;
+      const { resolve, reject } = q;
+      const timer = setTimeout(() => {
+        if (q.state) return;
+        const settle = q.reject;
+        q.reject = () => settle(new DatabaseBusyError(waitMs));
+        q.cancel();
+      }, waitMs);
+      timer.unref();
+      q.resolve = (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      };
+      q.reject = (err) => {
+        clearTimeout(timer);
+        reject(err);
+      };
+    }
+    return handle.call(this);
+  };
+  return query;
+}
+
+/**
+ * A postgres.js pool whose queries (tagged templates, `unsafe`, and the `begin` of `sql.begin`)
+ * wait at most `waitTimeoutMs` for a connection, then reject with `DatabaseBusyError`. Statements
+ * are counted for `sqlQueryCount`. `reserve()` is not bounded: the app does not reserve connections
+ * of the pool (ADR 0013).
+ */
+export function createPool(url: string, opts: postgres.Options<Record<string, postgres.PostgresType>> & { waitTimeoutMs?: number } = {}): postgres.Sql {
+  const { waitTimeoutMs = POOL_WAIT_TIMEOUT_MS, ...options } = opts;
+  const raw = postgres(url, { onnotice: () => {}, debug: countStatement, ...options });
+  const unsafe = raw.unsafe;
+  // `sql.begin` sends its BEGIN through `sql.unsafe` (looked up on the instance at call time).
+  raw.unsafe = ((...args: Parameters<typeof unsafe>) => armWaitTimeout(unsafe(...args), waitTimeoutMs)) as typeof unsafe;
+  return new Proxy(raw, {
+    apply: (target, thisArg, args: unknown[]) => armWaitTimeout(Reflect.apply(target, thisArg, args) as unknown, waitTimeoutMs),
+  });
+}
+
 /** The shared pool for the configured `DATABASE_URL` (the embedded database's in embedded mode: config.server.ts `withRuntime`). */
 export function db(): postgres.Sql {
   if (!globalThis.__sql) {
     const url = config().DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL não definido: o servidor deve iniciar o banco antes do app.");
-    globalThis.__sql = postgres(url, {
-      max: 10,
-      onnotice: () => {},
-      idle_timeout: 30,
-      debug: () => {
-        globalThis.__sqlQueries = (globalThis.__sqlQueries ?? 0) + 1;
-      },
-    });
+    globalThis.__sql = createPool(url, { max: POOL_SIZE, idle_timeout: 30 });
   }
   return globalThis.__sql;
 }

@@ -20,6 +20,7 @@ export type ErrorKind =
   | "conflict"
   | "rate_limited"
   | "upstream"
+  | "unavailable"
   | "internal";
 
 /** Error kind → HTTP status: the only place that knows it. */
@@ -33,6 +34,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorKind, number>> = Object.freeze({
   conflict: 409,
   rate_limited: 429,
   upstream: 502,
+  unavailable: 503,
   internal: 500,
 });
 
@@ -97,6 +99,10 @@ export class RateLimitedError extends DomainError {
 /** A service we depend on (the broker) failed or could not be reached: 502. */
 export class UpstreamError extends DomainError {
   readonly kind = "upstream";
+}
+/** We are overloaded for a moment (e.g. no free database connection in time); the caller may retry: 503. */
+export class ServiceUnavailableError extends DomainError {
+  readonly kind = "unavailable";
 }
 /** An unexpected failure with a message for the user: 500. */
 export class InternalError extends DomainError {
