@@ -19,19 +19,8 @@ import { DomainError, InternalError, UpstreamError, ValidationError } from "./er
 import { logger } from "./logger.server";
 import { lockReconcile, reconcile } from "./reconcile.server";
 
-export interface BrokerConnectionRow {
-  user_id: string;
-  environment: Environment;
-  account_id: string;
-  account_alias: string | null;
-  account_currency: string | null;
-  token_encrypted: string;
-  last_transaction_id: string | null;
-  /** Broker clock minus ours, ms (string: bigint). */
-  market_clock_offset_ms: string;
-  status: string;
-  connected_at: Date;
-}
+import type { BrokerConnectionRow } from "./broker-connection";
+export type { BrokerConnectionRow };
 
 /** An OANDA client for a token and environment, on the hosts of the configured mode. */
 export function clientFor(token: string, environment: Environment): BrokerPort {

@@ -19,7 +19,7 @@ import type { Msg } from "../../core/i18n/message";
 import { unitsToLots } from "../../core/instruments";
 import { BrokerError } from "../../core/oanda/errors";
 import { notices } from "../lib/notifications";
-import type { BrokerConnectionRow } from "./broker.server";
+import type { BrokerConnectionRow } from "./broker-connection";
 import { db } from "./db.server";
 import { logger } from "./logger.server";
 import { notify, type NewNotification } from "./notifications.server";
