@@ -25,7 +25,8 @@ import { runMigrations } from "../db/migrate";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./embedded-db";
 import { readEnvironment } from "./env";
 import { limitRequestBodies } from "./body-limit";
-import { rejectCrossSiteMutations } from "./origin-check";
+import { noStoreByDefault } from "./no-store";
+import { rejectCrossSiteMutations, requireJsonApiBodies } from "./origin-check";
 import { authRateLimits } from "./rate-limits";
 import { ensureLocalSecrets } from "./secrets";
 import { mountSimulator } from "./simulator-mount";
@@ -116,6 +117,8 @@ async function main() {
       referrerPolicy: { policy: "same-origin" },
     }),
   );
+  // Personal data in every page and API reply: no-store unless a response sets its own caching (static files).
+  app.use(noStoreByDefault);
   app.use(compression({ filter: (req, res) => !String(req.headers.accept).includes("text/event-stream") && compression.filter(req, res) }));
 
   let remixHandler: express.RequestHandler | undefined;
@@ -142,7 +145,8 @@ async function main() {
 
   app.use(limitRequestBodies);
   app.use(authRateLimits(cfg.AUTH_RATE_LIMIT));
-  app.use(rejectCrossSiteMutations);
+  app.use(rejectCrossSiteMutations(cfg.APP_URL));
+  app.use(requireJsonApiBodies);
 
   let build: ServerBuild;
   let closeVite: (() => Promise<void>) | undefined;

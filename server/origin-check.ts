@@ -1,26 +1,70 @@
 /**
- * CSRF guard for every page form and API mutation (DESIGN.md §7 "mutations check Origin"): a
- * POST/PUT/PATCH/DELETE whose `Origin` names another host is refused with 403 and a Portuguese
- * message before it reaches Remix (whose own check would answer 500). Requests without `Origin`
- * (non-browser API clients) pass; the simulator is mounted before this.
+ * CSRF guards for every page form and API mutation (DESIGN.md §7 "mutations check Origin"; issue 8
+ * item 10), in front of Remix:
+ * - `rejectCrossSiteMutations(appUrl)`: a POST/PUT/PATCH/DELETE whose `Origin` names another host,
+ *   or is `null` (sandboxed frames, opaque origins), is refused with 403 and a Portuguese message
+ *   before it reaches Remix (whose own check would answer 500). Our host is the configured APP_URL's
+ *   or the request's `Host`, never `X-Forwarded-Host` (any client can set it). Requests without
+ *   `Origin` (non-browser API clients) pass; the simulator is mounted before this.
+ * - `requireJsonApiBodies`: a mutation of the JSON API (`/api/*`) that carries a body must send it
+ *   as JSON; a form-encoded, multipart, text or untyped body gets 415 (those are the bodies a
+ *   cross-site page can send without a CORS preflight).
  */
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
+import { routeKey } from "./rate-limits";
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export const rejectCrossSiteMutations: RequestHandler = (req, res, next) => {
-  if (SAFE.has(req.method)) return next();
-  const origin = req.headers.origin;
-  if (!origin || origin === "null") return next();
-  let host: string;
+/** The 403 text of a refused Origin. */
+export const ORIGIN_FORBIDDEN_MESSAGE = "Origem da requisição não permitida.";
+/** The 415 text of a non-JSON body sent to the JSON API (also `guard:jsonOnly`). */
+export const JSON_ONLY_MESSAGE = "Tipo de conteúdo não suportado: a API aceita apenas JSON (Content-Type: application/json).";
+
+/** Answers `{success:false, message, error}` to API clients and the plain text to pages. */
+function refuse(req: Request, res: Response, status: number, message: string): void {
+  if (req.accepts(["json", "html"]) === "html") res.status(status).type("text/plain; charset=utf-8").send(message);
+  else res.status(status).json({ success: false, message, error: message });
+}
+
+/** The host of a URL (lower-case), or "" when it does not parse. */
+function hostOf(url: string): string {
   try {
-    host = new URL(origin).host;
+    return new URL(url).host.toLowerCase();
   } catch {
-    host = "";
+    return "";
   }
-  const expected = req.headers["x-forwarded-host"] ?? req.headers.host;
-  if (host && host === expected) return next();
-  const message = "Origem da requisição não permitida.";
-  if (req.accepts(["json", "html"]) === "html") res.status(403).type("text/plain; charset=utf-8").send(message);
-  else res.status(403).json({ success: false, message, error: message });
+}
+
+/**
+ * Express middleware refusing cross-site mutations (403).
+ * @param appUrl the configured public URL (config APP_URL); its host and the request's `Host` are ours.
+ */
+export function rejectCrossSiteMutations(appUrl: string): RequestHandler {
+  const appHost = hostOf(appUrl);
+  return (req, res, next) => {
+    if (SAFE.has(req.method)) return next();
+    const origin = req.headers.origin;
+    if (origin === undefined || origin === "") return next();
+    const host = origin === "null" ? "" : hostOf(origin);
+    const own = req.headers.host?.toLowerCase();
+    if (host && (host === appHost || host === own)) return next();
+    refuse(req, res, 403, ORIGIN_FORBIDDEN_MESSAGE);
+  };
+}
+
+/** Whether a Content-Type names a JSON body (`application/json`, `application/*+json`). */
+export function isJsonType(type: string | undefined): boolean {
+  const essence = (type ?? "").split(";")[0]!.trim().toLowerCase();
+  return essence === "application/json" || /^application\/[\w.+-]+\+json$/.test(essence);
+}
+
+/** Express middleware: `/api/*` mutations with a body must send JSON (415 otherwise). */
+export const requireJsonApiBodies: RequestHandler = (req, res, next) => {
+  if (SAFE.has(req.method)) return next();
+  const key = routeKey(req.path);
+  if (key !== "/api" && !key.startsWith("/api/")) return next();
+  const length = req.headers["content-length"];
+  const hasBody = req.headers["transfer-encoding"] !== undefined || (length !== undefined && Number(length) > 0);
+  if (!hasBody || isJsonType(req.headers["content-type"])) return next();
+  res.status(415).json({ success: false, message: JSON_ONLY_MESSAGE, error: JSON_ONLY_MESSAGE });
 };

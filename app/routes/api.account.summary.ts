@@ -1,12 +1,15 @@
-/** GET /api/account/summary → balance, NAV, currency, unrealizedPL, marginUsed… of the connected account. */
+/** GET /api/account/summary → balance, NAV, currency, unrealizedPL, marginUsed… of the connected account; 402 without a valid licence (PRODUCT.md §6). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { msg } from "../../core/i18n/message";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { brokerFailure, requireBroker } from "~/services/broker.server";
+import { requireValidLicence } from "~/services/licence.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {
     const user = await requireApiUser(request);
+    await requireValidLicence(user, msg("guard:licence.account"));
     const { conn, client } = await requireBroker(user.id);
     const s = await client.getAccountSummary(conn.account_id).catch((e: unknown) => {
       throw brokerFailure(e);
@@ -27,3 +30,6 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
       openPositionCount: s.openPositionCount,
     };
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const action = loader;

@@ -14,3 +14,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     await requestPasswordReset(email, clientIp(request));
     return { success: true, message: "Se o e-mail estiver cadastrado, você receberá o link de recuperação." };
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

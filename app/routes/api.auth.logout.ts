@@ -5,3 +5,6 @@ import { logout } from "~/services/auth.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => json({ success: true }, { headers: { "Set-Cookie": await logout(request) } }));
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

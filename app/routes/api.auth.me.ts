@@ -5,3 +5,6 @@ import { publicUser, requireApiUser } from "~/services/auth.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => ({ success: true, user: await publicUser(await requireApiUser(request)) }));
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const action = loader;

@@ -19,3 +19,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
       { status: 201 },
     );
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

@@ -14,3 +14,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     await requestVerificationResend(email, clientIp(request));
     return { success: true, ok: true, message: "Se o e-mail estiver cadastrado e pendente de confirmação, enviaremos um novo link." };
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

@@ -1,4 +1,9 @@
-/** Health: database, queue and broker reachability as JSON (200 healthy, 503 degraded). */
+/** Health: database, queue and broker reachability as JSON (200 healthy, 503 degraded); GET/HEAD only (405 with `Allow` otherwise). */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute } from "~/services/api.server";
 import { healthResponse } from "~/services/health.server";
 
-export const loader = () => healthResponse();
+export const loader = ({ request }: LoaderFunctionArgs) => apiRoute(request, "GET", healthResponse);
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const action = loader;

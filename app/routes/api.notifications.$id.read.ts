@@ -13,3 +13,6 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     if (!notification) throw new NotFoundError(msg("notices:api.notFound"));
     return { success: true, notification, unreadCount: await unreadCount(user.id) };
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

@@ -13,3 +13,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const notification = await sendTestNotification(user.id, language);
     return json({ success: true, message: translateMsg(msg("notices:test.sent"), language), notification }, 201);
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

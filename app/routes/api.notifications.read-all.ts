@@ -12,3 +12,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const updated = await markAllNotificationsRead(user.id);
     return { success: true, message: translateMsg(msg("notices:api.readAll"), user.preferences?.language), updated, unreadCount: 0 };
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

@@ -10,3 +10,6 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const count = await unreadCount(user.id);
     return { success: true, count, unreadCount: count };
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const action = loader;

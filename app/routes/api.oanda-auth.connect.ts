@@ -17,3 +17,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     await notify(user.id, { type: "success", ...notices.brokerConnected(summary.alias || summary.id, input.environment) });
     return { success: true, message: translateMsg(msg("api:broker.connected"), user.preferences?.language), account: { id: summary.id, name: summary.alias || `Conta ${summary.id}`, environment: input.environment } };
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

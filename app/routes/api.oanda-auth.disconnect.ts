@@ -13,3 +13,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     if (!(await disconnectBroker(user.id))) throw new ValidationError(NOT_CONNECTED);
     return { success: true, message: translateMsg(msg("api:broker.disconnected"), user.preferences?.language) };
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

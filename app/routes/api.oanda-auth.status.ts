@@ -9,3 +9,6 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const user = await requireApiUser(request);
     return { success: true, ...(await brokerStatus(user.id, user.preferences?.language)) };
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const action = loader;

@@ -12,3 +12,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const accounts = await testToken(token, environment);
     return { success: true, environment, accounts };
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

@@ -19,3 +19,6 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     const { units } = await readBody(request, body);
     return closeTrade(user.id, params.id ?? "", units, user.preferences?.language);
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

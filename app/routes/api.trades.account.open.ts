@@ -1,8 +1,17 @@
-/** GET /api/trades/account/open → {trades} open on the connected account, live P&L (PRODUCT.md §7 Account). */
+/** GET /api/trades/account/open → {trades} open on the connected account, live P&L (PRODUCT.md §7 Account); 402 without a valid licence (§6). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { msg } from "../../core/i18n/message";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
+import { requireValidLicence } from "~/services/licence.server";
 import { openTrades } from "~/services/trades.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  apiRoute(request, "GET", async () => ({ success: true, trades: await openTrades((await requireApiUser(request)).id) }));
+  apiRoute(request, "GET", async () => {
+    const user = await requireApiUser(request);
+    await requireValidLicence(user, msg("guard:licence.account"));
+    return { success: true, trades: await openTrades(user.id) };
+  });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const action = loader;

@@ -25,3 +25,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     if (localized.status === "skipped") return { success: false, message: localized.reason };
     return { success: true, message: translateMsg(msg("bot:ranOnce"), language), ...localized };
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

@@ -31,3 +31,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     }
     return startBot(user.id, parsed.data.intervalSec, user.preferences?.language);
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

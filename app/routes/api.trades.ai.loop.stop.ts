@@ -12,3 +12,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     await stopBot(user.id, "manual");
     return { success: true, message: translateMsg(msg("bot:stopped"), user.preferences?.language), isActive: false };
   });
+
+/** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */
+export const loader = action;

@@ -23,6 +23,7 @@ import { createSession, createUser, getUser, registrationCookieHeader } from "~/
 import { authenticator } from "~/services/authenticator.server";
 import { emailField, PASSWORD_RULES, registerSchema } from "~/services/validation";
 import { clientIp, requestPasswordReset, requestVerificationResend } from "~/services/verification.server";
+import { readForm } from "~/lib/form.server";
 
 export const meta: MetaFunction = () => [{ title: i18nFor("pt").t("auth:meta.title") }];
 
@@ -51,7 +52,7 @@ function fieldErrorsOf(issues: { path: PropertyKey[]; message: string }[]): Reco
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.clone().formData();
+  const form = await readForm(request.clone());
   const raw = String(form.get("intent") ?? "login");
   const intent: Intent = raw === "register" || raw === "forgot" || raw === "resend" ? raw : "login";
   const withJs = form.get("js") === "1"; // set only once hydrated: without JS the action redirects itself

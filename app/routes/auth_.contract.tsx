@@ -19,6 +19,7 @@ import { metaTitle } from "~/lib/hooks";
 import { acceptTerms, pendingRegistration, userById } from "~/services/auth.server";
 import { TERMS_VERSION, termsSchema } from "~/services/validation";
 import { sendVerificationEmail } from "~/services/verification.server";
+import { readForm } from "~/lib/form.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "auth", "meta.contractTitle");
 
@@ -37,10 +38,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
   const reg = await pendingRegistration(request);
   const user = reg ? await userById(reg.userId) : null;
   if (!user) return data({ error: "contract.expired" }, { status: 400 });
-  const parsed = termsSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = termsSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ error: "contract.mustAccept" }, { status: 400 });
   if (!user.terms_accepted_at) {
     await acceptTerms(user.id, TERMS_VERSION);

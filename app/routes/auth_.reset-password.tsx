@@ -15,6 +15,7 @@ import { i18nFor } from "~/i18n";
 import { DomainError, httpStatusOf } from "~/services/errors.server";
 import { PASSWORD_RULES, resetPasswordSchema } from "~/services/validation";
 import { peekEmailToken, resetPassword } from "~/services/verification.server";
+import { readForm } from "~/lib/form.server";
 
 export const meta: MetaFunction = () => [{ title: i18nFor("pt").t("auth:meta.resetTitle") }, { name: "referrer", content: "no-referrer" }];
 
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const parsed = resetPasswordSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = resetPasswordSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
     for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? "form")] ??= issue.message;

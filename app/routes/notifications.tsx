@@ -28,6 +28,7 @@ import {
   markNotificationRead,
   notificationStats,
 } from "~/services/notifications.server";
+import { readForm } from "~/lib/form.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "notifications", "meta");
 
@@ -69,7 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (err) {
     throw new Response(err instanceof DomainError ? err.message : "Origem da requisição não permitida.", { status: 403 });
   }
-  const form = await request.formData();
+  const form = await readForm(request, user.preferences?.language);
   const intent = String(form.get("intent") ?? "");
   const js = form.get("_js") === "1";
   // Messages are i18n keys of the 'notifications' namespace.

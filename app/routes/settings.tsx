@@ -46,6 +46,7 @@ import { disconnectBroker, getConnection, NOT_CONNECTED } from "~/services/broke
 import { getPreferences, savePreferences } from "~/services/preferences.server";
 import { requestLanguage } from "~/services/request-language.server";
 import { getSettings, saveSettings } from "~/services/settings.server";
+import { readForm } from "~/lib/form.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "settings", "meta");
 
@@ -92,7 +93,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireAppUser(request);
   const language = toLanguage(user.preferences?.language);
   const say = (m: Msg | string) => translateMsg(m, language);
-  const formData = await request.formData();
+  const formData = await readForm(request, language);
   if (formData.get("intent") === "disconnect") {
     await stopBot(user.id, "manual");
     const had = await disconnectBroker(user.id);

@@ -1,6 +1,7 @@
 /**
  * Helpers for the JSON API (PRODUCT.md §7): uniform success/error bodies, body parsing with zod
- * (400 with the schema's message, never a 500), and the Origin check for cookie-authenticated
+ * (400 with the schema's message, never a 500; JSON only, 415 otherwise), the method check (405
+ * with `Allow`), and the Origin check for cookie-authenticated
  * mutations (DESIGN.md §7). Services throw domain errors (errors.server.ts); `toResponse` is the one
  * place that turns them into HTTP responses (ADR 0009). Error messages are translatable (`Msg`, keys
  * of the `api` namespace or core's `broker`/`validation`), rendered in the signed-in user's
@@ -10,6 +11,7 @@ import type { z } from "zod";
 import { msg, type Msg } from "../../core/i18n/message";
 import { issueMsg } from "../../core/i18n/zod-message";
 import { translateMsg } from "~/i18n";
+import { config } from "./config.server";
 import { DomainError, ForbiddenError, httpStatusOf, MethodNotAllowedError, ValidationError } from "./errors.server";
 import { requestLanguage } from "./request-language.server";
 
@@ -50,25 +52,35 @@ export function handle(fn: () => Promise<Response>): Promise<Response> {
   return fn().catch(toResponse);
 }
 
+/** Whether a Content-Type names a JSON body (`application/json`, `application/*+json`). */
+export function isJsonContentType(type: string | null | undefined): boolean {
+  const essence = (type ?? "").split(";")[0]!.trim().toLowerCase();
+  return essence === "application/json" || /^application\/[\w.+-]+\+json$/.test(essence);
+}
+
+/** The message of a non-JSON body sent to the JSON API (415). */
+export const JSON_ONLY: Msg = msg("guard:jsonOnly");
+
 /**
- * Reads a JSON (or form-encoded) body and validates it.
+ * Reads a JSON body and validates it. An empty body reads as `{}`; a body without a Content-Type is
+ * parsed as JSON (non-browser clients); a form-encoded, multipart or any other non-JSON type is
+ * refused with 415 (issue 8 item 10: the API takes JSON only, so a cross-site form cannot drive it).
+ * @throws Response 415 `{success:false, message}` for a non-JSON Content-Type (in the user's language).
  * @throws ValidationError with the first validation message (the schema's translatable message).
  */
 export async function readBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
   let raw: unknown = {};
-  const type = request.headers.get("content-type") ?? "";
-  try {
-    if (type.includes("application/json")) {
+  const type = request.headers.get("content-type");
+  if (type && !isJsonContentType(type)) {
+    const text = await request.text();
+    if (text.length) throw apiError(415, translateMsg(JSON_ONLY, await requestLanguage(request)));
+  } else {
+    try {
       const text = await request.text();
       raw = text.trim() ? JSON.parse(text) : {};
-    } else if (type.includes("form")) {
-      raw = Object.fromEntries(await request.formData());
-    } else {
-      const text = await request.text();
-      raw = text.trim() ? JSON.parse(text) : {};
+    } catch {
+      throw new ValidationError(msg("api:malformedBody"));
     }
-  } catch {
-    throw new ValidationError(msg("api:malformedBody"));
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -79,7 +91,24 @@ export async function readBody<S extends z.ZodType>(request: Request, schema: S)
 }
 
 /**
- * Refuses a cross-site mutation: when the browser sends `Origin` (or `Referer`), its host must be ours.
+ * The hosts a same-origin request may name in `Origin`: the configured public URL's (APP_URL) and the
+ * request's own `Host`. Never `X-Forwarded-Host`, which any client can set (issue 8 item 10).
+ */
+export function expectedHosts(request: Request): string[] {
+  const hosts: string[] = [];
+  const host = request.headers.get("host");
+  if (host) hosts.push(host.toLowerCase());
+  try {
+    hosts.push(new URL(config().APP_URL).host.toLowerCase());
+  } catch {
+    // No config (unit tests) or an unparsable URL: the Host header alone.
+  }
+  return hosts;
+}
+
+/**
+ * Refuses a cross-site mutation: when the browser sends `Origin` (or `Referer`), its host must be
+ * ours (`expectedHosts`); `Origin: null` (sandboxed frames, opaque origins) is refused too.
  * Requests authenticated by a bearer token are not cookie-driven and need no check.
  * @throws ForbiddenError.
  */
@@ -87,30 +116,53 @@ export function assertSameOrigin(request: Request): void {
   if (request.method === "GET" || request.method === "HEAD") return;
   if (request.headers.get("authorization") || request.headers.get("x-session")) return;
   const origin = request.headers.get("origin") ?? request.headers.get("referer");
-  if (!origin || origin === "null") return;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  if (origin === null) return;
+  if (origin === "null") throw new ForbiddenError(msg("api:origin.forbidden"));
   let originHost: string;
   try {
-    originHost = new URL(origin).host;
+    originHost = new URL(origin).host.toLowerCase();
   } catch {
     throw new ForbiddenError(msg("api:origin.invalid"));
   }
-  if (originHost !== host) throw new ForbiddenError(msg("api:origin.forbidden"));
+  if (!expectedHosts(request).includes(originHost)) throw new ForbiddenError(msg("api:origin.forbidden"));
+}
+
+/** An HTTP method an API endpoint can serve. */
+export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+/** The handlers of one API route, by method (HEAD is served by GET's). */
+export type ApiHandlers = Partial<Record<ApiMethod, () => Promise<unknown>>>;
+
+/** The `Allow` header of a route's handlers: its methods, HEAD with GET. */
+export function allowHeader(handlers: ApiHandlers): string {
+  const methods = Object.keys(handlers).filter((m) => handlers[m as ApiMethod]);
+  if (methods.includes("GET")) methods.splice(methods.indexOf("GET") + 1, 0, "HEAD");
+  return methods.join(", ");
 }
 
 /**
- * Runs a JSON API handler: checks the method (405 otherwise) and the Origin of mutations, turns the
- * returned value into JSON and every thrown error into its status, its message in the language of
- * the signed-in user (Portuguese otherwise: ADR 0007).
+ * Runs a JSON API handler: checks the method (405 with an `Allow` header otherwise), the Origin of
+ * mutations, turns the returned value into JSON and every thrown error into its status, its message
+ * in the language of the signed-in user (Portuguese otherwise: ADR 0007); a 429 carries
+ * `Retry-After`. Routes export the same function as `loader` and `action`, so any method reaches it
+ * (a wrong one gets the 405 here, not Remix's 'Unexpected Server Error').
+ * @param method the one method served, with `fn` its handler; or a map method → handler.
  */
-export async function apiRoute(request: Request, method: string, fn: () => Promise<unknown>): Promise<Response> {
+export async function apiRoute(request: Request, method: ApiMethod, fn: () => Promise<unknown>): Promise<Response>;
+export async function apiRoute(request: Request, handlers: ApiHandlers): Promise<Response>;
+export async function apiRoute(request: Request, methodOrHandlers: ApiMethod | ApiHandlers, fn?: () => Promise<unknown>): Promise<Response> {
+  const handlers: ApiHandlers = typeof methodOrHandlers === "string" ? { [methodOrHandlers]: fn } : methodOrHandlers;
   try {
-    if (request.method !== method) throw new MethodNotAllowedError(msg("api:methodNotAllowed", { method: request.method }));
+    const handler = handlers[(request.method === "HEAD" ? "GET" : request.method) as ApiMethod];
+    if (!handler) throw new MethodNotAllowedError(msg("api:methodNotAllowed", { method: request.method }));
     assertSameOrigin(request);
-    const out = await fn();
+    const out = await handler();
     return out instanceof Response ? out : json(out);
   } catch (err) {
     if (err instanceof Response) return err;
-    return toResponse(err, await requestLanguage(request));
+    const res = toResponse(err, await requestLanguage(request));
+    if (err instanceof MethodNotAllowedError) res.headers.set("Allow", allowHeader(handlers));
+    const retryAfter = err instanceof DomainError ? err.extra.retryAfter : undefined;
+    if (typeof retryAfter === "number" && Number.isFinite(retryAfter)) res.headers.set("Retry-After", String(Math.max(1, Math.ceil(retryAfter))));
+    return res;
   }
 }

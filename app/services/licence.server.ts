@@ -3,7 +3,10 @@
  * licence view of a user (PRODUCT.md §3 User: licenseStatus, license, hasValidLicense).
  */
 import type postgres from "postgres";
+import type { Msg } from "../../core/i18n/message";
 import { randomToken } from "./crypto.server";
+import { db } from "./db.server";
+import { PaymentRequiredError } from "./errors.server";
 
 export const TRIAL_DAYS = 7;
 
@@ -53,4 +56,17 @@ export function licenceView(role: string, subscriptionStatus: string, lic: Licen
       : null,
     plan: lic ? { id: lic.plan_id, name: lic.plan_name } : null,
   };
+}
+
+/**
+ * Refuses a user without a valid licence (PRODUCT.md §4 licence validity, §6: account data,
+ * history and the AI need one): the route-level guard of the account and history APIs.
+ * 402, not 403, which would log the user out (§8), as startBot answers.
+ * @param message what the user cannot do without one, e.g. `msg("guard:licence.account")`
+ * @throws PaymentRequiredError (402) with `message`.
+ */
+export async function requireValidLicence(user: { id: string; role: string; subscription_status: string }, message: Msg): Promise<void> {
+  if (user.role === "admin" || user.subscription_status === "active") return;
+  const lic = await latestLicence(db(), user.id);
+  if (!licenceView(user.role, user.subscription_status, lic).hasValidLicense) throw new PaymentRequiredError(message, { licenseRequired: true });
 }
