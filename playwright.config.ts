@@ -30,6 +30,7 @@ const env: Record<string, string> = {
   SMTP_URL: `smtp://127.0.0.1:${MAIL.smtp}`,
   MAIL_FROM: "Forex IA <no-reply@forex-ia.test>",
   AUTH_RATE_LIMIT: "1000", // every test browser shares 127.0.0.1
+  USER_ACTION_RATE_LIMIT: "100000", // helpers drive run-once far faster than a person
   HOST: "127.0.0.1",
   DATA_DIR: dataDir,
   OANDA_MODE: "sim",

@@ -1,6 +1,7 @@
 /**
  * POST /api/trades/ai/loop/run-once: runs one tick now (even with the loop off) and returns its
  * decisions; messages and reasons in the user's language (ADR 0007), their messages alongside.
+ * At most USER_ACTION_RATE_LIMIT a minute per user (429 past it, every process counting together).
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { isMsg, msg } from "../../core/i18n/message";
@@ -8,11 +9,13 @@ import { translateMsg } from "~/i18n";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { localizeOutcome, runTick } from "~/services/bot.server";
+import { consumeUserAction } from "~/services/user-rate-limit.server";
 import { DomainError, UpstreamError } from "~/services/errors.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {
     const user = await requireApiUser(request);
+    await consumeUserAction(user.id, "bot.run-once");
     const language = user.preferences?.language;
     const outcome = await runTick(user.id, { force: true }).catch((err: unknown) => {
       if (err instanceof DomainError) throw err; // ours, e.g. the database busy (503)

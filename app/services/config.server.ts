@@ -104,6 +104,12 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** POSTs per IP per 15 minutes on the auth endpoints (server/rate-limits.ts); the e2e run raises it. */
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(20),
+  /**
+   * Calls per user per minute of the costly on-demand actions (POST /api/notifications/test and
+   * /api/trades/ai/loop/run-once), counted in PostgreSQL (app/services/user-rate-limit.server.ts);
+   * the test harness raises it.
+   */
+  USER_ACTION_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   /** Which proxies may set X-Forwarded-For (server/index.ts `trust proxy`); see `trustProxy`. */
   TRUST_PROXY: trustProxy.default("loopback"),
   /** Bot ticks run at once by this process's workers (jobs/workers.ts); a stalled broker holds one of them, not the others. */

@@ -26,7 +26,8 @@ export async function startAppServer(env: Record<string, string>, timeoutMs = 60
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "forex-ia-test-"));
   const proc = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", LOG_LEVEL: "warn", DATA_DIR: dataDir, NODE_ENV: "test", ...env },
+    // Tests drive run-once far faster than a person: the per-user action limit is raised unless a test sets it.
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", LOG_LEVEL: "warn", DATA_DIR: dataDir, NODE_ENV: "test", USER_ACTION_RATE_LIMIT: "100000", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
