@@ -4,7 +4,7 @@
  * at ~17:00 New York, thin liquidity), when market orders fill badly. Our constant, not from the spec.
  */
 import { Decimal } from "../decimal";
-import { pipSize } from "../instruments";
+import { instrumentSpec, pipSize } from "../instruments";
 
 export const MAX_SPREAD_PIPS: Readonly<Record<string, number>> = Object.freeze({
   EUR_USD: 3,
@@ -21,5 +21,16 @@ export function maxSpreadPips(instrument: string): number {
 
 /** Spread in pips of a quote (ask − bid) / pip; decimal strings in, number out (1 decimal). */
 export function spreadInPips(instrument: string, bid: string, ask: string): number {
+  // Fast path (every tick, every instrument): plain prices with the same number of decimals are
+  // compared as integers, exactly; anything else goes through Decimal.
+  const dot = bid.indexOf(".");
+  const decimals = bid.length - dot - 1;
+  if (dot > 0 && ask.length - ask.indexOf(".") - 1 === decimals && ask.indexOf(".") > 0 && PLAIN_PRICE.test(bid) && PLAIN_PRICE.test(ask)) {
+    const ticks = Number(ask.replace(".", "")) - Number(bid.replace(".", ""));
+    const pipTicks = 10 ** (decimals + instrumentSpec(instrument).pipLocation);
+    if (Number.isSafeInteger(ticks) && ticks >= 0 && Number.isInteger(pipTicks) && pipTicks > 0) return Math.round((ticks * 10) / pipTicks) / 10;
+  }
   return new Decimal(ask).sub(bid).div(pipSize(instrument)).toDecimalPlaces(1).toNumber();
 }
+
+const PLAIN_PRICE = /^\d+\.\d+$/;

@@ -46,27 +46,45 @@ function intlParts(t: number, tz: string): { y: number; m: number; d: number; h:
 }
 
 /**
- * UTC offsets per timezone and 15-minute UTC slot. Offset changes (DST, zone rules) happen on
- * whole, half or quarter hours, so one offset holds for a whole slot; backtests ask millions of
- * times and Intl would dominate their run time.
+ * UTC offsets per timezone, cached: backtests ask millions of times and Intl would dominate their
+ * run time. Offset changes (DST, zone rules) happen on whole, half or quarter hours and months
+ * apart, so a UTC day whose start and end share an offset has that offset throughout (two Intl
+ * reads a day); a day with a change is resolved per 15-minute slot.
  */
 const SLOT_MS = 15 * 60_000;
-const offsets = new Map<string, Map<number, number>>();
+const DAY_MS = 86_400_000;
+const offsets = new Map<string, { days: Map<number, number | null>; slots: Map<number, number> }>();
+
+function intlOffset(start: number, tz: string): number {
+  const l = intlParts(start, tz);
+  return Date.UTC(l.y, l.m - 1, l.d, l.h, l.mi, l.s) - start;
+}
+
+function offsetOf(t: number, tz: string): number {
+  let cache = offsets.get(tz);
+  if (!cache) offsets.set(tz, (cache = { days: new Map(), slots: new Map() }));
+  const day = Math.floor(t / DAY_MS);
+  let whole = cache.days.get(day);
+  if (whole === undefined) {
+    const first = intlOffset(day * DAY_MS, tz);
+    whole = intlOffset((day + 1) * DAY_MS - SLOT_MS, tz) === first ? first : null;
+    if (cache.days.size > 20_000) cache.days.clear();
+    cache.days.set(day, whole);
+  }
+  if (whole !== null) return whole;
+  const slot = Math.floor(t / SLOT_MS);
+  let off = cache.slots.get(slot);
+  if (off === undefined) {
+    off = intlOffset(slot * SLOT_MS, tz);
+    if (cache.slots.size > 50_000) cache.slots.clear();
+    cache.slots.set(slot, off);
+  }
+  return off;
+}
 
 /** Local wall-clock fields of an instant in a timezone (month 1–12, hour 0–23). */
 export function localParts(t: number, tz: string): { y: number; m: number; d: number; h: number; mi: number; s: number } {
-  let byTz = offsets.get(tz);
-  if (!byTz) offsets.set(tz, (byTz = new Map()));
-  const slot = Math.floor(t / SLOT_MS);
-  let off = byTz.get(slot);
-  if (off === undefined) {
-    const start = slot * SLOT_MS;
-    const l = intlParts(start, tz);
-    off = Date.UTC(l.y, l.m - 1, l.d, l.h, l.mi, l.s) - start;
-    if (byTz.size > 50_000) byTz.clear();
-    byTz.set(slot, off);
-  }
-  const w = new Date(t + off);
+  const w = new Date(t + offsetOf(t, tz));
   return { y: w.getUTCFullYear(), m: w.getUTCMonth() + 1, d: w.getUTCDate(), h: w.getUTCHours(), mi: w.getUTCMinutes(), s: w.getUTCSeconds() };
 }
 

@@ -44,6 +44,10 @@ function scanTrade(acct: AccountState, t: TradeState, points: PathPoint[]): Hit 
   if (!sl && !tp && !ts) return undefined;
   const against = (px: Decimal, level: Decimal) => (long ? px.lte(level) : px.gte(level));
   const favour = (px: Decimal, level: Decimal) => (long ? px.gte(level) : px.lte(level));
+  // Levels parsed once per scan (the trailing stop's is updated as it moves).
+  const slLevel = sl?.price !== undefined ? new Decimal(sl.price) : undefined;
+  const tpLevel = tp?.price !== undefined ? new Decimal(tp.price) : undefined;
+  let tsLevel: Decimal | undefined;
   let prev: { t: number; px: Decimal } | undefined;
   for (const p of points) {
     const px = long ? p.mid.sub(p.half) : p.mid.add(p.half);
@@ -54,19 +58,22 @@ function scanTrade(acct: AccountState, t: TradeState, points: PathPoint[]): Hit 
       const frac = span.isZero() ? new Decimal(1) : level.sub(prev.px).div(span);
       return { time: prev.t + Math.round(Decimal.min(1, Decimal.max(0, frac)).mul(p.t - prev.t).toNumber()), price: level };
     };
-    const checks: [OrderState | undefined, (px: Decimal, l: Decimal) => boolean, string | undefined][] = [
-      [sl, against, sl?.price], [tp, favour, tp?.price], [ts, against, ts?.trailingStopValue],
+    if (tsLevel === undefined && ts?.trailingStopValue !== undefined) tsLevel = new Decimal(ts.trailingStopValue);
+    const checks: [OrderState | undefined, (px: Decimal, l: Decimal) => boolean, Decimal | undefined][] = [
+      [sl, against, slLevel], [tp, favour, tpLevel], [ts, against, tsLevel],
     ];
     for (const [o, cond, level] of checks) {
-      if (o && level !== undefined && cond(px, new Decimal(level))) {
-        const r = at(new Decimal(level));
+      if (o && level !== undefined && cond(px, level)) {
+        const r = at(level);
         return { ...r, trade: t, order: o };
       }
     }
     if (ts?.distance) {
       const cand = (long ? px.sub(ts.distance) : px.add(ts.distance)).toDecimalPlaces(dp, long ? Decimal.ROUND_DOWN : Decimal.ROUND_UP);
-      const cur = ts.trailingStopValue === undefined ? undefined : new Decimal(ts.trailingStopValue);
-      if (!cur || (long ? cand.gt(cur) : cand.lt(cur))) ts.trailingStopValue = cand.toFixed(dp);
+      if (!tsLevel || (long ? cand.gt(tsLevel) : cand.lt(tsLevel))) {
+        ts.trailingStopValue = cand.toFixed(dp);
+        tsLevel = cand;
+      }
     }
     prev = { t: p.t, px };
   }

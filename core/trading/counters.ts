@@ -59,24 +59,33 @@ function decimalSign(v: string): number {
 export function deriveRiskCounters(input: CounterInput): RiskCounters {
   const dayStart = tradingDayStart(input.now, input.timezone);
   const start = dayStart.getTime();
+  const nowMs = input.now.getTime();
   let tradesToday = 0;
   let realized = new Decimal(0);
-  let lastTradeAt: Date | undefined;
-  const closed: { t: number; pl: string }[] = [];
+  let lastOpen = -Infinity;
+  // Closed trades as (close time, P&L) pairs, newest first once sorted (hot in backtests: no Dates made).
+  const closeTimes: number[] = [];
+  const closePl: string[] = [];
+  let sorted = true;
   for (const t of input.trades) {
-    if (t.openTime.getTime() >= start && t.openTime.getTime() <= input.now.getTime()) tradesToday++;
-    if (!lastTradeAt || t.openTime > lastTradeAt) lastTradeAt = t.openTime;
+    const open = t.openTime.getTime();
+    if (open >= start && open <= nowMs) tradesToday++;
+    if (open > lastOpen) lastOpen = open;
     if (t.closeTime && t.realizedPL != null) {
-      if (t.closeTime.getTime() >= start) realized = realized.add(t.realizedPL);
-      closed.push({ t: t.closeTime.getTime(), pl: t.realizedPL });
+      const close = t.closeTime.getTime();
+      if (close >= start) realized = realized.add(t.realizedPL);
+      if (closeTimes.length > 0 && close > closeTimes[closeTimes.length - 1]!) sorted = false;
+      closeTimes.push(close);
+      closePl.push(t.realizedPL);
     }
   }
-  closed.sort((a, b) => b.t - a.t);
+  let order = closeTimes.map((_, i) => i);
+  if (!sorted) order = order.sort((a, b) => closeTimes[b]! - closeTimes[a]!);
   const since = input.runStartedAt?.getTime() ?? -Infinity;
   let consecutiveLosses = 0;
-  for (const c of closed) {
-    const sign = decimalSign(c.pl);
-    if (c.t < since || sign > 0) break;
+  for (const i of order) {
+    const sign = decimalSign(closePl[i]!);
+    if (closeTimes[i]! < since || sign > 0) break;
     if (sign < 0) consecutiveLosses++;
   }
   const equity = new Decimal(input.equity ?? input.balance);
@@ -87,7 +96,7 @@ export function deriveRiskCounters(input: CounterInput): RiskCounters {
     realizedPLToday: realized.toString(),
     dayStartBalance: new Decimal(input.balance).sub(realized).toString(),
     consecutiveLosses,
-    ...(lastTradeAt ? { lastTradeAt } : {}),
+    ...(lastOpen > -Infinity ? { lastTradeAt: new Date(lastOpen) } : {}),
     highWaterMark: hwm.toString(),
   };
 }
