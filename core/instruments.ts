@@ -42,23 +42,36 @@ export interface InstrumentSpec {
  * @throws Error when the name is not of the form `XXX_YYY`.
  */
 export function instrumentSpec(name: string): InstrumentSpec {
+  const known = specs.get(name);
+  if (known) return known;
   const m = /^([A-Z]{3})_([A-Z]{3})$/.exec(name);
   if (!m) throw new Error(`Instrumento inválido: ${name}`);
   const [, base, quote] = m as unknown as [string, string, string];
   const three = THREE_DECIMAL_QUOTES.has(quote);
-  return {
+  const spec: InstrumentSpec = Object.freeze({
     name,
     base,
     quote,
     displayPrecision: three ? 3 : 5,
     pipLocation: three ? -2 : -4,
     marginRate: "0.0333",
-  };
+  });
+  specs.set(name, spec);
+  return spec;
 }
+
+/** Specs and pip sizes per instrument name, made once (asked on every quote, stop and spread). */
+const specs = new Map<string, InstrumentSpec>();
+const pips = new Map<string, Decimal>();
 
 /** Pip size as a Decimal: 0.0001, or 0.01 for JPY pairs. */
 export function pipSize(instrument: string): Decimal {
-  return new Decimal(10).pow(instrumentSpec(instrument).pipLocation);
+  let pip = pips.get(instrument);
+  if (!pip) {
+    pip = new Decimal(10).pow(instrumentSpec(instrument).pipLocation);
+    pips.set(instrument, pip);
+  }
+  return pip;
 }
 
 /** Price formatted to the instrument's precision, as OANDA wants it on the wire ("1.10000"). */
