@@ -7,7 +7,8 @@
  * bare `undefined`, so an orphan (parent pid 1) is stopped first and a live owner is refused;
  * the library's own SIGINT/SIGTERM handlers are removed so our ordered shutdown runs instead.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
@@ -19,7 +20,21 @@ export interface EmbeddedDb {
 }
 
 const USER = "postgres";
-const PASSWORD = "postgres";
+/** The password of clusters made before the random one (issue 8): kept so they still start. */
+const LEGACY_PASSWORD = "postgres";
+
+/**
+ * The cluster superuser's password: random, made when the cluster is initialised and kept next to
+ * it in `pg-password` (readable by the owner only); a cluster made before that keeps the legacy one.
+ */
+function clusterPassword(dir: string): string {
+  const file = path.join(path.dirname(dir), "pg-password");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  if (existsSync(path.join(dir, "PG_VERSION"))) return LEGACY_PASSWORD;
+  const password = randomBytes(24).toString("hex");
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
 const DATABASE = "forex_ia";
 
 async function freePort(): Promise<number> {
@@ -70,11 +85,12 @@ export async function startEmbeddedPostgres(dataDir: string, log: (m: string) =>
   }
   await clearOrphan(dir);
   const port = await freePort();
+  const password = clusterPassword(dir);
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port,
     user: USER,
-    password: PASSWORD,
+    password,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     onLog: (m) => log(String(m).trim()),
@@ -87,7 +103,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (m: string) =>
   } catch (err) {
     throw new Error(`Falha ao iniciar o PostgreSQL embutido em ${dir}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  const adminUrl = `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
     const rows = await admin`select 1 from pg_database where datname = ${DATABASE}`;
@@ -96,7 +112,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (m: string) =>
     await admin.end();
   }
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
+    url: `postgres://${USER}:${password}@127.0.0.1:${port}/${DATABASE}`,
     stop: () => pg.stop(),
   };
 }

@@ -6,7 +6,7 @@
 import { createUser } from "./auth.server";
 import { connectBroker } from "./broker.server";
 import { config } from "./config.server";
-import { randomToken } from "./crypto.server";
+import { decryptSecret, encryptSecret, randomToken } from "./crypto.server";
 import { db } from "./db.server";
 import { logger } from "./logger.server";
 
@@ -28,19 +28,24 @@ export async function bootstrapAccounts(opts: { printLogins: boolean }): Promise
   }
   if (!opts.printLogins) return lines;
 
-  // Embedded mode: demo logins, created once and remembered (passwords kept only in the local database).
-  const [stored] = await sql<{ value: { admin: Login; user: Login } }[]>`select value from system_settings where key = ${DEMO_KEY}`;
-  let logins = stored?.value;
+  // Embedded mode: demo logins, created once and remembered in the local database with the
+  // passwords encrypted (APP_SECRET's key, as broker tokens), so each start can print them again.
+  const [stored] = await sql<{ value: StoredLogins | LegacyLogins }[]>`select value from system_settings where key = ${DEMO_KEY}`;
+  let logins = stored ? readLogins(stored.value) : undefined;
+  if (stored && "password" in stored.value.admin) {
+    await sql`update system_settings set value = ${sql.json(storeLogins(logins!) as never)} where key = ${DEMO_KEY}`;
+  }
   if (!logins) {
-    logins = {
+    const fresh = {
       admin: { email: "admin@demo.local", password: `Adm-${randomToken(6)}1a` },
       user: { email: "demo@demo.local", password: `Demo-${randomToken(6)}1a` },
     };
+    logins = fresh;
     await sql.begin(async (tx) => {
-      await tx`insert into system_settings (key, value) values (${DEMO_KEY}, ${tx.json(logins as never)}) on conflict do nothing`;
+      await tx`insert into system_settings (key, value) values (${DEMO_KEY}, ${tx.json(storeLogins(fresh) as never)}) on conflict do nothing`;
     });
-    await createUser({ ...logins.admin, firstName: "Admin", lastName: "Demo", role: "admin", verified: true }).catch(ignoreExisting);
-    const user = await createUser({ ...logins.user, firstName: "Usuário", lastName: "Demo", verified: true }).catch(ignoreExisting);
+    await createUser({ ...fresh.admin, firstName: "Admin", lastName: "Demo", role: "admin", verified: true }).catch(ignoreExisting);
+    const user = await createUser({ ...fresh.user, firstName: "Usuário", lastName: "Demo", verified: true }).catch(ignoreExisting);
     if (user && cfg.OANDA_MODE === "sim") {
       try {
         const res = await fetch(`${new URL(cfg.oanda.practice.api).origin}${new URL(cfg.oanda.practice.api).pathname.replace(/\/practice$/, "")}/sim/users`, {
@@ -63,6 +68,28 @@ export async function bootstrapAccounts(opts: { printLogins: boolean }): Promise
 interface Login {
   email: string;
   password: string;
+}
+
+/** The demo logins as stored: passwords encrypted (issue 8: no plain-text password in a table). */
+interface StoredLogins {
+  admin: { email: string; passwordEncrypted: string };
+  user: { email: string; passwordEncrypted: string };
+}
+/** What earlier versions stored (plain passwords); rewritten encrypted on the next start. */
+interface LegacyLogins {
+  admin: Login;
+  user: Login;
+}
+
+function storeLogins(l: { admin: Login; user: Login }): StoredLogins {
+  const enc = (x: Login) => ({ email: x.email, passwordEncrypted: encryptSecret(x.password) });
+  return { admin: enc(l.admin), user: enc(l.user) };
+}
+
+function readLogins(v: StoredLogins | LegacyLogins): { admin: Login; user: Login } {
+  const dec = (x: Login | { email: string; passwordEncrypted: string }): Login =>
+    "password" in x ? x : { email: x.email, password: decryptSecret(x.passwordEncrypted) };
+  return { admin: dec(v.admin), user: dec(v.user) };
 }
 
 function ignoreExisting(err: unknown) {

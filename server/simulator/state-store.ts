@@ -18,11 +18,11 @@ export function loadState(path: string): SimState | undefined {
   return s;
 }
 
-/** Writes the state file atomically, creating its folder. */
+/** Writes the state file atomically, creating its folder; readable by the owner only (it holds broker tokens). */
 export function saveState(path: string, state: SimState): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state));
+  writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
   renameSync(tmp, path);
 }
 
