@@ -84,6 +84,9 @@ export async function queueEmail(msg: { userId?: string | null; kind: string; to
   return id;
 }
 
+/** A token query parameter in a link (PostgreSQL regex): what a sent message's stored copy loses. */
+const TOKEN_PARAM = "token=[A-Za-z0-9_%-]+";
+
 /**
  * Delivers one outbox row (idempotent: a `sent` or `skipped` row is left alone).
  * @throws the SMTP error after recording it, so the job is retried.
@@ -102,7 +105,12 @@ export async function deliverOutbox(id: string): Promise<OutboxRow["status"]> {
   }
   try {
     await transport.transporter.sendMail({ from: transport.from, to: row.to_address, subject: row.subject, html: row.html, text: row.text });
-    await db()`update email_outbox set status = 'sent', attempts = attempts + 1, sent_at = now(), last_error = null where id = ${id}`;
+    // Once sent, the copy kept for the audit loses its live links (verification, password reset):
+    // a table is no place for a credential that logs someone in.
+    await db()`update email_outbox set status = 'sent', attempts = attempts + 1, sent_at = now(), last_error = null,
+      html = regexp_replace(html, ${TOKEN_PARAM}, 'token=removido', 'g'),
+      text = regexp_replace(text, ${TOKEN_PARAM}, 'token=removido', 'g')
+      where id = ${id}`;
     return "sent";
   } catch (err) {
     const message = (err as Error).message?.slice(0, 500) ?? String(err);

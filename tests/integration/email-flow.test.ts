@@ -163,13 +163,15 @@ describe("password reset", () => {
   });
 
   it("keeps every message in the outbox with status sent", async () => {
-    const rows = await db.sql<{ kind: string; status: string; attempts: number; to_address: string; sent_at: Date | null }[]>`
-      select kind, status, attempts, to_address, sent_at from email_outbox order by created_at`;
+    const rows = await db.sql<{ kind: string; status: string; attempts: number; to_address: string; sent_at: Date | null; html: string; text: string }[]>`
+      select kind, status, attempts, to_address, sent_at, html, text from email_outbox order by created_at`;
     expect(rows.length).toBe(mailbox.messages.length);
     for (const r of rows) {
       expect(r.status).toBe("sent");
       expect(r.attempts).toBe(1);
       expect(r.sent_at).toBeInstanceOf(Date);
+      // the stored copy of a sent message keeps no live link (issue 8: the outbox kept reset links)
+      expect(`${r.html}${r.text}`).not.toMatch(/token=(?!removido)[\w-]+/);
     }
     expect(rows.map((r) => r.kind)).toEqual(["verify", "verify", "verify", "reset"]);
   });
