@@ -4,6 +4,7 @@
 import type { Job } from "pg-boss";
 import { activeBotIds, activeInterval, runTick } from "../app/services/bot.server";
 import { logger } from "../app/services/logger.server";
+import { settleUnknownOrders } from "../app/services/order-intents.server";
 import { botTickQueue } from "./queues";
 import { enqueueTick } from "./send";
 
@@ -37,8 +38,10 @@ export async function handleBotTick(jobs: Job<unknown>[]): Promise<void> {
  * waiting tick per bot). A tick job left `active` by a process that died does not block the bot:
  * the queue limits waiting ticks, not running ones (policy `short`), and ticks of one bot never
  * overlap because each holds the user's lock (bot.server.ts `runTick`); the orphan expires (it is
- * not retried) and the next pass queues the bot's tick again.
+ * not retried) and the next pass queues the bot's tick again. Also settles order intents whose
+ * outcome never became known (app/services/order-intents.server.ts).
  */
 export async function handleScheduler(_jobs: Job<unknown>[]): Promise<void> {
   for (const userId of await activeBotIds()) await enqueueTick(userId);
+  await settleUnknownOrders();
 }

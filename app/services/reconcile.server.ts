@@ -186,6 +186,14 @@ async function applyTransactions(
         await sql`update trades set ${column} = ${tx.price} where user_id = ${userId} and account_id = ${conn.account_id} and broker_trade_id = ${tx.tradeID}`;
       continue;
     }
+    if (tx.type === "MARKET_ORDER_REJECT") {
+      // A refused order (e.g. after a crash before we read the answer): its intent is settled by client id.
+      const clientId = tx.clientExtensions?.id ?? tx.tradeClientExtensions?.id;
+      if (clientId)
+        await sql`update order_intents set status = 'rejected', detail = ${tx.rejectReason ?? null}, updated_at = now()
+          where user_id = ${userId} and client_order_id = ${clientId} and status = 'pending'`;
+      continue;
+    }
     if (tx.type === "ORDER_CANCEL" && tx.orderID) {
       const clientId = orderClientIds.get(tx.orderID);
       if (clientId)

@@ -28,14 +28,16 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const ACCOUNT = "101-004-1-001";
+/** A fresh broker account id per connection (one app user per broker account: migration 0009). */
+let accounts = 0;
+const nextAccount = () => `101-004-1-${String(++accounts).padStart(3, "0")}`;
 const T = "2026-01-14T10:00:00.000000000Z";
 
 async function connectedUser(lastTransactionId: string): Promise<BrokerConnectionRow> {
   const [u] = await db.sql<{ id: string }[]>`insert into users (email, password_hash, email_verified_at)
     values (${`u${Math.random().toString(36).slice(2)}@example.com`}, 'x', now()) returning id`;
   const [row] = await db.sql<BrokerConnectionRow[]>`insert into broker_connections (user_id, environment, account_id, account_currency, token_encrypted, last_transaction_id)
-    values (${u!.id}, 'practice', ${ACCOUNT}, 'USD', 'v1:a:b:c', ${lastTransactionId}) returning *`;
+    values (${u!.id}, 'practice', ${nextAccount()}, 'USD', 'v1:a:b:c', ${lastTransactionId}) returning *`;
   return row!;
 }
 

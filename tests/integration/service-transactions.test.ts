@@ -30,7 +30,7 @@ async function connectedUserWithActiveBot(): Promise<string> {
     values (${`u${Math.random().toString(36).slice(2)}@example.com`}, 'x', now()) returning id`;
   const userId = u!.id;
   await db.sql`insert into broker_connections (user_id, environment, account_id, token_encrypted)
-    values (${userId}, 'practice', '101-004-1-001', 'v1:a:b:c')`;
+    values (${userId}, 'practice', ${`101-004-1-${Math.random().toString(36).slice(2, 8)}`}, 'v1:a:b:c')`;
   await db.sql`insert into bots (user_id, is_active, interval_sec, last_started_at) values (${userId}, true, 60, now())`;
   return userId;
 }
