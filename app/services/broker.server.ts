@@ -15,7 +15,7 @@ import { systemClock } from "../../server/system-clock";
 import { config } from "./config.server";
 import { decryptSecret, encryptSecret } from "./crypto.server";
 import { db } from "./db.server";
-import { DomainError, InternalError, UpstreamError, ValidationError } from "./errors.server";
+import { ConflictError, DomainError, InternalError, UpstreamError, ValidationError } from "./errors.server";
 import { logger } from "./logger.server";
 import { lockReconcile, reconcile } from "./reconcile.server";
 
@@ -92,6 +92,10 @@ export async function connectBroker(userId: string, input: { token: string; envi
   }
   const conn = await db().begin(async (sql) => {
     await lockReconcile(sql, userId);
+    // One app user per broker account (the unique index is the guard; this gives the message).
+    const [taken] = await sql`select 1 from broker_connections
+      where environment = ${input.environment} and account_id = ${summary.id} and user_id <> ${userId}`;
+    if (taken) throw new ConflictError(ACCOUNT_IN_USE);
     await sql`insert into broker_cursors (user_id, environment, account_id, last_transaction_id)
       select user_id, environment, account_id, last_transaction_id from broker_connections
       where user_id = ${userId} and last_transaction_id is not null
@@ -107,6 +111,10 @@ export async function connectBroker(userId: string, input: { token: string; envi
         status = 'connected', last_error = null, connected_at = now(), updated_at = now()
       returning *`;
     return row!;
+  }).catch((err: unknown) => {
+    // Two users connecting the same account at once: the unique index refuses the second.
+    if ((err as { code?: string }).code === "23505") throw new ConflictError(ACCOUNT_IN_USE);
+    throw err;
   });
   const price = await client.getPricing(summary.id, ["EUR_USD"]).catch(() => []);
   if (price[0]) await recordMarketTime(userId, Date.parse(price[0].time));
@@ -126,6 +134,9 @@ export async function getConnection(userId: string): Promise<BrokerConnectionRow
   const [row] = await db()<BrokerConnectionRow[]>`select * from broker_connections where user_id = ${userId}`;
   return row;
 }
+
+/** The broker account is connected by another user of the app (issue 8: one app user per broker account). */
+export const ACCOUNT_IN_USE: Msg = msg("api:broker.accountInUse");
 
 /** No connection: 'Nenhuma conta Oanda conectada.' (PRODUCT.md §8). */
 export const NOT_CONNECTED: Msg = msg("api:broker.notConnected");
