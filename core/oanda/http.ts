@@ -6,7 +6,9 @@
  * - headers `Authorization: Bearer`, `Accept-Datetime-Format: RFC3339`, `Content-Type:
  *   application/json` on every request;
  * - one module-level limiter shared by every client instance: at most 120 requests per second
- *   (OANDA's per-IP REST limit), each retry attempt counted;
+ *   (OANDA's per-IP REST limit), each retry attempt counted; in front of it one limiter per token
+ *   (a user's fair share, OANDA_TOKEN_REQUESTS_PER_SECOND), so a user flooding the API cannot
+ *   queue everyone else behind their requests; orders and closes (POST/PUT) go ahead of reads;
  * - timeout per attempt (default 10 s) through `AbortSignal.timeout`;
  * - retries (p-retry) only for idempotent requests (GET) and only on network errors, 5xx and 429
  *   (honouring `Retry-After`); POST/PUT are never retried. Backoff waits go through the `Clock`.
@@ -43,6 +45,32 @@ export const oandaLimiter = new Bottleneck({
   reservoirRefreshAmount: OANDA_REQUESTS_PER_SECOND,
   reservoirRefreshInterval: 1000,
 });
+
+/**
+ * One token's share of the process-wide limit (issue 8 item 7: a user at 97 req/s made another's
+ * summary wait 704 ms). Half of the OANDA limit: one user's burst always leaves the other half to
+ * everyone else, and a bot tick (about ten requests) never feels it.
+ */
+export const OANDA_TOKEN_REQUESTS_PER_SECOND = 60;
+
+/** Bottleneck priorities (0 runs first): what moves money before what reads it. */
+const PRIORITY = { write: 1, read: 5 } as const;
+
+/** Per-token limiters (idle ones dropped after 5 minutes), each feeding the shared one. */
+const tokenLimiters = new Bottleneck.Group({
+  reservoir: OANDA_TOKEN_REQUESTS_PER_SECOND,
+  reservoirRefreshAmount: OANDA_TOKEN_REQUESTS_PER_SECOND,
+  reservoirRefreshInterval: 1000,
+  timeout: 5 * 60_000,
+});
+tokenLimiters.on("created", (limiter) => limiter.chain(oandaLimiter));
+
+/** A short, non-reversible key for a token (FNV-1a): the limiter map never holds the token itself. */
+function tokenKey(token: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 0x01000193) >>> 0;
+  return `${h.toString(16)}:${token.length}`;
+}
 
 export interface HttpOptions {
   token: string;
@@ -114,6 +142,7 @@ export function createHttp(opts: HttpOptions): HttpClient {
   const maxDelay = opts.maxRetryDelayMs ?? 8_000;
   const random = opts.random ?? Math.random;
   const r = (s: string) => redact(s, opts.token);
+  const limiterKey = tokenKey(opts.token);
 
   const headers = (): Record<string, string> => ({
     Authorization: `Bearer ${opts.token}`,
@@ -217,7 +246,8 @@ export function createHttp(opts: HttpOptions): HttpClient {
   async function request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
     const url = withQuery(spec.url, spec.query);
     const what = describe(spec.method, spec.url);
-    const once = () => oandaLimiter.schedule(() => attempt(spec, url, what));
+    const priority = spec.method === "GET" ? PRIORITY.read : PRIORITY.write;
+    const once = () => tokenLimiters.key(limiterKey).schedule({ priority }, () => attempt(spec, url, what));
     if (spec.method !== "GET") return once();
 
     const isRetryable = (e: unknown) => e instanceof BrokerError && e.retryable && !spec.signal?.aborted;
