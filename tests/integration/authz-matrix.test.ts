@@ -1,0 +1,476 @@
+/**
+ * Authorization matrix (issue 8 "prove it stays that way"): every route of the app (every file in
+ * app/routes) × {anonymous, user A, user B, admin}, one table, against the real server (production
+ * build, PostgreSQL, the OANDA simulator). Each cell is the expected outcome: the status (or status
+ * class), the redirect target of a page, and checks that the body is the caller's own data. Where a
+ * route takes an id (notifications, trades) every role is sent *A's* id. PRODUCT.md §2/§6: anonymous
+ * callers get 401 JSON on /api and a redirect to /auth on pages; regular users are refused /admin*
+ * (redirect to /); admins are sent from the user pages to /admin.
+ *
+ * Around every request: no 5xx; a 4xx from /api is JSON with a Portuguese `message`; the body never
+ * holds another user's e-mail, id, broker account, broker token or session token; and no row of
+ * another user changes (checksums of users, trading_settings, broker_connections, bots, trades,
+ * notifications and decisions per owner, before and after).
+ *
+ * The test fails when a route file is added (or removed) without its row in `MATRIX`.
+ * Roles run in the order anonymous, B, admin, A, so A's own (destructive) actions come last; the
+ * table's order matters for the same reason (closing A's trade after the trade lists; disconnect last).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppServer } from "../setup/app-server";
+import { isPortugueseMessage, rawRequest, routeFiles, tableChecksums, type RawReply } from "../setup/probe";
+import { settingsFormFor } from "../setup/settings-form";
+import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
+
+type Role = "anonymous" | "userA" | "userB" | "admin";
+const ROLES: Role[] = ["anonymous", "userB", "admin", "userA"];
+
+interface Actor {
+  role: Role;
+  email?: string;
+  userId?: string;
+  token?: string;
+  cookie?: string;
+  accountId?: string;
+  brokerToken?: string;
+}
+
+/** What the test knows when it builds requests and checks replies. */
+interface Ctx {
+  actors: Record<Role, Actor>;
+  /** An unread notification of A's (ids of A's are sent by every role). */
+  notificationA: string;
+  /** A's open trade at the broker (broker trade id). */
+  tradeA: string;
+  /** A's closed trade stored in our database (broker trade id). */
+  closedTradeA: string;
+}
+
+/** An expected outcome: a status (or class `2xx`, `4xx`…), a redirect target for pages, extra checks. */
+interface Outcome {
+  status: number | "2xx" | "3xx" | "4xx";
+  location?: string;
+  check?: (reply: RawReply, ctx: Ctx, actor: Actor) => void | Promise<void>;
+}
+
+interface Probe {
+  method: string;
+  /** A page (cookie session, form bodies) or the JSON API (bearer token, JSON bodies). */
+  kind: "page" | "api";
+  path: string | ((ctx: Ctx) => string);
+  body?: (ctx: Ctx, actor: Actor) => unknown;
+  /** Send with a fresh session of the actor (for logout, which revokes it). */
+  freshSession?: boolean;
+  expect: Record<Role, Outcome>;
+}
+
+// ---- outcome shorthands -------------------------------------------------------------------------
+const status = (s: Outcome["status"], check?: Outcome["check"]): Outcome => ({ status: s, check });
+const to = (location: string): Outcome => ({ status: "3xx", location });
+const same = (o: Outcome): Record<Role, Outcome> => ({ anonymous: o, userA: o, userB: o, admin: o });
+const UNAUTHORIZED: Outcome = status(401, (r) => expect(r.json?.message).toBe("Token inválido ou expirado"));
+/** A page of a logged-in regular user: anonymous → /auth, admin → /admin (PRODUCT.md §2, §6). */
+const userPage = (own: Outcome = status(200)): Record<Role, Outcome> => ({ anonymous: to("/auth"), userA: own, userB: own, admin: to("/admin") });
+/** An admin page: anonymous → /auth, users → / (PRODUCT.md §2 "/admin/*: admin only (others redirected to /)"). */
+const adminPage: Record<Role, Outcome> = { anonymous: to("/auth"), userA: to("/"), userB: to("/"), admin: status(200) };
+/** An API route of a logged-in user: anonymous → 401 JSON. */
+const userApi = (own: Outcome, admin: Outcome = own, b: Outcome = own): Record<Role, Outcome> => ({ anonymous: UNAUTHORIZED, userA: own, userB: b, admin });
+const NOT_CONNECTED = status(400, (r) => expect(r.json?.message).toBe("Nenhuma conta Oanda conectada."));
+
+/** The caller's own broker account in an `account` / `accountId` field. */
+const ownAccount = (field: (j: Record<string, unknown>) => unknown) => (r: RawReply, _c: Ctx, a: Actor) => expect(field(r.json!)).toBe(a.accountId);
+
+let env: TradingEnv;
+let app: AppServer;
+let ctx: Ctx;
+
+/** The rows the probes list, read back to check ownership. */
+async function ownerOf(table: "notifications", ids: string[]): Promise<string[]> {
+  if (!ids.length) return [];
+  const rows = await env.db.sql<{ user_id: string }[]>`select user_id from ${env.db.sql(table)} where id in ${env.db.sql(ids)}`;
+  return [...new Set(rows.map((r) => r.user_id))];
+}
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields);
+
+// ---- the matrix: one row per route file ---------------------------------------------------------
+const MATRIX: Record<string, Probe[]> = {
+  "$.tsx": [{ method: "GET", kind: "page", path: "/pagina-que-nao-existe", expect: same(to("/")) }],
+  "_index.tsx": [{ method: "GET", kind: "page", path: "/", expect: userPage() }],
+  "admin.tsx": [{ method: "GET", kind: "page", path: "/admin", expect: adminPage }],
+  "admin.$.tsx": [{ method: "GET", kind: "page", path: "/admin/usuarios", expect: adminPage }],
+  "auth.tsx": [
+    { method: "GET", kind: "page", path: "/auth", expect: { anonymous: status(200), userA: to("/"), userB: to("/"), admin: to("/admin") } },
+    // The forms of /auth are public; a logged-in sender is sent on by the page's loader (Remix runs it after the action).
+    {
+      method: "POST",
+      kind: "page",
+      path: "/auth",
+      body: () => form({ intent: "forgot", email: "ninguem-authz@teste.com" }),
+      expect: { anonymous: status(200), userA: to("/"), userB: to("/"), admin: to("/admin") },
+    },
+  ],
+  "auth_.contract.tsx": [
+    // Only the signed registration cookie opens the terms step; a session (or A's e-mail in the query) does not.
+    { method: "GET", kind: "page", path: (c) => `/auth/contract?email=${encodeURIComponent(c.actors.userA.email!)}`, expect: same(to("/auth?tab=register")) },
+    // Accepting without the registration cookie records nothing (the action answers 400, the loader then redirects).
+    {
+      method: "POST",
+      kind: "page",
+      path: "/auth/contract",
+      body: () => form({ accept: "on" }),
+      expect: same({
+        ...to("/auth?tab=register"),
+        check: async () => {
+          const rows = await env.db.sql`select 1 from users where terms_accepted_at is not null and role = 'user'`;
+          expect(rows.length).toBe(0);
+        },
+      }),
+    },
+  ],
+  "auth_.done.tsx": [
+    { method: "GET", kind: "page", path: "/auth/done", expect: same(status(200)) },
+    { method: "POST", kind: "page", path: "/auth/done", body: () => form({}), expect: same(status(400)) },
+  ],
+  "auth_.reset-password.tsx": [
+    { method: "GET", kind: "page", path: "/auth/reset-password?token=invalido", expect: same(status(200)) },
+    { method: "POST", kind: "page", path: "/auth/reset-password", body: () => form({ token: "invalido", password: "Senha123", confirm: "Senha123" }), expect: same(status(400)) },
+  ],
+  "auth_.verify.tsx": [{ method: "GET", kind: "page", path: "/auth/verify", expect: same(to("/auth?error=token_missing")) }],
+  "billing.tsx": [{ method: "GET", kind: "page", path: "/billing", expect: userPage() }],
+  "dashboard.tsx": [{ method: "GET", kind: "page", path: "/dashboard", expect: userPage() }],
+  "history.tsx": [{ method: "GET", kind: "page", path: "/history", expect: userPage() }],
+  "history[.csv].ts": [
+    {
+      method: "GET",
+      kind: "page",
+      path: "/history.csv",
+      expect: {
+        ...userPage(status(200, (r) => expect(r.headers["content-type"]).toContain("text/csv"))),
+        // A's closed trade is in A's file (its instrument and the P&L of the row inserted in beforeAll).
+        userA: status(200, (r, c) => expect(r.text).toContain(`${c.closedTradeA};AUD/CAD`)),
+        userB: status(200, (r, c) => expect(r.text).not.toContain(c.closedTradeA)),
+      },
+    },
+  ],
+  "notifications.tsx": [
+    { method: "GET", kind: "page", path: "/notifications", expect: userPage() },
+    // Marking A's notification read through the page form: B gets 404, A is sent back (303).
+    {
+      method: "POST",
+      kind: "page",
+      path: "/notifications",
+      body: (c) => form({ intent: "read", id: c.notificationA }),
+      expect: { anonymous: to("/auth"), userB: status(404), admin: to("/admin"), userA: to("/notifications") },
+    },
+  ],
+  "settings.tsx": [
+    { method: "GET", kind: "page", path: "/settings", expect: userPage() },
+    {
+      method: "POST",
+      kind: "page",
+      path: "/settings",
+      body: async (_c, a) => (a.token ? settingsFormFor(apiCall(a), { language: "pt", timezone: "America/Sao_Paulo" }, { maxTrades: "4" }) : form({ intent: "save", maxTrades: "4" })),
+      expect: { anonymous: to("/auth"), userB: status(200), admin: to("/admin"), userA: status(200) },
+    },
+  ],
+  "health.ts": [{ method: "GET", kind: "api", path: "/health", expect: same(status(200)) }],
+  "logout.tsx": [
+    { method: "GET", kind: "page", path: "/logout", expect: same(to("/")) },
+    { method: "POST", kind: "page", path: "/logout", freshSession: true, body: () => form({}), expect: same(to("/auth")) },
+  ],
+  "api.$.ts": [
+    { method: "GET", kind: "api", path: "/api/nao-existe", expect: same(status(404, (r) => expect(r.json?.message).toBe("Rota da API não encontrada."))) },
+    // No admin API exists yet (PRODUCT.md §7 Admin): any /api/admin/* is the unknown-route 404 for everyone.
+    { method: "GET", kind: "api", path: "/api/admin/users", expect: same(status(404)) },
+  ],
+  "api.health.ts": [{ method: "GET", kind: "api", path: "/api/health", expect: same(status(200)) }],
+  "api.status.ts": [{ method: "GET", kind: "api", path: "/api/status", expect: same(status(200)) }],
+  "api.auth.login.ts": [
+    {
+      method: "POST",
+      kind: "api",
+      path: "/api/auth/login",
+      body: () => ({ email: "ninguem-authz@teste.com", password: "Errada123" }),
+      expect: same(status(401, (r) => expect(r.json?.message).toBe("Email ou senha inválidos."))),
+    },
+  ],
+  "api.auth.register.ts": [
+    { method: "POST", kind: "api", path: "/api/auth/register", body: (_c, a) => ({ firstName: "Novo", lastName: "Usuário", email: `novo-${a.role}@teste.com`, password: "Senha123" }), expect: same(status(201)) },
+  ],
+  "api.auth.forgot-password.ts": [{ method: "POST", kind: "api", path: "/api/auth/forgot-password", body: (_c, a) => ({ email: `esqueci-${a.role}@teste.com` }), expect: same(status(200)) }],
+  "api.auth.resend-confirmation.ts": [
+    { method: "POST", kind: "api", path: "/api/auth/resend-confirmation", body: (_c, a) => ({ email: `reenvio-${a.role}@teste.com` }), expect: same(status(200)) },
+  ],
+  "api.auth.me.ts": [
+    { method: "GET", kind: "api", path: "/api/auth/me", expect: userApi(status(200, (r, _c, a) => expect((r.json!.user as { email: string }).email).toBe(a.email))) },
+  ],
+  "api.auth.logout.ts": [
+    {
+      method: "POST",
+      kind: "api",
+      path: "/api/auth/logout",
+      freshSession: true,
+      // Public (a logout without a session is a no-op); the fresh session used is revoked afterwards (checked in the runner).
+      expect: same(status(200)),
+    },
+  ],
+  "api.oanda-auth.status.ts": [
+    {
+      method: "GET",
+      kind: "api",
+      path: "/api/oanda-auth/status",
+      expect: userApi(status(200, ownAccount((j) => (j.account as { id?: string } | null)?.id ?? j.accountId)), status(200, (r) => expect(r.json?.isConnected).toBe(false))),
+    },
+  ],
+  "api.oanda-auth.test-token.ts": [
+    {
+      method: "POST",
+      kind: "api",
+      path: "/api/oanda-auth/test-token",
+      // Each user tests its own broker token; the admin has none and sends a wrong one.
+      body: (_c, a) => ({ token: a.brokerToken ?? "token-que-nao-existe", environment: "practice" }),
+      expect: userApi(
+        status(200, (r, _c, a) => expect((r.json!.accounts as { id: string }[]).map((x) => x.id)).toEqual([a.accountId])),
+        status("4xx"),
+      ),
+    },
+  ],
+  "api.oanda-auth.connect.ts": [
+    {
+      method: "POST",
+      kind: "api",
+      path: "/api/oanda-auth/connect",
+      // Everyone tries to connect A's broker account: only A may (one app user per broker account).
+      body: (c) => ({ token: c.actors.userA.brokerToken, accountId: c.actors.userA.accountId, environment: "practice" }),
+      expect: { anonymous: UNAUTHORIZED, userB: status(409), admin: status(409), userA: status(200) },
+    },
+  ],
+  "api.account.summary.ts": [{ method: "GET", kind: "api", path: "/api/account/summary", expect: userApi(status(200, ownAccount((j) => j.accountId)), NOT_CONNECTED) }],
+  "api.settings.ts": [
+    { method: "GET", kind: "api", path: "/api/settings", expect: userApi(status(200)) },
+    { method: "PUT", kind: "api", path: "/api/settings", body: () => ({ settings: { maxTrades: 5 } }), expect: userApi(status(200)) },
+  ],
+  "api.notifications.[test].ts": [{ method: "POST", kind: "api", path: "/api/notifications/test", expect: userApi(status(201)) }],
+  "api.notifications.$id.read.ts": [
+    {
+      method: "PUT",
+      kind: "api",
+      path: (c) => `/api/notifications/${c.notificationA}/read`,
+      expect: userApi(
+        status(200, (r, c) => expect((r.json!.notification as { id: string }).id).toBe(c.notificationA)),
+        status(404),
+        status(404),
+      ),
+    },
+  ],
+  "api.notifications.unread-count.ts": [
+    {
+      method: "GET",
+      kind: "api",
+      path: "/api/notifications/unread-count",
+      expect: userApi(
+        status(200, async (r, _c, a) => {
+          const [n] = await env.db.sql<{ count: number }[]>`select count(*)::int as count from notifications where user_id = ${a.userId!} and not read`;
+          expect(r.json?.count).toBe(n!.count);
+        }),
+      ),
+    },
+  ],
+  "api.notifications.read-all.ts": [{ method: "PUT", kind: "api", path: "/api/notifications/read-all", expect: userApi(status(200)) }],
+  "api.notifications.ts": [
+    {
+      method: "GET",
+      kind: "api",
+      path: "/api/notifications",
+      expect: userApi(
+        status(200, async (r, _c, a) => {
+          const ids = (r.json!.notifications as { id: string }[]).map((n) => n.id);
+          expect((await ownerOf("notifications", ids)).every((o) => o === a.userId)).toBe(true);
+        }),
+      ),
+    },
+    { method: "DELETE", kind: "api", path: "/api/notifications", expect: userApi(status(200)) },
+  ],
+  "api.trades.account.open.ts": [
+    {
+      method: "GET",
+      kind: "api",
+      path: "/api/trades/account/open",
+      expect: userApi(
+        status(200, (r, c, a) => {
+          const ids = (r.json!.trades as { id: string; accountId: string }[]).map((t) => `${t.accountId}:${t.id}`);
+          if (a.role === "userA") expect(ids).toEqual([`${a.accountId}:${c.tradeA}`]);
+          else expect(ids).toEqual([]);
+        }),
+        NOT_CONNECTED,
+      ),
+    },
+  ],
+  "api.trades.account.history.ts": [
+    {
+      method: "GET",
+      kind: "api",
+      path: "/api/trades/account/history",
+      expect: userApi(
+        status(200, (r, c, a) => {
+          const ids = (r.json!.trades as { tradeId?: string; id?: string }[]).map((t) => String(t.tradeId ?? t.id));
+          if (a.role === "userA") expect(ids).toContain(c.closedTradeA);
+          else expect(ids).toEqual([]);
+        }),
+      ),
+    },
+  ],
+  "api.trades.$id.close.ts": [
+    {
+      method: "POST",
+      kind: "api",
+      path: (c) => `/api/trades/${c.tradeA}/close`,
+      expect: userApi(status(200), NOT_CONNECTED, status(404, (r) => expect(r.json?.message).toBe("Trade não encontrado entre as posições abertas."))),
+    },
+  ],
+  "api.trades.ai.loop.status.ts": [{ method: "GET", kind: "api", path: "/api/trades/ai/loop/status", expect: userApi(status(200)) }],
+  "api.trades.ai.loop.start.ts": [{ method: "POST", kind: "api", path: "/api/trades/ai/loop/start", body: () => ({ intervalSec: 60 }), expect: userApi(status(200), NOT_CONNECTED) }],
+  "api.trades.ai.loop.run-once.ts": [{ method: "POST", kind: "api", path: "/api/trades/ai/loop/run-once", expect: userApi(status(200)) }],
+  "api.trades.ai.loop.stop.ts": [{ method: "POST", kind: "api", path: "/api/trades/ai/loop/stop", expect: userApi(status(200)) }],
+  // Last: each user drops its own connection (A's survives B's call: the row checksums).
+  "api.oanda-auth.disconnect.ts": [{ method: "POST", kind: "api", path: "/api/oanda-auth/disconnect", expect: userApi(status(200), NOT_CONNECTED) }],
+};
+
+/** A JSON API client of an actor (bearer token). */
+function apiCall(a: Actor) {
+  return async <T = Record<string, unknown>>(method: string, p: string, body?: unknown) => {
+    const r = await rawRequest(app.url, method, p, { "content-type": "application/json", authorization: `Bearer ${a.token}` }, body === undefined ? undefined : JSON.stringify(body));
+    return { status: r.status, body: r.json as T };
+  };
+}
+
+/** Logs in through the API; returns the bearer token and the session cookie. */
+async function login(email: string, password: string): Promise<{ token: string; cookie: string }> {
+  const res = await fetch(`${app.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) });
+  const body = (await res.json()) as { token: string };
+  if (res.status !== 200 || !body.token) throw new Error(`login de ${email} falhou: ${res.status} ${JSON.stringify(body)}`);
+  return { token: body.token, cookie: res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") };
+}
+
+const PASSWORDS: Record<string, string> = {};
+
+/** The strings that identify an actor; none may appear in a reply to anyone else. */
+function secretsOf(a: Actor): string[] {
+  return [a.email, a.userId, a.accountId, a.brokerToken, a.token, a.cookie?.split("=").slice(1).join("=")].filter((s): s is string => !!s && s.length >= 6);
+}
+
+beforeAll(async () => {
+  env = await createTradingEnv();
+  app = await env.startApp({ WORKERS: "off", AUTH_RATE_LIMIT: "100000", ADMIN_EMAIL: "admin-authz@teste.com", ADMIN_PASSWORD: "Admin1234" });
+  const a = await userWithBroker(env, app, "authz-a@teste.com");
+  const b = await userWithBroker(env, app, "authz-b@teste.com");
+  PASSWORDS["authz-a@teste.com"] = PASSWORDS["authz-b@teste.com"] = "Senha123";
+  PASSWORDS["admin-authz@teste.com"] = "Admin1234";
+  const [adminRow] = await env.db.sql<{ id: string }[]>`select id from users where email = 'admin-authz@teste.com' and role = 'admin'`;
+  const sessions = {
+    userA: await login("authz-a@teste.com", "Senha123"),
+    userB: await login("authz-b@teste.com", "Senha123"),
+    admin: await login("admin-authz@teste.com", "Admin1234"),
+  };
+  const actors: Record<Role, Actor> = {
+    anonymous: { role: "anonymous" },
+    userA: { role: "userA", email: "authz-a@teste.com", userId: a.userId, token: a.token, cookie: sessions.userA.cookie, accountId: a.accountId, brokerToken: a.brokerToken },
+    userB: { role: "userB", email: "authz-b@teste.com", userId: b.userId, token: b.token, cookie: sessions.userB.cookie, accountId: b.accountId, brokerToken: b.brokerToken },
+    admin: { role: "admin", email: "admin-authz@teste.com", userId: adminRow!.id, token: sessions.admin.token, cookie: sessions.admin.cookie },
+  };
+  // A's open trade, placed at the broker directly.
+  const order = await rawRequest(
+    env.sim.url,
+    "POST",
+    `/practice/v3/accounts/${a.accountId}/orders`,
+    { "content-type": "application/json", authorization: `Bearer ${a.brokerToken}` },
+    JSON.stringify({ order: { type: "MARKET", instrument: "EUR_USD", units: "1000", stopLossOnFill: { price: "0.50000" }, takeProfitOnFill: { price: "3.00000" } } }),
+  );
+  expect(order.status).toBe(201);
+  const tradeA = String((order.json!.orderFillTransaction as { tradeOpened: { tradeID: string } }).tradeOpened.tradeID);
+  // A's closed trade, in our database (history is read from it).
+  const closedTradeA = "990001";
+  await env.db.sql`
+    insert into trades (user_id, account_id, environment, broker_trade_id, instrument, side, units, open_price, close_price, realized_pl, status, result, open_time, close_time)
+    values (${a.userId}, ${a.accountId}, 'practice', ${closedTradeA}, 'AUD_CAD', 'buy', 1000, 0.9, 0.91, 7.25, 'closed', 'WIN', now() - interval '2 hours', now() - interval '1 hour')`;
+  const [n] = await env.db.sql<{ id: string }[]>`
+    insert into notifications (user_id, type, title, message) values (${a.userId}, 'info', 'Aviso de A', 'Só para A') returning id`;
+  ctx = { actors, notificationA: n!.id, tradeA, closedTradeA };
+}, 180_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await env?.close();
+});
+
+describe("authorization matrix: every route × {anonymous, A, B, admin}", () => {
+  it("has a row for every file in app/routes, and none for a file that is gone", () => {
+    expect(Object.keys(MATRIX).sort()).toEqual(routeFiles());
+  });
+
+  it("every cell holds: status, redirect, own data only, no other user's row changed", async () => {
+    const failures: string[] = [];
+    const owners: Role[] = ["userA", "userB", "admin"];
+    for (const [file, probes] of Object.entries(MATRIX)) {
+      for (const probe of probes) {
+        for (const role of ROLES) {
+          let actor = ctx.actors[role];
+          if (probe.freshSession && role !== "anonymous") {
+            const s = await login(actor.email!, PASSWORDS[actor.email!]!);
+            actor = { ...actor, token: s.token, cookie: s.cookie };
+          }
+          const p = typeof probe.path === "function" ? probe.path(ctx) : probe.path;
+          const label = `${file} ${probe.method} ${p} as ${role}`;
+          const raw = probe.body ? await probe.body(ctx, actor) : undefined;
+          const headers: Record<string, string> = {};
+          let body: string | undefined;
+          if (probe.kind === "api") {
+            headers.accept = "application/json";
+            if (actor.token) headers.authorization = `Bearer ${actor.token}`;
+            if (probe.method !== "GET") {
+              headers["content-type"] = "application/json";
+              body = raw === undefined ? "{}" : JSON.stringify(raw);
+            }
+          } else {
+            headers.accept = "text/html";
+            if (actor.cookie) headers.cookie = actor.cookie;
+            if (probe.method !== "GET") {
+              headers["content-type"] = "application/x-www-form-urlencoded";
+              body = String(raw ?? "");
+            }
+          }
+          const others = owners.filter((o) => o !== role);
+          const before = await Promise.all(others.map((o) => tableChecksums(env.db.sql, ctx.actors[o].userId)));
+          const reply = await rawRequest(app.url, probe.method, p, headers, body);
+          const after = await Promise.all(others.map((o) => tableChecksums(env.db.sql, ctx.actors[o].userId)));
+          const exp = probe.expect[role];
+          try {
+            expect(reply.status, "no 5xx").toBeLessThan(500);
+            if (typeof exp.status === "number") expect(reply.status).toBe(exp.status);
+            else expect(`${Math.floor(reply.status / 100)}xx`).toBe(exp.status);
+            if (exp.location !== undefined) expect(reply.headers.location).toBe(exp.location);
+            if (probe.kind === "api" && reply.status >= 400) {
+              expect(reply.headers["content-type"]).toContain("application/json");
+              expect(isPortugueseMessage(reply.json?.message), `Portuguese message, got ${JSON.stringify(reply.json?.message)}`).toBe(true);
+            }
+            // Nothing of another user in the reply (strings the request itself carried excepted).
+            const sent = `${p} ${body ?? ""}`;
+            for (const o of owners.filter((x) => x !== role)) {
+              for (const secret of secretsOf(ctx.actors[o])) if (!sent.includes(secret)) expect(reply.text.includes(secret), `${o}'s ${secret.slice(0, 12)}… in the reply`).toBe(false);
+            }
+            others.forEach((o, i) => expect(after[i], `${o}'s rows unchanged`).toEqual(before[i]));
+            await exp.check?.(reply, ctx, actor);
+            if (probe.freshSession && actor.token) {
+              const me = await rawRequest(app.url, "GET", "/api/auth/me", { authorization: `Bearer ${actor.token}` });
+              expect(me.status, "the session is revoked").toBe(401);
+            }
+          } catch (err) {
+            failures.push(`${label} → ${reply.status} ${reply.headers.location ?? ""} ${reply.text.slice(0, 160).replace(/\s+/g, " ")}\n    ${(err as Error).message.split("\n")[0]}`);
+          }
+        }
+      }
+    }
+    expect(failures, failures.join("\n")).toEqual([]);
+  }, 240_000);
+});
