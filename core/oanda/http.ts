@@ -13,7 +13,8 @@
  * - retries (p-retry) only for idempotent requests (GET) and only on network errors, 5xx and 429
  *   (honouring `Retry-After`); POST/PUT are never retried. Backoff waits go through the `Clock`.
  * - non-2xx → `BrokerError` (errors.ts); 2xx body that fails its schema → `BrokerError`
- *   `invalid_response`. The token never appears in a log line or error message.
+ *   `invalid_response`; a 2xx body cut off mid-way (connection dropped, timeout) → `network`.
+ *   The token never appears in a log line or error message.
  */
 import Bottleneck from "bottleneck";
 import pRetry from "p-retry";
@@ -216,13 +217,19 @@ export function createHttp(opts: HttpOptions): HttpClient {
     }
     opts.logger?.debug?.({ what, status: res.status, ms: opts.clock.now().getTime() - started }, "OANDA: resposta");
     if (!res.ok) throw await errorFromResponse(res, what);
-    let body: unknown;
+    // The body is read first, then parsed: a connection cut (or timed out) mid-body is a network
+    // error, retryable like any other; only bytes that arrived whole and are not JSON are invalid.
+    let text: string;
     try {
-      body = await res.json();
+      text = await res.text();
     } catch (e) {
       if (spec.signal?.aborted) throw spec.signal.reason;
-      const name = (e as { name?: string })?.name;
-      if (name === "TimeoutError" || name === "AbortError") throw networkError(e, what);
+      throw networkError(e, what);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
       throw new BrokerError(`OANDA ${what} → ${res.status}: body is not JSON`, {
         status: res.status,
         kind: "invalid_response",

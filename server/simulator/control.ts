@@ -10,12 +10,16 @@
  *   `advanceSeconds` ≤ `MAX_ADVANCE_SECONDS` (31 days) and `speed` ≤ `MAX_SPEED` per call, else 400;
  *   the jump is walked one simulated day at a time, yielding to the event loop between days, and
  *   concurrent clock calls run one after the other.
+ * - `POST /sim/faults`, `GET /sim/faults`, `DELETE /sim/faults[/{id}]`: broker fault injection on the
+ *   OANDA paths (5xx, 429 with Retry-After, timeouts, dropped connections, stalled streams, revoked
+ *   token, malformed 2xx body), scoped to a token/account/path; see faults.ts.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { z } from "zod";
 import { SimHttpError } from "../../core/simulator/accounts";
 import { rfc3339 } from "../../core/simulator/time";
+import { faultJSON, parseFaultSpec, type FaultRegistry } from "./faults";
 import { methodNotAllowed, newRequestId, sendJson } from "./http";
 import type { Simulator } from "../../core/simulator/simulator";
 
@@ -107,9 +111,22 @@ export async function advanceClock(sim: Simulator, opts: { speed?: number; advan
   return { now: rfc3339(sim.clock.now()), speed: sim.clock.speed };
 }
 
-/** Router for `/sim/*` (mount behind `localCallersOnly` and a JSON body parser). */
-export function controlRouter(sim: Simulator): Router {
+/**
+ * Router for `/sim/*` (mount behind `localCallersOnly` and a JSON body parser). `faults` receives the
+ * faults of `/sim/faults` (without it, that path answers 404).
+ */
+export function controlRouter(sim: Simulator, faults?: FaultRegistry): Router {
   const r = express.Router();
+  if (faults) {
+    r.route("/faults")
+      .get((req, res) => sendJson(req, res, 200, { faults: faults.list().map(faultJSON) }))
+      .post((req, res) => sendJson(req, res, 201, faultJSON(faults.add(parseFaultSpec(req.body)))))
+      .delete((req, res) => sendJson(req, res, 200, { cleared: faults.clear() }))
+      .all(methodNotAllowed);
+    r.route("/faults/:id")
+      .delete((req, res) => sendJson(req, res, 200, { cleared: faults.clear(String(req.params.id)) }))
+      .all(methodNotAllowed);
+  }
   r.route("/users").post((req, res) => {
     const body = parse(UserBody, req.body);
     const user = sim.createUser(body.environment, body.accounts);

@@ -1,7 +1,8 @@
 /**
  * Entry points of the OANDA v20 simulator (DESIGN.md §4):
  * - `createSimulatorApp(opts)`: an Express router serving `/practice/v3/...`, `/live/v3/...` (REST
- *   and streams) and the control API `/sim/...` (local callers only), to mount in the main app
+ *   and streams) and the control API `/sim/...` (local callers only; clock, users and injected
+ *   broker faults, faults.ts), to mount in the main app
  *   (`OANDA_MODE=sim`, never in production).
  * - `startSimulator(opts)`: the same on its own HTTP server.
  * A 1 s real-time timer evaluates stops/targets even when no request comes in.
@@ -10,6 +11,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type Router } from "express";
 import { controlRouter, localCallersOnly } from "./control";
+import { faultMiddleware, faultRegistryFor, type FaultRegistry } from "./faults";
 import { errorHandler, notFound, oandaHeaders } from "./http";
 import { v3Router } from "./routes";
 import type { MarketData } from "../../core/simulator/market-data";
@@ -54,8 +56,11 @@ export function createSimulator(opts: SimulatorAppOptions): Simulator {
   });
 }
 
-/** The mounted simulator: an Express router plus its simulator and a `stop()` that ends timers and streams. */
-export type SimulatorApp = Router & { sim: Simulator; stop(): void };
+/**
+ * The mounted simulator: an Express router plus its simulator, its injected broker faults
+ * (faults.ts, driven by `/sim/faults`) and a `stop()` that ends timers, streams and held requests.
+ */
+export type SimulatorApp = Router & { sim: Simulator; faults: FaultRegistry; stop(): void };
 
 /** Real-time ms between background trigger evaluations. */
 export const TRIGGER_TICK_MS = 1000;
@@ -77,12 +82,15 @@ const globalTimers: Timers = {
 export function createSimulatorApp(opts: SimulatorAppOptions): SimulatorApp {
   const sim = opts.sim ?? createSimulator(opts);
   const timers = opts.timers ?? globalTimers;
-  const streams: StreamRegistry = { timers, open: new Set() };
+  const faults = faultRegistryFor(sim, opts.now ?? Date.now);
+  const streams: StreamRegistry = { timers, open: new Set(), faults };
   const router = express.Router();
   const json = express.json({ type: () => true, limit: "1mb" });
   for (const prefix of ["/practice", "/live"]) router.use(prefix, oandaHeaders, json);
+  // Injected broker faults (faults.ts) on the OANDA paths only, before any route handles them.
+  router.use(faultMiddleware(faults));
   // The control API: local, same-origin callers only, no CORS (control.ts).
-  router.use("/sim", localCallersOnly, json, controlRouter(sim));
+  router.use("/sim", localCallersOnly, json, controlRouter(sim, faults));
   router.use("/practice/v3", v3Router(sim, "practice", streams));
   router.use("/live/v3", v3Router(sim, "live", streams));
   for (const prefix of ["/practice", "/live", "/sim"]) router.use(prefix, notFound);
@@ -96,8 +104,10 @@ export function createSimulatorApp(opts: SimulatorAppOptions): SimulatorApp {
   }, TRIGGER_TICK_MS);
   return Object.assign(router, {
     sim,
+    faults,
     stop() {
       timers.clearInterval(tick);
+      faults.stop();
       for (const res of streams.open) res.end();
       streams.open.clear();
       sim.save();
@@ -115,9 +125,9 @@ export interface StartSimulatorOptions extends SimulatorAppOptions {
 /**
  * Starts the simulator on its own HTTP server.
  * @returns `url` (e.g. "http://127.0.0.1:4001"; OANDA hosts are `${url}/practice` and `${url}/live`),
- *   the bound `port`, `close()` (ends streams, saves state, stops listening) and the `sim`
+ *   the bound `port`, `close()` (ends streams, saves state, stops listening), the `sim` and its `faults`
  */
-export async function startSimulator(opts: StartSimulatorOptions): Promise<{ url: string; port: number; close(): Promise<void>; sim: Simulator }> {
+export async function startSimulator(opts: StartSimulatorOptions): Promise<{ url: string; port: number; close(): Promise<void>; sim: Simulator; faults: FaultRegistry }> {
   const app = express();
   app.disable("x-powered-by");
   const simApp = createSimulatorApp(opts);
@@ -134,6 +144,7 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<{ url
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     port,
     sim: simApp.sim,
+    faults: simApp.faults,
     close: () => (closing ??= new Promise<void>((resolve, reject) => {
       simApp.stop();
       server.close((err) => (err ? reject(err) : resolve()));

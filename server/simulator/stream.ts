@@ -3,12 +3,14 @@
  * instrument first (unless `snapshot=false`), then at most one price per instrument per 250 ms of
  * real time (≤ 4/s) when its bid/ask changed, and a HEARTBEAT every 5 s of real time. When an
  * instrument's market closes, one last `tradeable:false` price, then only heartbeats.
- * Stops/targets are evaluated on each tick (sim.sync()).
+ * Stops/targets are evaluated on each tick (sim.sync()). While a `stall_stream` fault covers the
+ * stream (faults.ts), nothing is written — no price, no heartbeat — and the ticks resume after it.
  */
 import type { Request, Response } from "express";
 import type { Simulator } from "../../core/simulator/simulator";
 import type { AccountState } from "../../core/simulator/state";
 import { rfc3339, toUnixTimes } from "../../core/simulator/time";
+import type { FaultContext, FaultRegistry } from "./faults";
 import { wantsUnix } from "./http";
 
 /** Timer functions (injected so core code does not reach for globals; tests may fake them). */
@@ -17,10 +19,11 @@ export interface Timers {
   clearInterval(handle: unknown): void;
 }
 
-/** Open streams, so a server shutdown can end them; `timers` drives their ticks. */
+/** Open streams, so a server shutdown can end them; `timers` drives their ticks; `faults` may stall them. */
 export interface StreamRegistry {
   timers: Timers;
   open: Set<Response>;
+  faults?: FaultRegistry;
 }
 
 /** Real-time ms between price ticks and between heartbeats. */
@@ -30,6 +33,8 @@ export const HEARTBEAT_MS = 5000;
 /** Handles one streaming request after authentication and instrument validation. */
 export function priceStreamHandler(sim: Simulator, reg: StreamRegistry, acct: AccountState, instruments: string[], req: Request, res: Response): void {
   const unix = wantsUnix(req);
+  const ctx = res.locals.faultContext as FaultContext | undefined;
+  const stalled = () => ctx !== undefined && reg.faults !== undefined && reg.faults.stalls(ctx);
   const write = (obj: unknown) => res.write(`${JSON.stringify(unix ? toUnixTimes(obj) : obj)}\n`);
   res.status(200);
   res.setHeader("Content-Type", "application/octet-stream");
@@ -39,6 +44,7 @@ export function priceStreamHandler(sim: Simulator, reg: StreamRegistry, acct: Ac
   const last = new Map<string, { bid: string; ask: string; tradeable: boolean }>();
   /** mode: "snapshot" writes every instrument, "prime" records without writing, "tick" writes changes. */
   const send = (mode: "snapshot" | "prime" | "tick") => {
+    if (stalled()) return;
     const force = mode === "snapshot";
     const now = sim.sync();
     for (const inst of instruments) {
@@ -54,7 +60,9 @@ export function priceStreamHandler(sim: Simulator, reg: StreamRegistry, acct: Ac
   };
   send(req.query.snapshot === "false" ? "prime" : "snapshot");
   const tick = reg.timers.setInterval(() => send("tick"), PRICE_TICK_MS);
-  const hb = reg.timers.setInterval(() => write({ type: "HEARTBEAT", time: rfc3339(sim.now()) }), HEARTBEAT_MS);
+  const hb = reg.timers.setInterval(() => {
+    if (!stalled()) write({ type: "HEARTBEAT", time: rfc3339(sim.now()) });
+  }, HEARTBEAT_MS);
   const stop = () => {
     reg.timers.clearInterval(tick);
     reg.timers.clearInterval(hb);
