@@ -1,6 +1,7 @@
 /** GET /api/account/summary → balance, NAV, currency, unrealizedPL, marginUsed… of the connected account; 402 without a valid licence (PRODUCT.md §6). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
+import { cachedAccountState } from "~/services/account-cache.server";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { brokerFailure, requireBroker } from "~/services/broker.server";
@@ -11,7 +12,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const user = await requireApiUser(request);
     await requireValidLicence(user, msg("guard:licence.account"));
     const { conn, client } = await requireBroker(user.id);
-    const s = await client.getAccountSummary(conn.account_id).catch((e: unknown) => {
+    const s = await cachedAccountState(`${user.id}:${conn.account_id}:summary`, () => client.getAccountSummary(conn.account_id)).catch((e: unknown) => {
       throw brokerFailure(e);
     });
     return {

@@ -2,6 +2,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { zMsg } from "../../core/i18n/zod-message";
+import { forgetAccountState } from "~/services/account-cache.server";
 import { apiRoute, readBody } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { closeTrade } from "~/services/trades.server";
@@ -17,7 +18,11 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {
     const user = await requireApiUser(request);
     const { units } = await readBody(request, body);
-    return closeTrade(user.id, params.id ?? "", units, user.preferences?.language);
+    try {
+      return await closeTrade(user.id, params.id ?? "", units, user.preferences?.language);
+    } finally {
+      forgetAccountState(user.id); // the screens read the account fresh after a close attempt
+    }
   });
 
 /** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */

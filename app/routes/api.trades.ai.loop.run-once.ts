@@ -6,6 +6,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { isMsg, msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
+import { forgetAccountState } from "~/services/account-cache.server";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { localizeOutcome, runTick } from "~/services/bot.server";
@@ -24,6 +25,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
       if (isMsg(m)) throw new UpstreamError(m);
       throw new UpstreamError(err instanceof Error && "messagePt" in err ? String((err as { messagePt: string }).messagePt) : msg("bot:errors.runFailed"));
     });
+    forgetAccountState(user.id); // a tick may have opened or closed trades: the screens read fresh
     const localized = localizeOutcome(outcome, language);
     if (localized.status === "skipped") return { success: false, message: localized.reason };
     return { success: true, message: translateMsg(msg("bot:ranOnce"), language), ...localized };
