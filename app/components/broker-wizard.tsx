@@ -205,8 +205,10 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
         {step === 2 && (
           <form
             className="space-y-4"
+            noValidate
             onSubmit={(e) => {
               e.preventDefault();
+              // An empty token is submitted too: testToken answers 'Por favor, insira seu token da Oanda' (PRODUCT.md §5, §8).
               if (!busy) void testToken();
             }}
           >
@@ -283,7 +285,7 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
               <Button type="button" variant="secondary" onClick={() => setStep(1)}>
                 {t("back")}
               </Button>
-              <Button type="submit" className="flex-1" loading={busy === "test"} disabled={!token.trim() || busy !== null}>
+              <Button type="submit" className="flex-1" loading={busy === "test"} disabled={busy !== null}>
                 {t("validate")}
               </Button>
             </div>

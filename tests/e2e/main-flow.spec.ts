@@ -74,10 +74,16 @@ test("hero gating without broker: 'Conectar Oanda' and the wizard", async ({ pag
   await expect(dialog.getByText("Segurança máxima")).toBeVisible();
   expect(await page.evaluate(() => document.body.style.overflow)).toBe("hidden");
   await dialog.getByRole("button", { name: "Começar" }).click();
+  // Issue 8 item 10: an empty token is not a disabled button but a message (PRODUCT.md §8: bad input gets its message).
   const validate = dialog.getByRole("button", { name: "Validar token" });
-  await expect(validate).toBeDisabled();
+  await expect(validate).toBeEnabled();
+  await validate.click();
+  await expect(dialog.getByRole("alert")).toContainText("Por favor, insira seu token da Oanda");
+  await dialog.getByRole("alert").getByRole("button", { name: "Fechar" }).click();
+  await expect(dialog.getByRole("alert")).toHaveCount(0);
   await dialog.getByLabel("Token de acesso pessoal da Oanda").fill("   ");
-  await expect(validate).toBeDisabled();
+  await dialog.getByLabel("Token de acesso pessoal da Oanda").press("Enter");
+  await expect(dialog.getByRole("alert")).toContainText("Por favor, insira seu token da Oanda");
   await dialog.getByLabel("Token de acesso pessoal da Oanda").fill("token-que-nao-existe");
   await validate.click();
   await expect(dialog.getByRole("alert")).toBeVisible(); // the server's message for an unknown token
