@@ -89,8 +89,8 @@ describe("English user", () => {
     const range = await en.call<Err>("PUT", "/api/settings", { settings: { maxTrades: 25 } });
     expect(range.status).toBe(400);
     expect(range.body).toMatchObject({ success: false, message: "maxTrades must be between 1 and 20", error: "maxTrades must be between 1 and 20", field: "maxTrades" });
-    const min = await en.call<Err>("PUT", "/api/settings", { fixedLot: 0 });
-    expect(min.body.message).toBe("fixedLot must be at least 0.01");
+    const lot = await en.call<Err>("PUT", "/api/settings", { fixedLot: 0 });
+    expect(lot.body.message).toBe("fixedLot must be between 0.01 and 100");
     const step = await en.call<Err>("PUT", "/api/settings", { aiSettings: { cooldownSec: 7 } });
     expect(step.body.message).toBe("cooldownSec must change in steps of 5");
     expect((await en.call<{ settings: unknown }>("GET", "/api/settings")).body.settings).toEqual(before.body.settings);
