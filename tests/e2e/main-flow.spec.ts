@@ -66,9 +66,12 @@ test("hero gating without broker: 'Conectar Oanda' and the wizard", async ({ pag
   await shot(page, testInfo, "hero-sem-corretora");
   await expect(page.getByRole("navigation", { name: "Navegação principal" }).getByRole("link", { name: /Histórico/ })).toBeVisible();
 
-  await power.click();
   const dialog = page.getByRole("dialog");
-  await expect(dialog).toBeVisible();
+  // The wizard opens on the client: a click that lands before hydration does nothing, so click until it opens.
+  await expect(async () => {
+    if ((await dialog.count()) === 0) await power.click({ timeout: 2_000 });
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await expect(dialog.getByText("Execução automática")).toBeVisible();
   await expect(dialog.getByText("Controle total")).toBeVisible();
   await expect(dialog.getByText("Segurança máxima")).toBeVisible();
