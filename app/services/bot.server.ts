@@ -264,10 +264,11 @@ export function localizeOutcome(outcome: TickOutcome, language: unknown): TickOu
  */
 export async function runTick(userId: string, opts: { force?: boolean } = {}): Promise<TickOutcome> {
   const before = sqlQueryCount();
+  const started = Date.now();
   try {
     return await runTickLocked(userId, opts);
   } finally {
-    logger().debug({ userId, sqlRoundTrips: sqlQueryCount() - before }, "tick");
+    logger().debug({ userId, sqlRoundTrips: sqlQueryCount() - before, ms: Date.now() - started }, "tick");
   }
 }
 
@@ -340,7 +341,8 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
   }
   let broker;
   try {
-    broker = await requireBroker(userId);
+    // The client itself is bound to the deadline too: its retries and backoff waits stop with the tick.
+    broker = await requireBroker(userId, signal);
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err; // only "no connection" is expected here
     if (bot?.is_active) await stopWithNotice(userId, "broker", msg("bot:stopDetail.noBroker"));

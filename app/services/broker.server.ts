@@ -22,19 +22,30 @@ import { lockReconcile, reconcile } from "./reconcile.server";
 import type { BrokerConnectionRow } from "./broker-connection";
 export type { BrokerConnectionRow };
 
-/** An OANDA client for a token and environment, on the hosts of the configured mode. */
-export function clientFor(token: string, environment: Environment): BrokerPort {
-  const hosts = config().oanda[environment];
-  return createOandaClient({ environment, token, apiUrl: hosts.api, streamUrl: hosts.stream, clock: systemClock });
+/**
+ * An OANDA client for a token and environment, on the hosts of the configured mode, with the
+ * configured per-attempt timeout and GET retries (`OANDA_TIMEOUT_MS`, `OANDA_RETRIES`). `signal`
+ * cancels its requests, retries and backoff waits included (a bot tick's deadline).
+ */
+export function clientFor(token: string, environment: Environment, signal?: AbortSignal): BrokerPort {
+  const cfg = config();
+  const hosts = cfg.oanda[environment];
+  return createOandaClient({
+    environment, token, apiUrl: hosts.api, streamUrl: hosts.stream, clock: systemClock,
+    timeoutMs: cfg.OANDA_TIMEOUT_MS, retries: cfg.OANDA_RETRIES,
+    ...(signal && { signal }),
+  });
 }
 
 /**
- * A broker failure as a domain error: unreachable broker → UpstreamError (502), a refusal (including
- * a revoked token) → ValidationError (400; never 401: see module doc), ours unchanged, else InternalError.
+ * A broker failure as a domain error: the broker unreachable, failing (5xx), rate-limiting (429) or
+ * answering garbage → UpstreamError (502: not the caller's fault, worth retrying later); a refusal
+ * (including a revoked token) → ValidationError (400; never 401: see module doc); ours unchanged,
+ * else InternalError. The message is the broker's of PRODUCT.md §8 either way.
  */
 export function brokerFailure(err: unknown): DomainError {
   if (err instanceof BrokerError)
-    return err.kind === "network"
+    return err.retryable || err.kind === "invalid_response"
       ? new UpstreamError(err.messageMsg, { brokerStatus: err.status })
       : new ValidationError(err.messageMsg, { brokerStatus: err.status });
   if (err instanceof DomainError) return err;
@@ -141,11 +152,14 @@ export const ACCOUNT_IN_USE: Msg = msg("api:broker.accountInUse");
 /** No connection: 'Nenhuma conta Oanda conectada.' (PRODUCT.md §8). */
 export const NOT_CONNECTED: Msg = msg("api:broker.notConnected");
 
-/** The user's connection and a client for it. @throws ValidationError 'Nenhuma conta Oanda conectada.' */
-export async function requireBroker(userId: string) {
+/**
+ * The user's connection and a client for it (`signal`: see `clientFor`).
+ * @throws ValidationError 'Nenhuma conta Oanda conectada.'
+ */
+export async function requireBroker(userId: string, signal?: AbortSignal) {
   const conn = await getConnection(userId);
   if (!conn) throw new ValidationError(NOT_CONNECTED);
-  return { conn, client: clientFor(decryptSecret(conn.token_encrypted), conn.environment) };
+  return { conn, client: clientFor(decryptSecret(conn.token_encrypted), conn.environment, signal) };
 }
 
 /**

@@ -121,6 +121,13 @@ const schema = z.object({
    */
   TICK_TIMEOUT_SEC: z.coerce.number().int().min(5).max(90).default(45),
   /**
+   * Per-attempt timeout of a request to OANDA, ms (core/oanda/http.ts), and retries of a failed
+   * idempotent GET (network error, 5xx, 429). A tick's deadline cancels both (bot.server.ts). Tests
+   * with broker faults shorten them (tests/integration/broker-faults.test.ts).
+   */
+  OANDA_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  OANDA_RETRIES: z.coerce.number().int().min(0).max(5).default(3),
+  /**
    * Test harness fault injection (tests/integration/crash-restart.test.ts): the process kills itself
    * right before or right after sending an order. Refused when NODE_ENV=production.
    */

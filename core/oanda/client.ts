@@ -82,6 +82,8 @@ export interface OandaClientOptions {
   streamMaxBackoffMs?: number;
   /** Jitter source in [0,1) (default Math.random). */
   random?: () => number;
+  /** Cancels every REST request of the client, retries and backoff included (a bot tick's deadline). */
+  signal?: AbortSignal;
 }
 
 /** A BrokerPort that also says which environment it talks to. */
@@ -121,6 +123,7 @@ export function createOandaClient(options: OandaClientOptions): OandaClient {
     ...(options.minRetryDelayMs !== undefined && { minRetryDelayMs: options.minRetryDelayMs }),
     ...(options.maxRetryDelayMs !== undefined && { maxRetryDelayMs: options.maxRetryDelayMs }),
     ...(options.random && { random: options.random }),
+    ...(options.signal && { signal: options.signal }),
   });
   /** displayPrecision learnt from `getInstruments` (preferred over instruments.ts defaults). */
   const precision = new Map<string, number>();

@@ -87,6 +87,11 @@ export interface HttpOptions {
   maxRetryDelayMs?: number;
   /** Random source in [0,1) for jitter (default Math.random). */
   random?: () => number;
+  /**
+   * Cancels every request of this client, with its retries and backoff waits (e.g. a bot tick's
+   * deadline): once aborted, a request rejects with the signal's reason and nothing more is sent.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RequestSpec<S extends z.ZodType> {
@@ -250,7 +255,11 @@ export function createHttp(opts: HttpOptions): HttpClient {
     return parsed.data as z.output<S>;
   }
 
-  async function request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
+  async function request<S extends z.ZodType>(asked: RequestSpec<S>): Promise<z.output<S>> {
+    // The client's signal (a tick's deadline) joins the caller's: a retry never outlives either.
+    const signal = asked.signal && opts.signal ? AbortSignal.any([asked.signal, opts.signal]) : (asked.signal ?? opts.signal);
+    const spec: RequestSpec<S> = signal ? { ...asked, signal } : asked;
+    if (spec.signal?.aborted) throw spec.signal.reason;
     const url = withQuery(spec.url, spec.query);
     const what = describe(spec.method, spec.url);
     const priority = spec.method === "GET" ? PRIORITY.read : PRIORITY.write;
