@@ -83,10 +83,11 @@ export interface Decision {
 /** Input of the streaming engine's decide: EngineInput without candles. */
 export type StreamInput = Omit<EngineInput, "candles">;
 
-/** Feature configuration taken from the scalper settings. */
+/** Feature configuration taken from the scalper settings and the indicators switched on. */
 export function featureConfig(settings: TradingSettings): FeatureConfig {
   const s = settings.aiSettings.scalper;
-  return { microAtrPeriod: s.microAtrPeriod, impulseLookback: s.impulseLookback };
+  const on = settings.aiSettings.indicators;
+  return { microAtrPeriod: s.microAtrPeriod, impulseLookback: s.impulseLookback, bollinger: on.bollinger, stochastic: on.stochastic };
 }
 
 /** "ia-EUR_USD-M15-20260105T0815Z": compact, stable, ≤ 128 chars (OANDA clientExtensions.id). */

@@ -59,6 +59,13 @@ export interface FeatureConfig {
   microAtrPeriod: number;
   /** Closes compared by the impulse measure (settings.aiSettings.scalper.impulseLookback). */
   impulseLookback: number;
+  /**
+   * Whether the Bollinger Bands and the Stochastic are computed (settings.aiSettings.indicators;
+   * default true). Off by default in PRODUCT.md §9 and read only by the signal when on, so a
+   * backtest does not pay for them; their fields are NaN when off.
+   */
+  bollinger?: boolean;
+  stochastic?: boolean;
 }
 
 /**
@@ -72,8 +79,8 @@ export class FeatureTracker {
   private readonly emaSlow = new EMA(EMA_SLOW);
   private readonly rsi = new RSI(RSI_PERIOD);
   private readonly macd = new MACD(new EMA(MACD_PERIODS.fast), new EMA(MACD_PERIODS.slow), new EMA(MACD_PERIODS.signal));
-  private readonly bb = new BollingerBands(BOLLINGER.period, BOLLINGER.stdDev);
-  private readonly stoch = new StochasticOscillator(STOCHASTIC);
+  private readonly bb: BollingerBands | null;
+  private readonly stoch: StochasticOscillator | null;
   private readonly microAtr: ATR;
   private readonly atrHistory: number[] = [];
   /** The same ATR values kept sorted, for an O(window) median without re-sorting. */
@@ -87,6 +94,8 @@ export class FeatureTracker {
 
   constructor(readonly config: FeatureConfig) {
     this.microAtr = new ATR(config.microAtrPeriod);
+    this.bb = config.bollinger === false ? null : new BollingerBands(BOLLINGER.period, BOLLINGER.stdDev);
+    this.stoch = config.stochastic === false ? null : new StochasticOscillator(STOCHASTIC);
   }
 
   /** Open time (UTC ms) of the last candle added, or -Infinity. */
@@ -104,8 +113,8 @@ export class FeatureTracker {
     this.emaSlow.add(c.close);
     this.rsi.add(c.close);
     this.macd.add(c.close);
-    this.bb.add(c.close);
-    this.stoch.add(hlc);
+    this.bb?.add(c.close);
+    this.stoch?.add(hlc);
     this.microAtr.add(hlc);
     if (atr !== null) {
       this.atrHistory.push(atr);
@@ -139,8 +148,8 @@ export class FeatureTracker {
     const emaSlow = this.emaSlow.getResult();
     const rsi = this.rsi.getResult();
     const macd = this.macd.getResult();
-    const bb = this.bb.getResult();
-    const stoch = this.stoch.getResult();
+    const bb = this.bb ? this.bb.getResult() : OFF_BANDS;
+    const stoch = this.stoch ? this.stoch.getResult() : OFF_STOCH;
     const microAtr = this.microAtr.getResult();
     if (atr === null || adx === null || emaFast === null || emaSlow === null || rsi === null || macd === null || bb === null || stoch === null || microAtr === null) {
       return null;
@@ -174,6 +183,10 @@ export class FeatureTracker {
     };
   }
 }
+
+/** The values of an indicator that is off (never read by the signal). */
+const OFF_BANDS = { upper: NaN, middle: NaN, lower: NaN };
+const OFF_STOCH = { stochK: NaN, stochD: NaN };
 
 /** First index in ascending `a` whose value is ≥ v. */
 function lowerBound(a: readonly number[], v: number): number {

@@ -123,8 +123,18 @@ export function isoWeekday(y: number, m: number, d: number): number {
  */
 export function tradingDayStart(now: Date, tz: string = DEFAULT_TIMEZONE): Date {
   const l = localParts(now.getTime(), tz);
-  return localMidnight(l.y, l.m, l.d, tz);
+  const key = `${tz}|${l.y}-${l.m}-${l.d}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    start = localMidnight(l.y, l.m, l.d, tz).getTime();
+    if (dayStarts.size > 20_000) dayStarts.clear();
+    dayStarts.set(key, start);
+  }
+  return new Date(start);
 }
+
+/** Local midnights already found, per timezone and local date (asked at every tick). */
+const dayStarts = new Map<string, number>();
 
 /** UTC instant where the next trading day starts (next local midnight in `tz`). */
 export function nextTradingDayStart(now: Date, tz: string = DEFAULT_TIMEZONE): Date {
