@@ -192,7 +192,7 @@ describe("broker faults during a multi-bot run", () => {
     expect(ticks.length).toBeGreaterThan(30);
     const longest = Math.max(...ticks.map((t) => t.ms));
     console.log(`${ticks.length} ticks, longest ${longest} ms (deadline ${DEADLINE_SEC * 1000} ms)`);
-    expect(longest).toBeLessThan(DEADLINE_SEC * 1000 + 1500);
+    expect(longest).toBeLessThan(DEADLINE_SEC * 1000 + 2500); // the error is stored after the deadline; a tick left to its broker calls would take ≥ 8.5 s
     // … the never-answering broker's ticks were cut at it …
     expect(ticks.filter((t) => t.userId === u.timeout!.userId && t.ms >= DEADLINE_SEC * 1000 - 200).length).toBeGreaterThan(0);
     // … and a tick abandoned while waiting out a 429's Retry-After sent nothing after its deadline.
