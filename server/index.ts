@@ -175,7 +175,9 @@ async function main() {
     configureBuild(build, cfg);
     remixHandler = createRequestHandler({ build, mode: "production", getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }) });
   }
-  app.all("*", (req, res, next) => remixHandler!(req, res, next));
+  // `app.use`, not `app.all("*")`: a route pattern makes Express decode the path as a parameter, and a
+  // malformed escape (`/api/x/%ZZ`) then became Express's own HTML 400; the Remix router copes with it.
+  app.use((req, res, next) => remixHandler!(req, res, next));
 
   const background = build.entry.module as unknown as EntryModule;
   const { logins } = await background.startBackground({ printLogins: embedded !== undefined });

@@ -9,7 +9,14 @@ import { closeTrade } from "~/services/trades.server";
 
 const body = z.object({
   units: z
-    .union([z.literal("ALL"), z.string().regex(/^\d+$/, { error: zMsg("validation:units") }), z.number().int().positive()])
+    .union(
+      [
+        z.literal("ALL"),
+        z.string().regex(/^\d+$/, { error: zMsg("validation:units") }),
+        z.number().int({ error: zMsg("validation:units") }).positive({ error: zMsg("validation:units") }),
+      ],
+      { error: zMsg("validation:units") },
+    )
     .default("ALL")
     .transform(String),
 });

@@ -70,9 +70,17 @@ export const loginSchema = z.object({
 
 export const environmentField = z.enum(["practice", "live"], { error: zMsg("validation:environment") });
 
-/** Broker token test (wizard step 2). */
+/**
+ * Broker token test (wizard step 2). A token is sent in an HTTP header, so one with characters a
+ * header cannot carry (spaces, control characters, non-ASCII) is refused here with the broker's
+ * 'invalid token' message (PRODUCT.md §8) instead of failing the request to the broker (a 502 before).
+ */
 export const testTokenSchema = z.object({
-  token: z.string({ error: zMsg("validation:token") }).trim().min(1, { error: zMsg("validation:token") }),
+  token: z
+    .string({ error: zMsg("validation:token") })
+    .trim()
+    .min(1, { error: zMsg("validation:token") })
+    .regex(/^[\x21-\x7e]+$/, { error: zMsg("broker:auth") }),
   environment: environmentField.default("practice"),
 });
 

@@ -29,9 +29,14 @@ export function rawRequest(base: string, method: string, p: string, headers: Rec
   const h: Record<string, string> = { ...headers };
   if (body !== undefined) h["content-length"] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method, headers: h }, (res) => {
+    let answered = false;
+    // A fresh connection per request (no keep-alive reuse of a socket the server has closed).
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method, headers: h, agent: false }, (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       res.on("data", (d: Buffer) => chunks.push(d));
+      // The server may answer before reading the whole body and close the socket: the reply still counts.
+      res.on("error", () => res.emit("end"));
       res.on("end", () => {
         const text = Buffer.concat(chunks).toString("utf8");
         let json: Record<string, unknown> | undefined;
@@ -44,7 +49,9 @@ export function rawRequest(base: string, method: string, p: string, headers: Rec
         resolve({ status: res.statusCode!, headers: res.headers, text, json });
       });
     });
-    req.on("error", reject);
+    req.on("error", (err) => {
+      if (!answered) reject(err);
+    });
     if (body !== undefined) req.write(body);
     req.end();
   });
