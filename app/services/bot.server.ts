@@ -28,6 +28,7 @@ import { notices } from "../lib/notifications";
 import { PaymentRequiredError, ValidationError } from "./errors.server";
 import { brokerNow, getConnection, markConnection, recordMarketTime, requireBroker, type BrokerConnectionRow } from "./broker.server";
 import { config } from "./config.server";
+import { crashPoint } from "./crash-point.server";
 import { db, sqlQueryCount } from "./db.server";
 import { licenceView, type LicenceRow } from "./licence.server";
 import { logger } from "./logger.server";
@@ -464,7 +465,9 @@ function liveBroker(userId: string, conn: BrokerConnectionRow, client: BrokerPor
       return prices;
     },
     closeTrade: async (trade, reason) => {
+      crashPoint("before-exit-close");
       const r = await client.closeTrade(conn.account_id, trade.id);
+      crashPoint("after-exit-close");
       if (!r.filled) logger().warn({ userId, tradeId: trade.id, reason, cancelReason: r.cancelReason }, "fechamento não executado");
       return r.filled;
     },
@@ -486,6 +489,7 @@ function liveStore(userId: string, conn: BrokerConnectionRow, client: BrokerPort
       // reads each instrument's previous timeframe (the CTE sees the table before the insert).
       if (records.length === 0) return;
       const decisions = records.map((r) => r.decision);
+      crashPoint("before-decisions");
       const prev = await sql<{ instrument: string; timeframe: string | null }[]>`
         with prev as (
           select distinct on (instrument) instrument, timeframe from decisions
@@ -494,6 +498,7 @@ function liveStore(userId: string, conn: BrokerConnectionRow, client: BrokerPort
           insert into decisions ${sql(records.map((r) => decisionRow(userId, r, settings, now)))}
         )
         select instrument, timeframe from prev`;
+      crashPoint("after-decisions");
       await noteTimeframeChanges(userId, decisions, prev);
     },
     orderNotPlaced: async (decision) => {
@@ -565,11 +570,6 @@ async function counterTrades(userId: string, accountId: string, dayStart: Date):
   }));
 }
 
-/** Fault injection passed in by the test harness through the config (CRASH_AT, never in production): dies here. */
-function crashPoint(point: "before-order" | "after-order"): void {
-  if (config().CRASH_AT === point) process.kill(process.pid, "SIGKILL");
-}
-
 /** The order's client id: derived from the user and the decision id, so a repeated tick can never open a second trade. */
 export function clientOrderId(userId: string, decisionId: string): string {
   return `ia-${createHash("sha256").update(`${userId}:${decisionId}`).digest("hex").slice(0, 24)}`;
@@ -583,6 +583,7 @@ export function clientOrderId(userId: string, decisionId: string): string {
 async function placeOrder(userId: string, conn: BrokerConnectionRow, client: BrokerPort, decision: Decision): Promise<boolean> {
   const sql = db();
   const id = clientOrderId(userId, decision.id);
+  crashPoint("before-intent");
   const inserted = await sql`insert into order_intents (user_id, client_order_id, decision_id, account_id, instrument, units)
     values (${userId}, ${id}, ${decision.id}, ${conn.account_id}, ${decision.instrument}, ${decision.units!})
     on conflict do nothing returning client_order_id`;

@@ -12,6 +12,7 @@
  */
 import { isIP } from "node:net";
 import { z } from "zod";
+import { parseCrashSpec, type CrashSpec } from "./crash-points";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const url = z.url();
@@ -128,10 +129,21 @@ const schema = z.object({
   OANDA_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   OANDA_RETRIES: z.coerce.number().int().min(0).max(5).default(3),
   /**
-   * Test harness fault injection (tests/integration/crash-restart.test.ts): the process kills itself
-   * right before or right after sending an order. Refused when NODE_ENV=production.
+   * Test harness fault injection (tests/integration/crash-restart.test.ts, crash-random.test.ts): the
+   * process kills itself at named points of ticks, reconciles and closes — the n-th call of a point, or
+   * each call with a seeded probability (app/services/crash-points.ts). Refused when NODE_ENV=production.
    */
-  CRASH_AT: z.enum(["before-order", "after-order"]).optional(),
+  CRASH_AT: z
+    .string()
+    .transform((v, ctx): CrashSpec => {
+      try {
+        return parseCrashSpec(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
 });
 
 /** The environment as given, validated (before anything is derived from it). */

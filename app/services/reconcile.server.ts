@@ -20,6 +20,7 @@ import { unitsToLots } from "../../core/instruments";
 import { BrokerError } from "../../core/oanda/errors";
 import { notices } from "../lib/notifications";
 import type { BrokerConnectionRow } from "./broker-connection";
+import { crashPoint } from "./crash-point.server";
 import { db } from "./db.server";
 import { logger } from "./logger.server";
 import { notify, type NewNotification } from "./notifications.server";
@@ -92,6 +93,7 @@ export async function reconcile(
     for (const tx of batch.transactions)
       for (const c of [...(tx.tradesClosed ?? []), ...(tx.tradeReduced ? [tx.tradeReduced] : [])]) touched.add(c.tradeID);
     const states = await brokerTrades(client, conn.account_id, [...touched]);
+    crashPoint("reconcile-after-read");
 
     const notes: NewNotification[] = [];
     const outcome = await db().begin(async (sql) => {
@@ -108,6 +110,7 @@ export async function reconcile(
       if (sweep) counts.closed += await applySweep(sql, userId, conn, held, states, notes);
       await sql`update broker_connections set last_transaction_id = ${batch.lastTransactionID}, updated_at = now()
         where user_id = ${userId} and account_id = ${conn.account_id}`;
+      crashPoint("reconcile-before-commit");
       return { kind: "applied" as const, ...counts };
     });
     if (outcome.kind === "moved") {
@@ -119,6 +122,7 @@ export async function reconcile(
       conn.last_transaction_id = outcome.stored;
       return { opened: 0, closed: 0, lastTransactionID: outcome.stored };
     }
+    crashPoint("reconcile-after-commit");
     conn.last_transaction_id = batch.lastTransactionID;
     for (const n of notes) await notify(userId, n);
     return { opened: outcome.opened, closed: outcome.closed, lastTransactionID: batch.lastTransactionID };

@@ -8,6 +8,7 @@ import { isMsg, msg, type Msg } from "../../core/i18n/message";
 import { BrokerError } from "../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
 import { brokerFailure, brokerNow, requireBroker } from "./broker.server";
+import { crashPoint } from "./crash-point.server";
 import { db } from "./db.server";
 import { reconcile } from "./reconcile.server";
 import { DomainError, NotFoundError, ValidationError } from "./errors.server";
@@ -138,7 +139,9 @@ export async function closeTrade(userId: string, tradeId: string, units: string,
   try {
     const open = await client.listOpenTrades(conn.account_id);
     if (!open.some((t) => t.id === tradeId)) throw new NotFoundError(msg("api:trades.notFound"));
+    crashPoint("before-close");
     const result = await client.closeTrade(conn.account_id, tradeId, units);
+    crashPoint("after-close"); // the broker answered; our books not updated yet
     if (!result.filled)
       throw new ValidationError(
         result.cancelReason === "MARKET_HALTED"
