@@ -6,6 +6,7 @@
  * title/message and the message in title_msg/message_msg; every read renders them in the reader's
  * language, falling back to the text for rows without a message (older rows, ready-made texts).
  */
+import type postgres from "postgres";
 import { isMsg, type Msg } from "../../core/i18n/message";
 import { notices, type ListQuery, type NotificationTypeName, type NotificationView } from "../lib/notifications";
 import { i18nFor, translateMsg } from "~/i18n";
@@ -30,6 +31,28 @@ function columns(n: NewNotification) {
     titleMsg: isMsg(n.title) ? n.title : null,
     messageMsg: isMsg(n.message) ? n.message : null,
   };
+}
+
+/**
+ * Stores notifications for a user with the given transaction, in one statement: reconcile writes
+ * the 'Trade aberto'/'Trade fechado' notices in the transaction that records the trades, so a crash
+ * never loses one (committed with the trade) nor repeats one (rolled back with it). Throws on failure.
+ */
+export async function insertNotifications(sql: postgres.TransactionSql, userId: string, ns: readonly NewNotification[]): Promise<void> {
+  if (ns.length === 0) return;
+  const rows = ns.map((n) => {
+    const c = columns(n);
+    return {
+      user_id: userId,
+      type: n.type,
+      title: c.title,
+      message: c.message,
+      title_msg: c.titleMsg === null ? null : sql.json(c.titleMsg as never),
+      message_msg: c.messageMsg === null ? null : sql.json(c.messageMsg as never),
+      metadata: sql.json((n.metadata ?? {}) as never),
+    };
+  });
+  await sql`insert into notifications ${sql(rows)}`;
 }
 
 /** Stores a notification for a user. Never throws: a failed notification must not break a tick. */

@@ -2,7 +2,8 @@
  * Reconcile with the broker (DESIGN.md §3.5): read the account's transactions since the last stored
  * id and record what happened — fills that opened trades (linked to our order intents by the order's
  * client id), stop loss / take profit levels, closes with realized P&L and result WIN/LOSS/BE — then
- * advance the stored id, all in one database transaction. After a crash the same step rebuilds the
+ * advance the stored id, all in one database transaction with the 'Trade aberto'/'Trade fechado'
+ * notices of what it recorded. After a crash the same step rebuilds the
  * state before any new order, so nothing is lost and nothing is counted twice (inserts are upserts
  * keyed by the broker's trade id).
  *
@@ -23,7 +24,7 @@ import type { BrokerConnectionRow } from "./broker-connection";
 import { crashPoint } from "./crash-point.server";
 import { db } from "./db.server";
 import { logger } from "./logger.server";
-import { notify, type NewNotification } from "./notifications.server";
+import { insertNotifications, type NewNotification } from "./notifications.server";
 
 /** WIN if realized P&L > 0, LOSS if < 0, else BE (PRODUCT.md §4 Trade). */
 export function tradeResult(pl: Decimal.Value): "WIN" | "LOSS" | "BE" {
@@ -110,6 +111,8 @@ export async function reconcile(
       if (sweep) counts.closed += await applySweep(sql, userId, conn, held, states, notes);
       await sql`update broker_connections set last_transaction_id = ${batch.lastTransactionID}, updated_at = now()
         where user_id = ${userId} and account_id = ${conn.account_id}`;
+      // The notices commit with the trades they tell of (a crash after the commit used to lose them).
+      await insertNotifications(sql, userId, notes);
       crashPoint("reconcile-before-commit");
       return { kind: "applied" as const, ...counts };
     });
@@ -124,7 +127,6 @@ export async function reconcile(
     }
     crashPoint("reconcile-after-commit");
     conn.last_transaction_id = batch.lastTransactionID;
-    for (const n of notes) await notify(userId, n);
     return { opened: outcome.opened, closed: outcome.closed, lastTransactionID: batch.lastTransactionID };
   }
   logger().warn({ userId }, "reconcile: id de transação armazenado mudou a cada tentativa; fica para a próxima");

@@ -127,6 +127,35 @@ async function startApp(extra: Record<string, string>): Promise<AppServer> {
   }
 }
 
+describe("crash regressions", () => {
+  it("a kill right after reconcile commits loses no 'Trade aberto'/'Trade fechado' notice (seed 20260120 lost one)", async () => {
+    const clean = await startApp({ WORKERS: "off" });
+    const u = await userWithBroker(env, clean, `regress-${Date.now()}@teste.com`);
+    await clean.stop();
+    // A trade made at the broker, then closed through our API: the close's reconcile records both.
+    const base = `${env.sim.url}/practice/v3/accounts/${u.accountId}`;
+    const headers = { authorization: `Bearer ${u.brokerToken}`, "content-type": "application/json" };
+    const order = { type: "MARKET", instrument: "EUR_USD", units: "1000", timeInForce: "FOK", positionFill: "DEFAULT" };
+    const filled = (await (await fetch(`${base}/orders`, { method: "POST", headers, body: JSON.stringify({ order }) })).json()) as {
+      orderFillTransaction: { tradeOpened: { tradeID: string } };
+    };
+    const tradeId = filled.orderFillTransaction.tradeOpened.tradeID;
+    const crashy = await startApp({ WORKERS: "off", CRASH_AT: "reconcile-after-commit" });
+    await apiClient(crashy.url, u.token)("POST", `/api/trades/${tradeId}/close`, {}).catch(() => undefined);
+    await crashy.exited;
+    expect(crashy.output()).toContain("CRASH_AT: morrendo em reconcile-after-commit");
+    const [trade] = await env.db.sql`select status from trades where user_id = ${u.userId} and broker_trade_id = ${tradeId}`;
+    expect(trade?.status).toBe("closed");
+
+    const app = await startApp({ WORKERS: "off" });
+    expect((await apiClient(app.url, u.token)("POST", "/api/trades/ai/loop/run-once")).status).toBe(200);
+    await app.stop();
+    const notes = await env.db.sql<{ key: string }[]>`select title_msg->>'key' as key from notifications
+      where user_id = ${u.userId} and metadata->>'tradeId' = ${tradeId} order by key`;
+    expect(notes.map((n) => n.key.split(".")[0])).toEqual(["notices:tradeClosed", "notices:tradeOpened"]);
+  }, 120_000);
+});
+
 describe("crash test", () => {
   it(`${KILLS} SIGKILLs at random points: no duplicate order, no lost or corrupted trade, counters equal the broker's replay`, async () => {
     const rand = seededRandom(SEED);
@@ -336,6 +365,15 @@ describe("crash test", () => {
         }
       }
       totals.trades += trades.length;
+
+      // Each open and each close reaches the user exactly once ('Trade aberto', 'Trade fechado …').
+      const notes = await env.db.sql<{ kind: string; trade_id: string; n: number }[]>`
+        select split_part(title_msg->>'key', '.', 1) as kind, metadata->>'tradeId' as trade_id, count(*)::int as n from notifications
+        where user_id = ${u.userId} and title_msg->>'key' like 'notices:trade%' group by 1, 2`;
+      const noted = (kind: string) => Object.fromEntries(notes.filter((x) => x.kind === kind).map((x) => [x.trade_id, x.n]));
+      const once = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, 1]));
+      expect(noted("notices:tradeOpened"), "one 'Trade aberto' per trade").toEqual(once(trades.map((t) => t.id)));
+      expect(noted("notices:tradeClosed"), "one 'Trade fechado' per closed trade").toEqual(once(trades.filter((t) => t.state === "CLOSED").map((t) => t.id)));
 
       // Risk counters: our books against the broker's replay, at every hour of the run.
       const fromOurs: CounterTrade[] = ours.map((t) => ({
