@@ -71,6 +71,9 @@ export class BacktestAccount implements TickBroker, TradeStore {
   private readonly open = new Map<string, Booked>();
   /** Index of the oldest trade of the account that may still be open. */
   private firstOpen = 0;
+  /** The last list handed to the risk counters, and what it was made from. */
+  private countersKey = "";
+  private countersList: CounterTrade[] = [];
   /** Why the AI closed a trade itself (the broker only says MARKET_ORDER_TRADE_CLOSE). */
   readonly closeReasons = new Map<string, AiExitReason | "end">();
   /** Decisions that opened a trade, by client id (= decision id), and the gate's refusals by rule. */
@@ -254,6 +257,9 @@ export class BacktestAccount implements TickBroker, TradeStore {
   }
 
   counterTrades(dayStart: Date): CounterTrade[] {
+    // Unchanged books and trading day: the same list as the last tick's (most ticks trade nothing).
+    const key = `${dayStart.getTime()}|${this.booked.length}|${this.closed.length}`;
+    if (key === this.countersKey) return this.countersList;
     const out = new Set<CounterTrade>();
     const since = dayStart.getTime();
     for (let i = this.closed.length - 1; i >= 0; i--) {
@@ -266,7 +272,9 @@ export class BacktestAccount implements TickBroker, TradeStore {
       if (i < this.booked.length - 1 && c.openTime.getTime() < since) break;
       out.add(c);
     }
-    return [...out];
+    this.countersKey = key;
+    this.countersList = [...out];
+    return this.countersList;
   }
 
   recordDecisions(records: DecisionRecord[]): void {

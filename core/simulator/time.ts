@@ -5,7 +5,8 @@
 
 /** Epoch ms → RFC3339 with nanoseconds, e.g. 0 → "1970-01-01T00:00:00.000000000Z". */
 export function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000000Z");
+  const iso = new Date(ms).toISOString(); // "…T13:22:13.832Z" (years 0–9999: fixed width)
+  return `${iso.slice(0, -1)}000000Z`;
 }
 
 /** Epoch ms → OANDA UNIX form, e.g. 1509281144757 → "1509281144.757000000". */
