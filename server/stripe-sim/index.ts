@@ -1,0 +1,115 @@
+/**
+ * The Stripe simulator (DESIGN.md §4b): `createStripeSimulator(opts)` builds an Express router serving
+ * `/v1/*` (routes.ts), the hosted pages `/checkout/*` and `/portal/*` (pages.ts) and the control API
+ * `/sim/*` (control.ts), plus the same controls as functions; `startStripeSimulator(opts)` runs it on
+ * its own HTTP server (cli.ts). Point the SDK at it with `new Stripe(key, { host, port, protocol: "http" })`.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express, { type Request, type Router } from "express";
+import { idempotency, requireKey, v1Router } from "./routes";
+import { pagesRouter } from "./pages";
+import { stripeControlRouter, type StripeSimulatorControl } from "./control";
+
+export type { StripeSimulatorControl } from "./control";
+import { StripeStore } from "./store";
+import { WebhookSender } from "./webhooks";
+
+export { STRIPE_API_VERSION, CARDS } from "./store";
+export { signatureHeader } from "./webhooks";
+
+export interface StripeSimulatorOptions {
+  /** Wall clock, epoch ms (default Date.now); the simulated clock starts here and moves with it. */
+  now?: () => number;
+  /** The product's webhook endpoint; none → events are recorded but not sent. */
+  webhookUrl?: string;
+  /** Signing secret of that endpoint (`whsec_…`). */
+  webhookSecret?: string;
+  /** Only this secret key is accepted (default: any `sk_test_…`). */
+  secretKey?: string;
+  /** Public root of the simulator for hosted page URLs (default: from the request's host and mount path). */
+  publicUrl?: string;
+  /** Real ms before each webhook retry (default 500, 2000, 5000). */
+  retryDelaysMs?: number[];
+}
+
+/** The mounted simulator: a router (mount at any path) with the controls and `stop()`. */
+export type StripeSimulator = Router & StripeSimulatorControl & { stop(): void };
+
+/**
+ * Builds the simulator. Mount the router at the root of a path (e.g. `app.use("/stripe-sim", sim)`).
+ */
+export function createStripeSimulator(opts: StripeSimulatorOptions = {}): StripeSimulator {
+  const sender = new WebhookSender({ url: opts.webhookUrl, secret: opts.webhookSecret, retryDelaysMs: opts.retryDelaysMs });
+  const store = new StripeStore({ now: opts.now ?? Date.now, onEvent: (e) => sender.enqueue(e) });
+  const baseUrl = (req: Request) => opts.publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}${String(req.res?.locals.stripeSimBase ?? "")}`;
+  const control: StripeSimulatorControl = {
+    store,
+    now: () => store.nowSec(),
+    advanceClock: (s) => store.advance(s),
+    setCard: (id, number) => {
+      store.get("customer", id);
+      store.cards.set(id, number.replace(/[\s-]/g, ""));
+    },
+    events: () => store.events.map((e) => ({ id: e.id, type: e.type as string, created: e.created as number, object: e, attempts: sender.attempts.get(e.id) ?? [] })),
+    redeliver: (ids) => {
+      const events = ids.map((id) => {
+        const e = store.events.find((x) => x.id === id);
+        if (!e) throw new Error(`Unknown event: ${id}`);
+        return e;
+      });
+      sender.resend(events);
+      return ids;
+    },
+    pauseWebhooks: () => sender.pause(),
+    flushWebhooks: (order) => sender.flush(order),
+    webhooksIdle: () => sender.idle(),
+  };
+  const router = express.Router();
+  // The mount path, for hosted page URLs in replies (`url` of checkout and portal sessions).
+  router.use((req, res, next) => {
+    res.locals.stripeSimBase = req.baseUrl;
+    next();
+  });
+  const form = express.urlencoded({ extended: true, limit: "100kb", parameterLimit: 1000 });
+  router.use("/v1", requireKey(opts.secretKey), form, idempotency(new Map()), v1Router(store, baseUrl));
+  router.use("/sim", stripeControlRouter(control));
+  router.use(form, pagesRouter(store));
+  return Object.assign(router, control, { stop: () => sender.stop() });
+}
+
+export interface StartStripeSimulatorOptions extends StripeSimulatorOptions {
+  /** TCP port; 0 = random (default 0). */
+  port?: number;
+  /** Listen address (default 127.0.0.1). */
+  host?: string;
+}
+
+/**
+ * Runs the simulator on its own HTTP server.
+ * @returns `url` (e.g. "http://127.0.0.1:4002"), `port`, the simulator (controls) and `close()`
+ */
+export async function startStripeSimulator(opts: StartStripeSimulatorOptions = {}): Promise<{ url: string; port: number; sim: StripeSimulator; close(): Promise<void> }> {
+  const app = express();
+  app.disable("x-powered-by");
+  const sim = createStripeSimulator(opts);
+  app.use(sim);
+  const host = opts.host ?? "127.0.0.1";
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    sim,
+    close: () => (closing ??= new Promise<void>((resolve, reject) => {
+      sim.stop();
+      server.close((err) => (err ? reject(err) : resolve()));
+      server.closeAllConnections?.();
+    })),
+  };
+}
