@@ -15,6 +15,7 @@ import { Decimal } from "../decimal";
 import { instrumentSpec } from "../instruments";
 import { openTrades } from "./accounts";
 import { fillOrder } from "./fills";
+import { halfSpread } from "./pricing";
 import type { PathPoint, Pricing } from "./pricing";
 import type { AccountState, OrderState, TradeState } from "./state";
 import { newBatch } from "./transactions";
@@ -80,6 +81,55 @@ function scanTrade(acct: AccountState, t: TradeState, points: PathPoint[]): Hit 
   return undefined;
 }
 
+/** Bounds of the mid over an interval, and the largest half spread in it (floats, price units). */
+interface MidRange {
+  lo: number;
+  hi: number;
+  halfMax: number;
+}
+
+/**
+ * The mid's bounds over [from, to]: every path point lies inside the bars it comes from (their
+ * high/low include open and close), including the point at `from` and the jumps between bars.
+ * Null when `from` is before the data (then nothing is skipped).
+ */
+function midRange(pricing: Pricing, instrument: string, from: number, to: number): MidRange | null {
+  const md = pricing.md;
+  const s = md.source(instrument);
+  const first = md.indexAtOrBefore(s, from);
+  if (first < 0) return null;
+  const last = Math.max(first, md.indexAtOrBefore(s, to));
+  let lo = Infinity, hi = -Infinity, halfMax = 0;
+  for (let g = first; g <= last; g++) {
+    const b = md.bar(s, g);
+    if (b.l < lo) lo = b.l;
+    if (b.h > hi) hi = b.h;
+    halfMax = Math.max(halfMax, halfSpread(instrument, b.t).toNumber());
+  }
+  return { lo, hi, halfMax };
+}
+
+/** Float slack on the bounds below, far under a tenth of a pip: the exact scan decides every close call. */
+const SLACK = 1e-7;
+
+/**
+ * Whether a trade's stop loss or take profit can trigger within a mid range (conservative: false
+ * only when neither level is reachable by any price on the path). A trailing stop moves with the
+ * path, so a trade with one is always scanned.
+ */
+function mayTrigger(acct: AccountState, t: TradeState, r: MidRange | null): boolean {
+  if (!r || pending(acct, t.trailingStopLossOrderID)) return true;
+  const long = !t.currentUnits.startsWith("-");
+  const sl = pending(acct, t.stopLossOrderID)?.price;
+  const tp = pending(acct, t.takeProfitOrderID)?.price;
+  if (long) {
+    // a long's orders watch the bid: mid − half ∈ [lo − halfMax, hi]
+    return (sl !== undefined && r.lo - r.halfMax <= Number(sl) + SLACK) || (tp !== undefined && r.hi >= Number(tp) - SLACK);
+  }
+  // a short's orders watch the ask: mid + half ∈ [lo, hi + halfMax]
+  return (sl !== undefined && r.hi + r.halfMax >= Number(sl) - SLACK) || (tp !== undefined && r.lo <= Number(tp) + SLACK);
+}
+
 /**
  * Evaluates every open trade's dependent orders over the sim interval (from, to] and executes the
  * triggered ones in time order. Returns the number of fills.
@@ -92,11 +142,18 @@ export function evaluateTriggers(pricing: Pricing, accounts: AccountState[], fro
     if (!p) paths.set(inst, (p = [...pricing.path(inst, from, to)]));
     return p;
   };
+  const ranges = new Map<string, MidRange | null>();
+  const rangeOf = (inst: string) => {
+    let r = ranges.get(inst);
+    if (r === undefined) ranges.set(inst, (r = midRange(pricing, inst, from, to)));
+    return r;
+  };
   let fills = 0;
   for (const acct of accounts) {
     const hits: Hit[] = [];
     for (const t of openTrades(acct)) {
       if (!t.stopLossOrderID && !t.takeProfitOrderID && !t.trailingStopLossOrderID) continue;
+      if (!mayTrigger(acct, t, rangeOf(t.instrument))) continue;
       const h = scanTrade(acct, t, pathOf(t.instrument));
       if (h) hits.push(h);
     }
