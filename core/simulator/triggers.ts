@@ -38,7 +38,7 @@ function pending(acct: AccountState, id: string | undefined): OrderState | undef
 }
 
 /** First trigger of one trade along `points`, updating its trailing stop value as the path moves. */
-function scanTrade(acct: AccountState, t: TradeState, points: PathPoint[]): Hit | undefined {
+export function scanTrade(acct: AccountState, t: TradeState, points: PathPoint[]): Hit | undefined {
   const long = new Decimal(t.currentUnits).isPositive();
   const dp = instrumentSpec(t.instrument).displayPrecision;
   const sl = pending(acct, t.stopLossOrderID), tp = pending(acct, t.takeProfitOrderID), ts = pending(acct, t.trailingStopLossOrderID);
@@ -82,7 +82,7 @@ function scanTrade(acct: AccountState, t: TradeState, points: PathPoint[]): Hit 
 }
 
 /** Bounds of the mid over an interval, and the largest half spread in it (floats, price units). */
-interface MidRange {
+export interface MidRange {
   lo: number;
   hi: number;
   halfMax: number;
@@ -93,7 +93,7 @@ interface MidRange {
  * high/low include open and close), including the point at `from` and the jumps between bars.
  * Null when `from` is before the data (then nothing is skipped).
  */
-function midRange(pricing: Pricing, instrument: string, from: number, to: number): MidRange | null {
+export function midRange(pricing: Pricing, instrument: string, from: number, to: number): MidRange | null {
   const md = pricing.md;
   const s = md.source(instrument);
   const first = md.indexAtOrBefore(s, from);
@@ -117,7 +117,7 @@ const SLACK = 1e-7;
  * only when neither level is reachable by any price on the path). A trailing stop moves with the
  * path, so a trade with one is always scanned.
  */
-function mayTrigger(acct: AccountState, t: TradeState, r: MidRange | null): boolean {
+export function mayTrigger(acct: AccountState, t: TradeState, r: MidRange | null): boolean {
   if (!r || pending(acct, t.trailingStopLossOrderID)) return true;
   const long = !t.currentUnits.startsWith("-");
   const sl = pending(acct, t.stopLossOrderID)?.price;
