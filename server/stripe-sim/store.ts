@@ -43,6 +43,13 @@ export function addInterval(from: number, interval: string, count: number): numb
   return Math.floor(Date.UTC(y, m, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()) / 1000);
 }
 
+/** The first billing boundary after `after`: the anchor plus whole intervals, so day 31 stays day 31 (Feb → 28th, Mar → 31st). */
+export function nextBoundary(anchor: number, interval: string, count: number, after: number): number {
+  let k = 1;
+  while (addInterval(anchor, interval, k * count) <= after) k++;
+  return addInterval(anchor, interval, k * count);
+}
+
 const int = (v: unknown, param: string): number => {
   const n = typeof v === "number" ? v : Number(v);
   if (v === undefined || v === "" || !Number.isInteger(n)) throw invalidParam(param, `Invalid integer: ${String(v)}`, "parameter_invalid_integer");
@@ -120,7 +127,7 @@ export class StripeStore {
     return this.put({
       id: typeof p.id === "string" ? p.id : newId("prod_"), object: "product", active: p.active === undefined ? true : bool(p.active, "active"),
       created: now, default_price: null, description: (p.description as string) ?? null, images: [], livemode: false,
-      marketing_features: [], metadata: meta(p.metadata), name: str(p.name, "name"), package_dimensions: null, shippable: null,
+      marketing_features: [], metadata: meta(p.metadata), name: str(p.name, "name"), package_dimensions: null, shippable: null, tax_details: null,
       statement_descriptor: null, tax_code: null, type: "service", unit_label: null, updated: now, url: null,
     });
   }
@@ -209,14 +216,14 @@ export class StripeStore {
     const now = this.nowSec();
     const id = newId("cs_test_");
     return this.put({
-      id, object: "checkout.session", allow_promotion_codes: null, amount_subtotal: total, amount_total: total, automatic_tax: { enabled: false, liability: null, provider: null, status: null },
+      id, object: "checkout.session", adaptive_pricing: null, after_expiration: null, allow_promotion_codes: null, allowed_payment_method_types: null, amount_subtotal: total, amount_total: total, automatic_tax: { enabled: false, liability: null, provider: null, status: null },
       billing_address_collection: null, cancel_url: (p.cancel_url as string) ?? null, client_reference_id: (p.client_reference_id as string) ?? null,
-      client_secret: null, consent: null, consent_collection: null, created: now, currency: first.currency, custom_fields: [], custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
-      customer: (p.customer as string) ?? null, customer_creation: p.customer ? null : "always", customer_details: null, customer_email: (p.customer_email as string) ?? null,
-      discounts: [], expires_at: now + DAY, invoice: null, invoice_creation: null, livemode: false, locale: (p.locale as string) ?? null, metadata: meta(p.metadata), mode,
-      payment_intent: null, payment_link: null, payment_method_collection: "always", payment_method_types: ["card"], payment_status: "unpaid",
-      recovered_from: null, setup_intent: null, shipping_address_collection: null, shipping_cost: null, shipping_options: [], status: "open", submit_type: null,
-      subscription: null, success_url: (p.success_url as string) ?? null, total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 }, ui_mode: "hosted",
+      client_secret: null, collected_information: null, consent: null, consent_collection: null, created: now, currency: first.currency, currency_conversion: null, custom_fields: [], custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
+      customer: (p.customer as string) ?? null, customer_account: null, customer_creation: p.customer ? null : "always", customer_details: null, customer_email: (p.customer_email as string) ?? null,
+      discounts: [], expires_at: now + DAY, integration_identifier: null, invoice: null, invoice_creation: null, livemode: false, locale: (p.locale as string) ?? null, managed_payments: null, metadata: meta(p.metadata), mode, origin_context: null,
+      payment_intent: null, payment_link: null, payment_method_collection: "always", payment_method_configuration_details: null, payment_method_options: {}, payment_method_types: ["card"], payment_status: "unpaid", permissions: null,
+      recovered_from: null, saved_payment_method_options: null, setup_intent: null, shipping_address_collection: null, shipping_cost: null, shipping_options: [], status: "open", submit_type: null,
+      subscription: null, success_url: (p.success_url as string) ?? null, total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 }, ui_mode: "hosted", wallet_options: null,
       url: `${baseUrl}/checkout/${id}`,
       // Not Stripe fields: kept for the hosted page and completion, hidden from replies (render()).
       _lines: lines, _trialDays: subData.trial_period_days === undefined ? null : int(subData.trial_period_days, "subscription_data[trial_period_days]"),
@@ -275,18 +282,18 @@ export class StripeStore {
     const items = lines.map((l) => {
       const price = this.get("price", l.price);
       return {
-        id: newId("si_"), object: "subscription_item", billing_thresholds: null, created: now, current_period_end: periodEnd, current_period_start: now,
+        id: newId("si_"), object: "subscription_item", billing_thresholds: null, created: now, current_period_end: periodEnd, current_period_start: now, current_trial: null,
         discounts: [], metadata: {}, plan: planOf(price), price: clone(price), quantity: l.quantity, subscription: id, tax_rates: [],
       };
     });
     return this.put({
       id, object: "subscription", application: null, application_fee_percent: null, automatic_tax: { disabled_reason: null, enabled: false, liability: null },
-      billing_cycle_anchor: periodEnd === trialEnd ? periodEnd : now, billing_cycle_anchor_config: null, billing_mode: { flexible: null, type: "classic" },
+      billing_cycle_anchor: periodEnd === trialEnd ? periodEnd : now, billing_cycle_anchor_config: null, billing_mode: { flexible: null, type: "classic" }, billing_schedules: [],
       billing_thresholds: null, cancel_at: null, cancel_at_period_end: false, canceled_at: null,
       cancellation_details: { comment: null, feedback: null, reason: null }, collection_method: "charge_automatically", created: now, currency: first.currency,
       customer, customer_account: null, days_until_due: null, default_payment_method: null, default_source: null, default_tax_rates: [], description: null, discounts: [], ended_at: null,
       invoice_settings: { account_tax_ids: null, issuer: { type: "self" } }, items: { object: "list", data: items, has_more: false, total_count: items.length, url: `/v1/subscription_items?subscription=${id}` },
-      latest_invoice: null, livemode: false, metadata, next_pending_invoice_item_invoice: null, on_behalf_of: null, pause_collection: null,
+      latest_invoice: null, livemode: false, managed_payments: null, metadata, next_pending_invoice_item_invoice: null, on_behalf_of: null, pause_collection: null,
       payment_settings: { payment_method_options: null, payment_method_types: null, save_default_payment_method: "off" }, pending_invoice_item_interval: null,
       pending_setup_intent: null, pending_update: null, schedule: null, start_date: now, status: trialEnd ? "trialing" : "active", test_clock: null, transfer_data: null,
       trial_end: trialEnd, trial_settings: { end_behavior: { missing_payment_method: "create_invoice" } }, trial_start: trialEnd ? now : null,
@@ -403,7 +410,7 @@ export class StripeStore {
         discount_amounts: [], discountable: true, discounts: [], invoice: id, livemode: false, metadata: {},
         parent: { invoice_item_details: null, subscription_item_details: { invoice_item: null, proration: false, proration_details: { credited_items: null }, subscription: sub.id, subscription_item: it.id }, type: "subscription_item_details" },
         period: { end, start }, pretax_credit_amounts: [], pricing: { price_details: { price: it.price.id, product: it.price.product }, type: "price_details", unit_amount_decimal: String(it.price.unit_amount) },
-        quantity: it.quantity, subtotal: amount, taxes: [],
+        quantity: it.quantity, quantity_decimal: String(it.quantity), subscription: sub.id, subtotal: amount, taxes: [],
       };
     });
     const total = lines.reduce((s, l) => s + l.amount, 0);
@@ -443,7 +450,7 @@ export class StripeStore {
     const item = subItems(sub)[0]!;
     const start = item.current_period_end;
     const rec = item.price.recurring as { interval: string; interval_count: number };
-    const preview = this.invoiceFor(sub, "upcoming", `upcoming_${newId("in_")}`, { start, end: addInterval(start, rec.interval, rec.interval_count) });
+    const preview = this.invoiceFor(sub, "upcoming", `upcoming_${newId("in_")}`, { start, end: nextBoundary(sub.billing_cycle_anchor as number, rec.interval, rec.interval_count, start) });
     preview.created = start;
     preview.next_payment_attempt = start;
     preview.period_start = item.current_period_start;
@@ -519,7 +526,7 @@ export class StripeStore {
     for (const it of subItems(sub)) {
       const rec = it.price.recurring as { interval: string; interval_count: number };
       it.current_period_start = start;
-      it.current_period_end = addInterval(start, rec.interval, rec.interval_count);
+      it.current_period_end = nextBoundary(sub.billing_cycle_anchor as number, rec.interval, rec.interval_count, start);
     }
     const inv = this.billPeriod(sub, "subscription_cycle");
     sub.status = inv.status === "paid" ? "active" : "past_due";
