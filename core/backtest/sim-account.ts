@@ -13,7 +13,7 @@ import type { AccountSummary, ClientPrice, Trade } from "../broker/port";
 import { Decimal, formatMoney } from "../decimal";
 import type { Decision } from "../engine/decide";
 import { marketOrderBody } from "../oanda/order-body";
-import { createUser, accountTotals, openTrades } from "../simulator/accounts";
+import { createUser, accountTotals } from "../simulator/accounts";
 import { instrumentSpec, UNITS_PER_LOT } from "../instruments";
 import { localInstant, localParts } from "../risk/trading-day";
 import { closeTrade, createMarketOrder } from "../simulator/orders";
@@ -150,8 +150,18 @@ export class BacktestAccount implements TickBroker, TradeStore {
   }
 
   accountSummary(): AccountSummary {
+    const open = this.openStates();
+    if (open.length === 0) {
+      // Flat: NAV = balance and nothing is used (the same figures accountTotals gives, without its decimals).
+      const zero = formatMoney(0);
+      const balance = this.account.balance;
+      return {
+        id: this.account.id, currency: this.account.currency, balance, NAV: balance, unrealizedPL: zero, pl: this.account.pl,
+        marginUsed: zero, marginAvailable: balance, openTradeCount: 0, openPositionCount: 0, pendingOrderCount: 0,
+        lastTransactionID: String(this.account.lastTransactionID),
+      };
+    }
     const t = accountTotals(this.pricing, this.account, this.now);
-    const open = openTrades(this.account);
     return {
       id: this.account.id,
       currency: this.account.currency,
