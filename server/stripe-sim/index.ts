@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import express, { type Request, type Router } from "express";
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { idempotency, requireKey, v1Router } from "./routes";
 import { pagesRouter } from "./pages";
 import { stripeControlRouter, type StripeSimulatorControl } from "./control";
@@ -34,10 +34,21 @@ export interface StripeSimulatorOptions {
 }
 
 /** The mounted simulator: a router (mount at any path) with the controls and `stop()`. */
-export type StripeSimulator = Router & StripeSimulatorControl & { stop(): void };
+export type StripeSimulator = Router & StripeSimulatorControl & {
+  /**
+   * The `/v1` API alone. The SDK has no base-path option (only host/port/protocol), so the API must
+   * answer `/v1` at the root of a host: mount `api` at an app's root and `ui` under a prefix (with
+   * `publicUrl` naming that prefix), or run the whole simulator on its own port (`startStripeSimulator`).
+   */
+  api: Router;
+  /** The hosted pages (`/checkout/*`, `/portal/*`) and the control API (`/sim/*`) alone. */
+  ui: Router;
+  stop(): void;
+};
 
 /**
- * Builds the simulator. Mount the router at the root of a path (e.g. `app.use("/stripe-sim", sim)`).
+ * Builds the simulator. The router serves everything; mount it at a host's root (see `api`/`ui` to
+ * split it: the SDK reaches `/v1` at the root of `host:port` only).
  */
 export function createStripeSimulator(opts: StripeSimulatorOptions = {}): StripeSimulator {
   const sender = new WebhookSender({ url: opts.webhookUrl, secret: opts.webhookSecret, retryDelaysMs: opts.retryDelaysMs });
@@ -65,17 +76,21 @@ export function createStripeSimulator(opts: StripeSimulatorOptions = {}): Stripe
     flushWebhooks: (order) => sender.flush(order),
     webhooksIdle: () => sender.idle(),
   };
-  const router = express.Router();
   // The mount path, for hosted page URLs in replies (`url` of checkout and portal sessions).
-  router.use((req, res, next) => {
+  const stampBase = (req: Request, res: Response, next: NextFunction) => {
     res.locals.stripeSimBase = req.baseUrl;
     next();
-  });
+  };
   const form = express.urlencoded({ extended: true, limit: "100kb", parameterLimit: 1000 });
-  router.use("/v1", requireKey(opts.secretKey), form, idempotency(new Map()), v1Router(store, baseUrl));
-  router.use("/sim", stripeControlRouter(control));
-  router.use(form, pagesRouter(store));
-  return Object.assign(router, control, { stop: () => sender.stop() });
+  const api = express.Router();
+  api.use(stampBase);
+  api.use("/v1", requireKey(opts.secretKey), form, idempotency(new Map()), v1Router(store, baseUrl));
+  const ui = express.Router();
+  ui.use("/sim", stripeControlRouter(control));
+  ui.use(form, pagesRouter(store));
+  const router = express.Router();
+  router.use(api, ui);
+  return Object.assign(router, control, { api, ui, stop: () => sender.stop() });
 }
 
 export interface StartStripeSimulatorOptions extends StripeSimulatorOptions {

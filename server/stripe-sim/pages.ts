@@ -51,6 +51,7 @@ export function pagesRouter(store: StripeStore): Router {
   r.get("/checkout/:id", (req, res) => {
     const s = session(req, res);
     if (!s) return;
+    if (s.status === "open" && store.nowSec() >= (s.expires_at as number)) s.status = "expired";
     if (s.status !== "open") return sendPage(res, 410, "Checkout", `<h1>This checkout session is ${esc(s.status)}.</h1>`);
     sendPage(res, 200, "Checkout", checkoutPage(store, s));
   });

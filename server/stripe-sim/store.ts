@@ -249,6 +249,7 @@ export class StripeStore {
    */
   payCheckoutSession(id: string, card: string, email?: string): Obj {
     const session = this.get("checkout.session", id, "checkout session");
+    if (session.status === "open" && this.nowSec() >= (session.expires_at as number)) session.status = "expired";
     if (session.status !== "open") throw new StripeSimError(400, "invalid_request_error", `This Checkout Session is ${String(session.status)}.`, "checkout_session_not_open");
     const number = card.replace(/[\s-]/g, "");
     const decline = chargeCard(number === CARDS.failsLater ? CARDS.ok : number);
@@ -510,6 +511,7 @@ export class StripeStore {
       this.rollOver(due);
     }
     this.setSec(target);
+    for (const cs of this.all("checkout.session")) if (cs.status === "open" && (cs.expires_at as number) <= target) cs.status = "expired";
   }
 
   private setSec(sec: number): void {
