@@ -202,6 +202,23 @@ describe("Stripe simulator through the stripe SDK", () => {
     expect((await stripe.invoices.retrieve(after.latest_invoice as string)).amount_paid).toBe(9700);
   });
 
+  it("subscriptions.create without a card on file is incomplete; paying the invoice activates it; cancel deletes it", async () => {
+    const { price } = await plan(4900);
+    const customer = await stripe.customers.create({ email: "direct@example.com" });
+    const sub = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], metadata: { userId: "9" } }, { idempotencyKey: "sub-create-direct" });
+    expect(sub).toMatchObject({ object: "subscription", status: "incomplete", metadata: { userId: "9" } });
+    const invoice = await stripe.invoices.retrieve(sub.latest_invoice as string);
+    expect(invoice).toMatchObject({ status: "open", amount_due: 4900, amount_paid: 0 });
+    sim.sim.setCard(customer.id, CARDS.ok);
+    await stripe.invoices.pay(invoice.id!);
+    expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe("active");
+    const canceled = await stripe.subscriptions.cancel(sub.id);
+    expect(canceled).toMatchObject({ status: "canceled", cancellation_details: { reason: "cancellation_requested" } });
+    expect((await stripe.subscriptions.list({ customer: customer.id })).data).toEqual([]);
+    await idle();
+    expect(typesFor(customer.id)).toEqual(["customer.subscription.created", "invoice.payment_failed", "invoice.paid", "customer.subscription.updated", "customer.subscription.deleted"]);
+  });
+
   it("honours Idempotency-Key: same body → same reply, different body → idempotency error", async () => {
     const a = await stripe.customers.create({ email: "idem@example.com" }, { idempotencyKey: "key-1" });
     const b = await stripe.customers.create({ email: "idem@example.com" }, { idempotencyKey: "key-1" });
