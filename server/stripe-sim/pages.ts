@@ -4,7 +4,8 @@
  *   4242 4242 4242 4242 → 303 to `success_url` (`{CHECKOUT_SESSION_ID}` filled in); 4000 0000 0000 0002
  *   → 402 with "Your card was declined." and nothing created; `GET /checkout/:id/cancel` → 303 to `cancel_url`.
  * - `GET /portal/:id`: the billing portal of a customer's subscriptions; `POST /portal/:id/cancel`
- *   and `/portal/:id/resume` (`subscription`) set or clear `cancel_at_period_end`; a link returns to `return_url`.
+ *   and `/portal/:id/resume` (`subscription`) set or clear `cancel_at_period_end`; `POST /portal/:id/card`
+ *   (`card`) replaces the card on file and charges open invoices again; a link returns to `return_url`.
  */
 import express, { type Request, type Response, type Router } from "express";
 import { StripeSimError } from "./errors";
@@ -92,7 +93,26 @@ export function pagesRouter(store: StripeStore): Router {
 <p>${s.cancel_at_period_end ? `Cancels on ${esc(date(item.current_period_end))}` : `Renews on ${esc(date(item.current_period_end))}`}</p>
 <form method="post" action="${esc(p.id)}/${action}"><input type="hidden" name="subscription" value="${esc(s.id)}"><button type="submit">${action === "cancel" ? "Cancel subscription" : "Renew subscription"}</button></form></div>`;
     }).join("");
-    sendPage(res, 200, "Billing portal", `<h1>Billing portal</h1>${rows || "<p>No active subscriptions.</p>"}${p.return_url ? `<p><a href="${esc(p.return_url)}">Return</a></p>` : ""}`);
+    const error = typeof req.query.error === "string" ? `<p class="error" role="alert">${esc(req.query.error)}</p>` : "";
+    const card = `<form method="post" action="${esc(p.id)}/card"><label>New card number <input name="card" inputmode="numeric" autocomplete="cc-number" required></label><button type="submit">Update card</button></form>`;
+    sendPage(res, 200, "Billing portal", `<h1>Billing portal</h1>${error}${rows || "<p>No active subscriptions.</p>"}${card}${p.return_url ? `<p><a href="${esc(p.return_url)}">Return</a></p>` : ""}`);
+  });
+  // A new card on file; open invoices are charged again at once (how a past_due subscription recovers).
+  r.post("/portal/:id/card", (req, res) => {
+    const p = portal(req, res);
+    if (!p) return;
+    const card = String((req.body as Record<string, string> | undefined)?.card ?? "").replace(/[\s-]/g, "");
+    store.cards.set(p.customer as string, card);
+    let error = "";
+    for (const inv of store.all("invoice").filter((i) => i.customer === p.customer && i.status === "open")) {
+      try {
+        store.payInvoice(inv.id);
+      } catch (err) {
+        if (!(err instanceof StripeSimError)) throw err;
+        error = err.message;
+      }
+    }
+    res.redirect(303, `${req.baseUrl}/portal/${p.id}${error ? `?error=${encodeURIComponent(error)}` : ""}`);
   });
   for (const action of ["cancel", "resume"] as const) {
     r.post(`/portal/:id/${action}`, (req, res) => {
@@ -102,7 +122,7 @@ export function pagesRouter(store: StripeStore): Router {
       const sub = store.objects.get(subId);
       if (sub?.object !== "subscription" || sub.customer !== p.customer) return sendPage(res, 404, "Not found", "<h1>Subscription not found</h1>");
       store.updateSubscription(subId, { cancel_at_period_end: action === "cancel" ? "true" : "false" });
-      res.redirect(303, `../${p.id}`);
+      res.redirect(303, `${req.baseUrl}/portal/${p.id}`);
     });
   }
   return r;

@@ -184,8 +184,12 @@ describe("Stripe simulator through the stripe SDK", () => {
     expect(failed).toMatchObject({ status: "open", attempted: true, amount_paid: 0 });
     expect((await stripe.subscriptions.retrieve(sub!.id)).status).toBe("past_due");
     await expect(stripe.invoices.pay(failed.id!)).rejects.toBeInstanceOf(Stripe.errors.StripeCardError);
-    sim.sim.setCard(customer.id, CARDS.ok);
-    expect((await stripe.invoices.pay(failed.id!)).status).toBe("paid");
+    // The customer puts a good card in the portal: the open invoice is charged again.
+    const portal = await stripe.billingPortal.sessions.create({ customer: customer.id, return_url: "http://app.test/billing" });
+    const declined = await fetch(`${portal.url}/card`, { method: "POST", redirect: "manual", body: new URLSearchParams({ card: CARDS.declined }) });
+    expect(await (await fetch(new URL(declined.headers.get("location")!, portal.url))).text()).toContain("Your card was declined.");
+    await fetch(`${portal.url}/card`, { method: "POST", redirect: "manual", body: new URLSearchParams({ card: "4242 4242 4242 4242" }) });
+    expect((await stripe.invoices.retrieve(failed.id!)).status).toBe("paid");
     expect((await stripe.subscriptions.retrieve(sub!.id)).status).toBe("active");
   });
 
