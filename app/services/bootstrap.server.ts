@@ -2,6 +2,7 @@
  * First-boot accounts (DESIGN.md §5 ADMIN_EMAIL/ADMIN_PASSWORD; issue "Accounts"): the admin from
  * the environment, or in embedded mode without it a demo admin and a demo user with a connected
  * simulator practice account, created once; their logins are returned for printing at start.
+ * Embedded mode also seeds the demo plan ("Mensal", R$ 97,00 a month) when no plan exists (issue 9).
  */
 import { createUser } from "./auth.server";
 import { connectBroker } from "./broker.server";
@@ -9,6 +10,7 @@ import { config } from "./config.server";
 import { decryptSecret, encryptSecret, randomToken } from "./crypto.server";
 import { db } from "./db.server";
 import { logger } from "./logger.server";
+import { seedDemoPlan } from "./plans.server";
 
 const DEMO_KEY = "demo_logins";
 
@@ -17,6 +19,8 @@ export async function bootstrapAccounts(opts: { printLogins: boolean }): Promise
   const cfg = config();
   const sql = db();
   const lines: string[] = [];
+  // Embedded mode (with or without ADMIN_EMAIL): a plan to subscribe to, unless one exists.
+  if (opts.printLogins && (await seedDemoPlan())) logger().info("plano demo criado (Mensal, R$ 97,00/mês)");
   if (cfg.ADMIN_EMAIL && cfg.ADMIN_PASSWORD) {
     const email = cfg.ADMIN_EMAIL.trim().toLowerCase();
     const [exists] = await sql`select 1 from users where email = ${email}`;

@@ -174,6 +174,9 @@ const MATRIX: Record<string, Probe[]> = {
       expect: { anonymous: to("/auth"), userB: status(200), admin: to("/admin"), userA: status(200) },
     },
   ],
+  // Public legal pages (PRODUCT.md §2: linked from the subscription modal): the same for everyone.
+  "termos.tsx": [{ method: "GET", kind: "page", path: "/termos", expect: same(status(200, (r) => expect(r.text).toContain("Termos de Uso"))) }],
+  "privacidade.tsx": [{ method: "GET", kind: "page", path: "/privacidade", expect: same(status(200, (r) => expect(r.text).toContain("Política de Privacidade"))) }],
   "health.ts": [{ method: "GET", kind: "api", path: "/health", expect: same(status(200)) }],
   "logout.tsx": [
     { method: "GET", kind: "page", path: "/logout", expect: same(to("/")) },
@@ -186,6 +189,11 @@ const MATRIX: Record<string, Probe[]> = {
   ],
   "api.health.ts": [{ method: "GET", kind: "api", path: "/api/health", expect: same(status(200)) }],
   "api.status.ts": [{ method: "GET", kind: "api", path: "/api/status", expect: same(status(200)) }],
+  // Public price list (issue 9): the same list for everyone, a POST is refused.
+  "api.plans.active.ts": [
+    { method: "GET", kind: "api", path: "/api/plans/active", expect: same(status(200, (r) => expect(Array.isArray(r.json?.plans)).toBe(true))) },
+    { method: "POST", kind: "api", path: "/api/plans/active", expect: same(status(405)) },
+  ],
   "api.auth.login.ts": [
     {
       method: "POST",
