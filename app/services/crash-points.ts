@@ -1,7 +1,7 @@
 /**
  * Fault injection for the crash tests (tests/integration/crash-restart.test.ts, crash-random.test.ts):
  * the named places where the process may be told to kill itself (`SIGKILL`, no cleanup) and the
- * grammar of the `CRASH_AT` setting that says when. Pure (no imports): config.server.ts validates
+ * grammar of the `CRASH_AT` setting that says when. Pure (only the core PRNG): config.server.ts validates
  * CRASH_AT with `parseCrashSpec`, crash-point.server.ts acts on the parsed spec. Refused in production.
  *
  * CRASH_AT forms:
@@ -11,6 +11,7 @@
  *   point) dies with that probability, drawn from a PRNG seeded with `<seed>` (a failing seed replays
  *   the same draws), e.g. `random:42:0.05`.
  */
+import { mulberry32 } from "../../core/random";
 
 /** The crash points, in the order a tick and a manual close meet them. */
 export const CRASH_POINTS = [
@@ -72,14 +73,7 @@ export function parseCrashSpec(value: string): CrashSpec {
   return { kind: "at", points: entries };
 }
 
-/** A small deterministic PRNG (mulberry32): the same seed gives the same draws in [0, 1). */
+/** A small deterministic PRNG (mulberry32, core/random.ts): the same seed gives the same draws in [0, 1). */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0 || 0x9e3779b9;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(seed >>> 0 || 0x9e3779b9);
 }

@@ -5,20 +5,12 @@
  * that distribution. A strategy with an edge should beat most random entries; one that does not
  * is indistinguishable from luck.
  */
+import { mulberry32 } from "../random";
 import { runBacktest } from "./run";
 import type { BacktestOptions, BacktestResult } from "./run";
 
-/** Deterministic PRNG (mulberry32): uniform numbers in [0, 1) from a 32-bit seed. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32, core/random.ts): uniform numbers in [0, 1) from a 32-bit seed. */
+export { mulberry32 };
 
 /** Percentile rank (0–100, 1 decimal) of `value` in `sample`: share of the sample strictly below it, ties counted half. */
 export function percentileRank(sample: readonly number[], value: number): number {
