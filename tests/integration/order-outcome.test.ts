@@ -4,45 +4,32 @@
  * an order that never reached the broker (no transaction at all) is settled as `failed` after
  * UNKNOWN_OUTCOME_MINUTES; a fill that shows up later still wins.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BrokerPort, Transaction } from "../../core/broker/port";
 import type { BrokerConnectionRow } from "../../app/services/broker.server";
-import { parseConfig, setConfig } from "../../app/services/config.server";
-import { closeDb } from "../../app/services/db.server";
 import { settleUnknownOrders } from "../../app/services/order-intents.server";
 import { reconcile } from "../../app/services/reconcile.server";
-import { createTestDatabase, type TestDatabase } from "../setup/db";
+import { inProcessApp } from "../setup/in-process";
 
-let db: TestDatabase;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  setConfig(parseConfig({ DATABASE_URL: db.url, NODE_ENV: "test", LOG_LEVEL: "silent" }));
-});
-
-afterAll(async () => {
-  await closeDb();
-  globalThis.__forexIaConfig = undefined;
-  await db?.drop();
-});
+const testDb = inProcessApp();
 
 const ACCOUNT = "101-004-1-001";
 const T = "2026-01-14T10:00:00.000000000Z";
 
 async function connectedUser(): Promise<BrokerConnectionRow> {
-  const [u] = await db.sql<{ id: string }[]>`insert into users (email, password_hash, email_verified_at)
+  const [u] = await testDb().sql<{ id: string }[]>`insert into users (email, password_hash, email_verified_at)
     values (${`u${Math.random().toString(36).slice(2)}@example.com`}, 'x', now()) returning id`;
-  const [row] = await db.sql<BrokerConnectionRow[]>`insert into broker_connections (user_id, environment, account_id, account_currency, token_encrypted, last_transaction_id)
+  const [row] = await testDb().sql<BrokerConnectionRow[]>`insert into broker_connections (user_id, environment, account_id, account_currency, token_encrypted, last_transaction_id)
     values (${u!.id}, 'practice', ${`101-004-2-${Math.random().toString(36).slice(2, 8)}`}, 'USD', 'v1:a:b:c', '0') returning *`;
   return row!;
 }
 
 const intent = (userId: string, clientId: string, minutesAgo: number) =>
-  db.sql`insert into order_intents (user_id, client_order_id, decision_id, account_id, instrument, units, created_at)
+  testDb().sql`insert into order_intents (user_id, client_order_id, decision_id, account_id, instrument, units, created_at)
     values (${userId}, ${clientId}, ${`d-${clientId}`}, ${ACCOUNT}, 'EUR_USD', 1000, now() - make_interval(mins => ${minutesAgo}))`;
 
 const status = async (userId: string, clientId: string) =>
-  (await db.sql<{ status: string; detail: string | null }[]>`select status, detail from order_intents where user_id = ${userId} and client_order_id = ${clientId}`)[0];
+  (await testDb().sql<{ status: string; detail: string | null }[]>`select status, detail from order_intents where user_id = ${userId} and client_order_id = ${clientId}`)[0];
 
 function broker(log: Transaction[]): BrokerPort {
   return {

@@ -6,27 +6,14 @@
  * unavailable and the transactions' own figures are all there is. A broker that no longer has the
  * stored id (416) makes reconcile check every open trade of ours and restart from its last id.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BrokerPort, Trade, Transaction } from "../../core/broker/port";
 import { BrokerError } from "../../core/oanda/errors";
 import type { BrokerConnectionRow } from "../../app/services/broker.server";
-import { parseConfig, setConfig } from "../../app/services/config.server";
-import { closeDb } from "../../app/services/db.server";
 import { reconcile } from "../../app/services/reconcile.server";
-import { createTestDatabase, type TestDatabase } from "../setup/db";
+import { inProcessApp } from "../setup/in-process";
 
-let db: TestDatabase;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  setConfig(parseConfig({ DATABASE_URL: db.url, NODE_ENV: "test", LOG_LEVEL: "silent" }));
-});
-
-afterAll(async () => {
-  await closeDb();
-  globalThis.__forexIaConfig = undefined;
-  await db?.drop();
-});
+const testDb = inProcessApp();
 
 /** A fresh broker account id per connection (one app user per broker account: migration 0009). */
 let accounts = 0;
@@ -34,9 +21,9 @@ const nextAccount = () => `101-004-1-${String(++accounts).padStart(3, "0")}`;
 const T = "2026-01-14T10:00:00.000000000Z";
 
 async function connectedUser(lastTransactionId: string): Promise<BrokerConnectionRow> {
-  const [u] = await db.sql<{ id: string }[]>`insert into users (email, password_hash, email_verified_at)
+  const [u] = await testDb().sql<{ id: string }[]>`insert into users (email, password_hash, email_verified_at)
     values (${`u${Math.random().toString(36).slice(2)}@example.com`}, 'x', now()) returning id`;
-  const [row] = await db.sql<BrokerConnectionRow[]>`insert into broker_connections (user_id, environment, account_id, account_currency, token_encrypted, last_transaction_id)
+  const [row] = await testDb().sql<BrokerConnectionRow[]>`insert into broker_connections (user_id, environment, account_id, account_currency, token_encrypted, last_transaction_id)
     values (${u!.id}, 'practice', ${nextAccount()}, 'USD', 'v1:a:b:c', ${lastTransactionId}) returning *`;
   return row!;
 }
@@ -72,7 +59,7 @@ const reduce = (id: string, tradeID: string, units: string, pl: string): Transac
 });
 
 const ours = async (userId: string, tradeId: string) =>
-  (await db.sql<{ units: string; realized_pl: string | null; status: string; result: string | null }[]>`
+  (await testDb().sql<{ units: string; realized_pl: string | null; status: string; result: string | null }[]>`
     select units::text, realized_pl::text, status, result from trades where user_id = ${userId} and broker_trade_id = ${tradeId}`)[0];
 
 describe("reconcile: serialized and idempotent per user", () => {
@@ -82,7 +69,7 @@ describe("reconcile: serialized and idempotent per user", () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => reconcile(conn.user_id, { ...conn }, broker)));
     expect(results.reduce((n, r) => n + r.opened, 0)).toBe(1);
     expect(await ours(conn.user_id, "1")).toMatchObject({ units: "800", realized_pl: "-0.222", status: "open" });
-    const [stored] = await db.sql`select last_transaction_id from broker_connections where user_id = ${conn.user_id}`;
+    const [stored] = await testDb().sql`select last_transaction_id from broker_connections where user_id = ${conn.user_id}`;
     expect(stored!.last_transaction_id).toBe("3");
     // Again from the same stale row: nothing changes.
     await reconcile(conn.user_id, { ...conn }, broker);
@@ -109,9 +96,9 @@ describe("reconcile: serialized and idempotent per user", () => {
     const later = [...log, ...["2", "3", "4", "5"].map((id) => ({ id, type: "DAILY_FINANCING", time: T }) as Transaction)];
     await reconcile(conn.user_id, { ...conn, last_transaction_id: "1" }, fakeBroker(later, { "9": closed }, { lostBelow: 3 }));
     expect(await ours(conn.user_id, "9")).toMatchObject({ status: "closed", realized_pl: "-1.2300", result: "LOSS" });
-    const [row] = await db.sql`select close_reason, close_price::text from trades where user_id = ${conn.user_id} and broker_trade_id = '9'`;
+    const [row] = await testDb().sql`select close_reason, close_price::text from trades where user_id = ${conn.user_id} and broker_trade_id = '9'`;
     expect(row).toMatchObject({ close_reason: "STOP_LOSS_ORDER", close_price: "1.09877" });
-    const [stored] = await db.sql`select last_transaction_id from broker_connections where user_id = ${conn.user_id}`;
+    const [stored] = await testDb().sql`select last_transaction_id from broker_connections where user_id = ${conn.user_id}`;
     expect(stored!.last_transaction_id).toBe("5");
   });
 });

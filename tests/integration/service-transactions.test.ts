@@ -3,46 +3,33 @@
  * settings save" are one transaction each (ADR 0009). Atomicity is shown by making the second
  * statement fail (a trigger) and finding the first one rolled back.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { parseConfig, setConfig } from "../../app/services/config.server";
+import { beforeEach, describe, expect, it } from "vitest";
 import { disconnectBroker } from "../../app/services/broker.server";
-import { closeDb } from "../../app/services/db.server";
 import { ValidationError } from "../../app/services/errors.server";
 import { getSettings, saveSettings, saveSettingsAndPreferences } from "../../app/services/settings.server";
-import { createTestDatabase, type TestDatabase } from "../setup/db";
+import { inProcessApp } from "../setup/in-process";
 
-let db: TestDatabase;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  setConfig(parseConfig({ DATABASE_URL: db.url, NODE_ENV: "test", LOG_LEVEL: "silent" }));
-});
-
-afterAll(async () => {
-  await closeDb();
-  globalThis.__forexIaConfig = undefined;
-  await db?.drop();
-});
+const testDb = inProcessApp();
 
 /** A user with a connected broker account and an active bot. */
 async function connectedUserWithActiveBot(): Promise<string> {
-  const [u] = await db.sql<{ id: string }[]>`insert into users (email, password_hash, email_verified_at)
+  const [u] = await testDb().sql<{ id: string }[]>`insert into users (email, password_hash, email_verified_at)
     values (${`u${Math.random().toString(36).slice(2)}@example.com`}, 'x', now()) returning id`;
   const userId = u!.id;
-  await db.sql`insert into broker_connections (user_id, environment, account_id, token_encrypted)
+  await testDb().sql`insert into broker_connections (user_id, environment, account_id, token_encrypted)
     values (${userId}, 'practice', ${`101-004-1-${Math.random().toString(36).slice(2, 8)}`}, 'v1:a:b:c')`;
-  await db.sql`insert into bots (user_id, is_active, interval_sec, last_started_at) values (${userId}, true, 60, now())`;
+  await testDb().sql`insert into bots (user_id, is_active, interval_sec, last_started_at) values (${userId}, true, 60, now())`;
   return userId;
 }
 
 const botOf = async (userId: string) =>
-  (await db.sql<{ is_active: boolean; last_stop_reason: string | null; last_stopped_at: Date | null }[]>`
+  (await testDb().sql<{ is_active: boolean; last_stop_reason: string | null; last_stopped_at: Date | null }[]>`
     select is_active, last_stop_reason, last_stopped_at from bots where user_id = ${userId}`)[0]!;
-const connectionCount = async (userId: string) => (await db.sql`select 1 from broker_connections where user_id = ${userId}`).length;
+const connectionCount = async (userId: string) => (await testDb().sql`select 1 from broker_connections where user_id = ${userId}`).length;
 
 describe("disconnectBroker: the bot stops and the connection goes, together", () => {
   beforeEach(async () => {
-    await db.sql`drop trigger if exists refuse_delete on broker_connections`;
+    await testDb().sql`drop trigger if exists refuse_delete on broker_connections`;
   });
 
   it("stops the active bot (reason manual) and deletes the connection", async () => {
@@ -57,9 +44,9 @@ describe("disconnectBroker: the bot stops and the connection goes, together", ()
 
   it("is atomic: when removing the connection fails, the bot keeps running", async () => {
     const userId = await connectedUserWithActiveBot();
-    await db.sql.unsafe(`create or replace function refuse_delete() returns trigger language plpgsql as $$
+    await testDb().sql.unsafe(`create or replace function refuse_delete() returns trigger language plpgsql as $$
       begin raise exception 'delete refused by the test'; end $$`);
-    await db.sql.unsafe(`create trigger refuse_delete before delete on broker_connections for each row execute function refuse_delete()`);
+    await testDb().sql.unsafe(`create trigger refuse_delete before delete on broker_connections for each row execute function refuse_delete()`);
     await expect(disconnectBroker(userId)).rejects.toThrow(/delete refused by the test/);
     const bot = await botOf(userId);
     expect(bot.is_active).toBe(true);
@@ -69,7 +56,7 @@ describe("disconnectBroker: the bot stops and the connection goes, together", ()
 
   it("answers false without a connection", async () => {
     const userId = await connectedUserWithActiveBot();
-    await db.sql`delete from broker_connections where user_id = ${userId}`;
+    await testDb().sql`delete from broker_connections where user_id = ${userId}`;
     expect(await disconnectBroker(userId)).toBe(false);
   });
 });
@@ -83,7 +70,7 @@ describe("settings save: one transaction", () => {
     });
     expect(saved.maxDailyTrades).toBe(7);
     expect((await getSettings(userId)).maxDailyTrades).toBe(7);
-    const [u] = await db.sql<{ preferences: { language: string } }[]>`select preferences from users where id = ${userId}`;
+    const [u] = await testDb().sql<{ preferences: { language: string } }[]>`select preferences from users where id = ${userId}`;
     expect(u!.preferences.language).toBe("en");
   });
 
@@ -92,8 +79,8 @@ describe("settings save: one transaction", () => {
     const err = await saveSettingsAndPreferences(userId, { settings: { maxDailyTrades: 7 }, preferences: { language: "xx" } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).extra.field).toBe("language");
-    expect(await db.sql`select 1 from trading_settings where user_id = ${userId}`).toHaveLength(0);
-    const [u] = await db.sql<{ preferences: { language: string } }[]>`select preferences from users where id = ${userId}`;
+    expect(await testDb().sql`select 1 from trading_settings where user_id = ${userId}`).toHaveLength(0);
+    const [u] = await testDb().sql<{ preferences: { language: string } }[]>`select preferences from users where id = ${userId}`;
     expect(u!.preferences.language).toBe("pt");
   });
 
