@@ -3,7 +3,7 @@
  * §5 bounds, §8, §9 defaults): subscription card, broker connection, 'Gestão de Risco' (with the
  * issue 7 trading hours, weekend guard and unrealized-loss option), 'Parâmetros
  * de Trading e IA', language/timezone and push information. One POST <Form> (works without
- * JavaScript) saved by the action through `saveSettings` — out-of-range input is rejected with the
+ * JavaScript) saved by the action through `saveSettingsAndPreferences` (one transaction) — out-of-range input is rejected with the
  * schema's message and nothing is saved; with JavaScript the same schema validates live. Every text,
  * validation messages included, is in the user's language (Portuguese by default; the schema's
  * messages are decoded with `translateIssue`, core/i18n/zod-message.ts), numbers and dates in their
@@ -43,9 +43,9 @@ import { ApiError, assertSameOrigin, INTERNAL_ERROR } from "~/services/api.serve
 import { publicUser } from "~/services/auth.server";
 import { stopBot } from "~/services/bot.server";
 import { disconnectBroker, getConnection, NOT_CONNECTED } from "~/services/broker.server";
-import { getPreferences, savePreferences } from "~/services/preferences.server";
+import { getPreferences } from "~/services/preferences.server";
 import { requestLanguage } from "~/services/request-language.server";
-import { getSettings, saveSettings } from "~/services/settings.server";
+import { getSettings, saveSettingsAndPreferences } from "~/services/settings.server";
 import { readForm } from "~/lib/form.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "settings", "meta");
@@ -108,9 +108,11 @@ export async function action({ request }: ActionFunctionArgs) {
     return data<ActionResult>({ ok: false, intent: "save", message, at, result: submission.reply() }, { status: 400 });
   }
   try {
-    const current = await getSettings(user.id);
-    await saveSettings(user.id, settingsPatchFromForm(submission.value, current));
-    await savePreferences(user.id, submission.value.preferences);
+    // Settings and preferences in one transaction (issue 7): a refused half leaves the other unsaved too.
+    await saveSettingsAndPreferences(user.id, {
+      settings: (current) => settingsPatchFromForm(submission.value, current),
+      preferences: submission.value.preferences,
+    });
   } catch (err) {
     if (err instanceof ApiError) return data<ActionResult>({ ok: false, intent: "save", message: err.messageIn(language), at }, { status: err.status });
     console.error("[settings] falha ao salvar:", err);
