@@ -7,9 +7,8 @@
  * - `startSimulator(opts)`: the same on its own HTTP server.
  * A 1 s real-time timer evaluates stops/targets even when no request comes in.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import express, { type Router } from "express";
+import { listenApp } from "../listen";
 import { controlRouter, localCallersOnly } from "./control";
 import { faultMiddleware, faultRegistryFor, type FaultRegistry } from "./faults";
 import { errorHandler, notFound, oandaHeaders } from "./http";
@@ -132,23 +131,6 @@ export async function startSimulator(opts: StartSimulatorOptions): Promise<{ url
   app.disable("x-powered-by");
   const simApp = createSimulatorApp(opts);
   app.use(simApp);
-  const host = opts.host ?? "127.0.0.1";
-  const server: Server = createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  let closing: Promise<void> | undefined;
-  return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
-    port,
-    sim: simApp.sim,
-    faults: simApp.faults,
-    close: () => (closing ??= new Promise<void>((resolve, reject) => {
-      simApp.stop();
-      server.close((err) => (err ? reject(err) : resolve()));
-      server.closeAllConnections?.();
-    })),
-  };
+  const server = await listenApp(app, { ...opts, onClose: () => simApp.stop() });
+  return { ...server, sim: simApp.sim, faults: simApp.faults };
 }

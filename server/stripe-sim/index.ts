@@ -4,9 +4,8 @@
  * `/sim/*` (control.ts), plus the same controls as functions; `startStripeSimulator(opts)` runs it on
  * its own HTTP server (cli.ts). Point the SDK at it with `new Stripe(key, { host, port, protocol: "http" })`.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import { listenApp } from "../listen";
 import { idempotency, requireKey, v1Router } from "./routes";
 import { pagesRouter } from "./pages";
 import { stripeControlRouter, type StripeSimulatorControl } from "./control";
@@ -109,22 +108,6 @@ export async function startStripeSimulator(opts: StartStripeSimulatorOptions = {
   app.disable("x-powered-by");
   const sim = createStripeSimulator(opts);
   app.use(sim);
-  const host = opts.host ?? "127.0.0.1";
-  const server: Server = createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  let closing: Promise<void> | undefined;
-  return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
-    port,
-    sim,
-    close: () => (closing ??= new Promise<void>((resolve, reject) => {
-      sim.stop();
-      server.close((err) => (err ? reject(err) : resolve()));
-      server.closeAllConnections?.();
-    })),
-  };
+  const server = await listenApp(app, { ...opts, onClose: () => sim.stop() });
+  return { ...server, sim };
 }
