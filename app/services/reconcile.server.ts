@@ -356,8 +356,10 @@ async function recordClose(
   }
   const total = state?.state === "CLOSED" ? new Decimal(state.realizedPL) : new Decimal(row.realized_pl ?? 0).plus(c.realizedPL);
   const result = tradeResult(total);
+  // The closing fill's units are the units held at the close: the truth, whatever earlier partial
+  // closes left in our row (a crash between a partial close and its bookkeeping could skew it).
   await sql`update trades set status = 'closed', close_price = ${price}, close_time = ${tx.time}, realized_pl = ${total.toString()},
-      financing = ${c.financing ?? null}, result = ${result}, close_reason = ${tx.reason ?? null}
+      units = ${new Decimal(c.units).abs().toString()}, financing = ${c.financing ?? null}, result = ${result}, close_reason = ${tx.reason ?? null}
     where user_id = ${userId} and account_id = ${conn.account_id} and broker_trade_id = ${c.tradeID}`;
   notes.push(closedNotice(conn, c.tradeID, row, result, total, tx.reason));
   return 1;
