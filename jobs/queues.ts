@@ -55,4 +55,37 @@ export const emailSendQueue = {
   },
 };
 
-export const ALL_QUEUES = [botTickQueue, botSchedulerQueue, emailSendQueue];
+/**
+ * One verified Stripe webhook event to apply (a row of `stripe_events`; app/services/stripe-events.server.ts).
+ * Retried with backoff when Stripe or the database fails; processing is idempotent, so a retry after
+ * a crash mid-way is harmless.
+ */
+export const stripeEventQueue = {
+  name: "stripe-event",
+  payload: z.object({ eventId: z.string().min(1).max(255) }),
+  options: {
+    retryLimit: 8,
+    retryDelay: 10,
+    retryBackoff: true,
+    expireInSeconds: 120,
+    deadLetter: DEAD_LETTER_QUEUE,
+  },
+};
+
+/** Every 5 minutes: stored Stripe events whose job was lost (the enqueue failed after the insert). */
+export const stripePendingQueue = {
+  name: "stripe-pending",
+  cron: "*/5 * * * *",
+  payload: z.object({}).loose(),
+  options: { policy: "singleton" as const, retryLimit: 0, expireInSeconds: 300, deadLetter: DEAD_LETTER_QUEUE },
+};
+
+/** Once a day (04:17 UTC, a quiet hour in Brazil): every customer's subscriptions re-read from Stripe (missed events). */
+export const stripeSweepQueue = {
+  name: "stripe-sweep",
+  cron: "17 4 * * *",
+  payload: z.object({}).loose(),
+  options: { policy: "singleton" as const, retryLimit: 2, retryDelay: 600, expireInSeconds: 3600, deadLetter: DEAD_LETTER_QUEUE },
+};
+
+export const ALL_QUEUES = [botTickQueue, botSchedulerQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue];

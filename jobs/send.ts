@@ -4,7 +4,7 @@
  * process (the caller decides what to do then).
  */
 import { queue } from "./boss";
-import { botTickQueue, emailSendQueue } from "./queues";
+import { botTickQueue, emailSendQueue, stripeEventQueue } from "./queues";
 
 /**
  * Queues a tick for a bot, `delaySeconds` from now. The queue keeps at most one waiting tick per bot
@@ -21,4 +21,11 @@ export async function enqueueEmail(outboxId: string): Promise<string | null> {
   const boss = queue();
   if (!boss) return null;
   return boss.send(emailSendQueue.name, emailSendQueue.payload.parse({ outboxId }));
+}
+
+/** Queues the processing of a stored Stripe event (one job per event id); null when no queue runs in this process. */
+export async function enqueueStripeEvent(eventId: string): Promise<string | null> {
+  const boss = queue();
+  if (!boss) return null;
+  return boss.send(stripeEventQueue.name, stripeEventQueue.payload.parse({ eventId }), { singletonKey: eventId });
 }

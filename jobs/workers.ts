@@ -5,7 +5,8 @@
 import type PgBoss from "pg-boss";
 import { handleEmailSend } from "./email-handler";
 import { handleBotTick, handleScheduler } from "./handlers";
-import { botSchedulerQueue, botTickQueue, emailSendQueue } from "./queues";
+import { botSchedulerQueue, botTickQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue } from "./queues";
+import { handleStripeEvent, handleStripePending, handleStripeSweep } from "./stripe-handlers";
 
 /** What the workers of this process may do at once. */
 export interface WorkerOptions {
@@ -22,6 +23,11 @@ export async function startWorkers(boss: PgBoss, opts: WorkerOptions): Promise<v
   for (let i = 0; i < opts.tickConcurrency; i++) await boss.work(botTickQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleBotTick);
   await boss.work(botSchedulerQueue.name, { pollingIntervalSeconds: 5 }, handleScheduler);
   await boss.work(emailSendQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleEmailSend);
+  await boss.work(stripeEventQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleStripeEvent);
+  await boss.work(stripePendingQueue.name, { pollingIntervalSeconds: 30 }, handleStripePending);
+  await boss.work(stripeSweepQueue.name, { pollingIntervalSeconds: 60 }, handleStripeSweep);
   await boss.schedule(botSchedulerQueue.name, botSchedulerQueue.cron, {}, { singletonKey: "scheduler" });
+  await boss.schedule(stripePendingQueue.name, stripePendingQueue.cron, {}, { singletonKey: "stripe-pending" });
+  await boss.schedule(stripeSweepQueue.name, stripeSweepQueue.cron, {}, { singletonKey: "stripe-sweep" });
   await handleScheduler([]);
 }

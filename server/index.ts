@@ -30,6 +30,7 @@ import { rejectCrossSiteMutations, requireJsonApiBodies } from "./origin-check";
 import { authRateLimits } from "./rate-limits";
 import { ensureLocalSecrets } from "./secrets";
 import { mountSimulator } from "./simulator-mount";
+import { mountStripeSimulator, STRIPE_SIM_MOUNT } from "./stripe-sim-mount";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dev = process.argv.includes("--dev");
@@ -108,6 +109,8 @@ async function main() {
               "style-src": ["'self'", "'unsafe-inline'"],
               "img-src": ["'self'", "data:"],
               "connect-src": ["'self'"],
+              // The no-JavaScript subscribe and portal forms answer a redirect to Stripe's hosted pages.
+              "form-action": ["'self'", "https://checkout.stripe.com", "https://billing.stripe.com"],
               "upgrade-insecure-requests": null,
             },
           },
@@ -122,7 +125,7 @@ async function main() {
   app.use(compression({ filter: (req, res) => !String(req.headers.accept).includes("text/event-stream") && compression.filter(req, res) }));
 
   let remixHandler: express.RequestHandler | undefined;
-  app.use((req, res, next) => (remixHandler || req.path.startsWith("/oanda-sim") ? next() : res.status(503).json({ message: "Servidor iniciando..." })));
+  app.use((req, res, next) => (remixHandler || req.path.startsWith("/oanda-sim") || req.path.startsWith(STRIPE_SIM_MOUNT) ? next() : res.status(503).json({ message: "Servidor iniciando..." })));
 
   // Listen before loading the app so the in-process simulator URL knows the real port (PORT may be 0).
   const server: Server = await new Promise((resolve) => {
@@ -141,6 +144,16 @@ async function main() {
       speed: cfg.SIM_SPEED,
       statePath: path.resolve(cfg.DATA_DIR, "sim-state.json"),
     });
+  }
+
+  // Billing offline (issue 9): the Stripe simulator, unless a real key is configured (environment or
+  // admin settings) or this is production.
+  let closeStripeSim: (() => Promise<void>) | undefined;
+  if (cfg.NODE_ENV !== "production" && !cfg.STRIPE_SECRET_KEY && !(await adminStripeKeyStored(cfg.DATABASE_URL!))) {
+    const stripeSim = await mountStripeSimulator(app, { appPort: port, appUrl: cfg.APP_URL, statePath: path.resolve(cfg.DATA_DIR, "stripe-sim-state.json") });
+    closeStripeSim = stripeSim.close;
+    runtime.stripeEmbedded = stripeSim.embedded;
+    cfg = withRuntime(cfg, runtime);
   }
 
   app.use(limitRequestBodies);
@@ -202,6 +215,7 @@ async function main() {
     });
     await background.stopBackground().catch((e) => console.error(e));
     await closeSim?.().catch((e) => console.error(e));
+    await closeStripeSim?.().catch((e) => console.error(e));
     await closeVite?.().catch(() => {});
     await embedded?.stop().catch((e) => console.error(e));
     log("encerrado.");
@@ -209,6 +223,17 @@ async function main() {
   }
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/** Whether an admin stored a Stripe secret key in the settings (then the simulator is not mounted). */
+async function adminStripeKeyStored(databaseUrl: string): Promise<boolean> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql<{ value: { secretKey?: string } }[]>`select value from system_settings where key = 'stripe'`;
+    return !!row?.value?.secretKey;
+  } finally {
+    await sql.end();
+  }
 }
 
 main().catch((err) => {

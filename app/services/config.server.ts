@@ -157,6 +157,8 @@ export type Config = Readonly<
     oanda: Readonly<Record<"practice" | "live", { api: string; stream: string }>>;
     /** The validated environment as given, from which the other fields were derived. */
     given: Readonly<EnvConfig>;
+    /** The in-process Stripe simulator (server/stripe-sim-mount.ts), when mounted: no STRIPE_SECRET_KEY, not production. */
+    stripeEmbedded?: Readonly<StripeEmbedded>;
   }
 >;
 
@@ -171,6 +173,15 @@ export interface RuntimeValues {
   encryptionKey?: string;
   /** Where the in-process simulator is mounted (default `http://127.0.0.1:<port>/oanda-sim`). */
   simBaseUrl?: string;
+  /** The in-process Stripe simulator's API base and keys, when boot mounted it. */
+  stripeEmbedded?: StripeEmbedded;
+}
+
+/** How the app reaches the embedded Stripe simulator: its API base (`STRIPE_API_BASE` form) and the keys it accepts and signs with. */
+export interface StripeEmbedded {
+  apiBase: string;
+  secretKey: string;
+  webhookSecret: string;
 }
 
 export class ConfigError extends Error {}
@@ -244,6 +255,7 @@ function derive(given: Readonly<EnvConfig>, rt: RuntimeValues): Config {
       },
     }),
     given,
+    ...(rt.stripeEmbedded ? { stripeEmbedded: Object.freeze({ ...rt.stripeEmbedded }) } : {}),
   });
 }
 

@@ -19,6 +19,8 @@ import type { Attempt } from "./webhooks";
 export interface StripeSimulatorControl {
   /** Simulated time, epoch seconds. */
   now(): number;
+  /** Where events are delivered from now on (undefined: recorded only). */
+  setWebhookUrl(url: string | undefined): void;
   /** Moves the simulated clock forward (renewals, failed renewals, trial ends, cancellations). */
   advanceClock(seconds: number): void;
   /** Sets a customer's card on file (e.g. CARDS.failsLater to fail the next renewal). */

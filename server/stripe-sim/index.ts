@@ -56,6 +56,7 @@ export function createStripeSimulator(opts: StripeSimulatorOptions = {}): Stripe
   const control: StripeSimulatorControl = {
     store,
     now: () => store.nowSec(),
+    setWebhookUrl: (url) => sender.setUrl(url),
     advanceClock: (s) => store.advance(s),
     setCard: (id, number) => {
       store.get("customer", id);

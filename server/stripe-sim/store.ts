@@ -74,6 +74,15 @@ export interface StoreOptions {
   onEvent?: (event: Obj) => void;
 }
 
+/** The persisted state of a store (`StripeStore.snapshot`). */
+export interface StoreSnapshot {
+  objects: Obj[];
+  events: Obj[];
+  cards: [string, string][];
+  offsetMs: number;
+  invoiceSeq: number;
+}
+
 /** The simulator's objects and billing rules. Times are the simulated clock's epoch seconds. */
 export class StripeStore {
   readonly objects = new Map<string, Obj>();
@@ -84,6 +93,22 @@ export class StripeStore {
   private invoiceSeq = 0;
 
   constructor(private readonly opts: StoreOptions) {}
+
+  /** Everything the simulator knows, as JSON-safe data (`restore` takes it back): for persisting an embedded simulator across restarts. */
+  snapshot(): StoreSnapshot {
+    return { objects: [...this.objects.values()], events: this.events.slice(-1000), cards: [...this.cards], offsetMs: this.offsetMs, invoiceSeq: this.invoiceSeq };
+  }
+
+  /** Replaces the state with a `snapshot()` (before any request is served). */
+  restore(s: StoreSnapshot): void {
+    this.objects.clear();
+    for (const o of s.objects) this.objects.set(o.id, o);
+    this.events.splice(0, this.events.length, ...s.events);
+    this.cards.clear();
+    for (const [k, v] of s.cards) this.cards.set(k, v);
+    this.offsetMs = s.offsetMs;
+    this.invoiceSeq = s.invoiceSeq;
+  }
 
   /** Simulated time, epoch seconds. */
   nowSec(): number {

@@ -38,7 +38,16 @@ export class WebhookSender {
   private timers = new Set<ReturnType<typeof setTimeout>>();
   private stopped = false;
 
-  constructor(private readonly opts: WebhookOptions) {}
+  private url: string | undefined;
+
+  constructor(private readonly opts: WebhookOptions) {
+    this.url = opts.url;
+  }
+
+  /** Points delivery at another endpoint (a product started after the simulator); undefined stops sending. */
+  setUrl(url: string | undefined): void {
+    this.url = url;
+  }
 
   /** Queues an event (held while paused). */
   enqueue(event: Obj): void {
@@ -105,14 +114,14 @@ export class WebhookSender {
   }
 
   private async deliver(event: Obj, retry: number): Promise<void> {
-    if (!this.opts.url || this.stopped) return;
+    if (!this.url || this.stopped) return;
     const payload = JSON.stringify(event, null, 2);
     const t = Math.floor((this.opts.wallNow ?? Date.now)() / 1000);
     const attempt: Attempt = { at: t, status: null };
     const list = this.attempts.get(event.id) ?? [];
     this.attempts.set(event.id, [...list, attempt]);
     try {
-      const res = await fetch(this.opts.url, {
+      const res = await fetch(this.url, {
         method: "POST",
         headers: { "content-type": "application/json; charset=utf-8", "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)", "stripe-signature": signatureHeader(payload, this.opts.secret ?? "", t) },
         body: payload,
