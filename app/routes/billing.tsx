@@ -1,19 +1,472 @@
-/** /billing — placeholder until its issue (requires login). The hero's ASSINAR button leads here for now. */
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+/**
+ * /billing 'Gerenciar Assinatura' (PRODUCT.md §2 Billing and Subscription modal, §4 subscription
+ * statuses and licence display, §7 upcoming invoice, §8 "Subscription", §9; issue 9). Requires login.
+ *
+ * The page: plan, status (Ativa / Pagamento Pendente / Cancelada / Inativa), amount (BRL pt-BR,
+ * others en-US), next charge from the upcoming invoice (Stripe customer + active subscription) else
+ * the licence end, the licence (Válida + end + first 8 characters of the key / Expirada /
+ * Processando / Sem licença), 'Cancelamento agendado para …', the 'Pagamento pendente' warning with
+ * 'Já paguei, validar agora', 'Tentar Novamente' when the data cannot be read, the Billing Portal
+ * button for active subscriptions only (new tab) and 'Assinar' otherwise.
+ *
+ * The subscription modal opens over the page when the user has no active subscription, and with
+ * `?assinar=1`; it is closable (`?assinar=0`) only with a valid licence (billing-view.ts
+ * `modalState`). The action serves the modal and the page, with and without JavaScript:
+ * `intent=subscribe` (planId, terms) → 303 to Stripe Checkout (`js=1`: `{checkoutUrl}`),
+ * `intent=validate` → 303 to /dashboard when the payment is confirmed, else a message,
+ * `intent=portal` → 303 to the Billing Portal (`js=1`: `{portalUrl}`).
+ */
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { ComingSoon } from "~/components/coming-soon";
-import { metaTitle } from "~/lib/hooks";
+import { msg } from "../../core/i18n/message";
+import {
+  epochToIso,
+  isActiveSubscription,
+  isPaymentPending,
+  isSafeRedirect,
+  MODAL_PARAM,
+  modalState,
+  nextCharge,
+  paymentConfirmed,
+  subscriptionAmount,
+  subscriptionTone,
+} from "~/components/billing/billing-view";
+import { AlertIcon, CardIcon, ExternalIcon, ShieldIcon } from "~/components/icons";
+import { SubscriptionModal, type ModalNotice, type ModalPlan, type SubscribeResult } from "~/components/subscription-modal";
+import { Badge, Banner, Button, Card, Spinner } from "~/components/ui";
+import { toLanguage, translateMsg, type Language } from "~/i18n";
+import { readForm } from "~/lib/form.server";
+import { metaTitle, useDisplay } from "~/lib/hooks";
 import { requireAppUser } from "~/lib/pages.server";
+import { licenceLabel, subscriptionLabel } from "~/lib/trading";
+import { assertSameOrigin } from "~/services/api.server";
+import { publicUser } from "~/services/auth.server";
+import { createCheckout, createPortalSession, subscriptionStatus, upcomingInvoice, type SubscriptionStatusView } from "~/services/billing.server";
+import { DomainError, httpStatusOf } from "~/services/errors.server";
+import { activePlans } from "~/services/plans.server";
+import { requestLanguage } from "~/services/request-language.server";
 
-export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "common", "billing.meta");
+export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "billing", "meta");
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAppUser(request);
-  return {};
+/** Where the page action lives (the modal posts here). */
+const ACTION = "/billing";
+
+/** A text of the `billing` catalog in a language. */
+function say(key: string, language: Language): string {
+  return translateMsg(msg(`billing:${key}`), language);
 }
 
-/** Placeholder page: the screen arrives in a later issue. */
-export default function Page() {
-  const { t } = useTranslation("common");
-  return <ComingSoon title={t("billing.title")} subtitle={t("billing.subtitle")} />;
+/** The licence as the page shows it. */
+interface LicenceInfo {
+  status: string;
+  key: string | null;
+  endDate: string | null;
+  planName: string | null;
+  kind: string | null;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireAppUser(request);
+  const language = toLanguage(user.preferences?.language);
+  const [statusResult, plansResult] = await Promise.allSettled([subscriptionStatus(user), activePlans(language)]);
+
+  let view: SubscriptionStatusView | null = null;
+  if (statusResult.status === "fulfilled") view = statusResult.value;
+  else console.error("[billing] falha ao ler a assinatura:", statusResult.reason);
+
+  // Without the status view the modal still needs to know whether the user holds a licence (our own books).
+  let access: { subscriptionStatus: string; hasValidLicense: boolean };
+  let licence: LicenceInfo;
+  if (view) {
+    access = { subscriptionStatus: view.subscriptionStatus, hasValidLicense: view.hasValidLicense };
+    licence = { status: view.licenseStatus, key: view.license?.key ?? null, endDate: view.license?.endDate ?? null, planName: view.license?.planName ?? null, kind: view.license?.kind ?? null };
+  } else {
+    const pub = await publicUser(user);
+    access = { subscriptionStatus: pub.subscriptionStatus, hasValidLicense: pub.hasValidLicense };
+    licence = { status: pub.licenseStatus, key: pub.license?.key ?? null, endDate: pub.license?.endDate ?? null, planName: pub.license?.planName ?? null, kind: null };
+  }
+
+  let upcoming: Awaited<ReturnType<typeof upcomingInvoice>> = null;
+  if (view?.stripeCustomerId && view.subscriptionStatus === "active") {
+    try {
+      upcoming = await upcomingInvoice(user);
+    } catch (err) {
+      console.error("[billing] falha ao ler a próxima fatura:", err);
+    }
+  }
+
+  const plans: ModalPlan[] =
+    plansResult.status === "fulfilled"
+      ? plansResult.value.map((p) => ({
+          id: p.id,
+          name: p.name,
+          description: p.description,
+          formattedPrice: p.formattedPrice,
+          formattedDuration: p.formattedDuration,
+          intervalCount: p.intervalCount,
+          features: p.features,
+          isHighlighted: p.isHighlighted,
+          isDefault: p.isDefault,
+        }))
+      : [];
+  if (plansResult.status === "rejected") console.error("[billing] falha ao carregar planos:", plansResult.reason);
+
+  const details = view?.subscriptionDetails ?? null;
+  const price = details?.items.data[0]?.price ?? null;
+  return {
+    language,
+    statusError: !view,
+    access,
+    licence,
+    paymentsConfigured: view?.paymentsConfigured ?? false,
+    subscription: view
+      ? {
+          status: view.subscriptionStatus,
+          hasCustomer: !!view.stripeCustomerId,
+          planName: price?.product.name ?? view.license?.planName ?? null,
+          amount: subscriptionAmount(price, language),
+          next: nextCharge({ subscriptionStatus: view.subscriptionStatus, stripeCustomerId: view.stripeCustomerId, upcoming, licenseEndDate: view.license?.endDate ?? null }),
+          cancelAt: details?.cancel_at_period_end ? epochToIso(details.cancel_at ?? details.current_period_end) : null,
+        }
+      : null,
+    plans,
+    plansError: plansResult.status === "rejected",
+    loadedAt: new Date().toISOString(),
+  };
+}
+
+/** What the action answers (messages in the user's language). */
+export type BillingActionResult =
+  | SubscribeResult
+  | { intent: "validate"; ok: false; tone: "warning" | "error"; message: string }
+  | { intent: "portal"; ok: true; portalUrl: string }
+  | { intent: "portal"; ok: false; message: string }
+  | { intent: "unknown"; ok: false; message: string };
+
+export async function action({ request }: ActionFunctionArgs) {
+  try {
+    assertSameOrigin(request);
+  } catch (err) {
+    const message = err instanceof DomainError ? err.messageIn(await requestLanguage(request)) : (err as Error).message;
+    return data<BillingActionResult>({ intent: "unknown", ok: false, message }, { status: 403 });
+  }
+  const user = await requireAppUser(request);
+  const language = toLanguage(user.preferences?.language);
+  const form = await readForm(request, language);
+  const intent = form.get("intent");
+  const js = form.get("js") === "1";
+
+  if (intent === "subscribe") {
+    const planId = String(form.get("planId") ?? "").trim();
+    const fail = (message: string, status: number) => data<BillingActionResult>({ intent: "subscribe", ok: false, message, planId: planId || null }, { status });
+    if (!planId) return fail(say("errors.choosePlan", language), 400);
+    if (form.get("terms") !== "on") return fail(say("errors.acceptTerms", language), 400);
+    try {
+      const { checkoutUrl } = await createCheckout(user, planId);
+      if (!isSafeRedirect(checkoutUrl)) throw new Error(`URL de checkout inesperada: ${String(checkoutUrl).slice(0, 80)}`);
+      if (js) return data<BillingActionResult>({ intent: "subscribe", ok: true, checkoutUrl });
+      return redirect(checkoutUrl, 303);
+    } catch (err) {
+      if (err instanceof DomainError) return fail(err.messageIn(language), httpStatusOf(err));
+      console.error("[billing] falha ao criar o checkout:", err);
+      return fail(say("errors.checkout", language), 500);
+    }
+  }
+
+  if (intent === "validate") {
+    try {
+      const view = await subscriptionStatus(user);
+      if (paymentConfirmed(view)) return redirect("/dashboard", 303);
+      return data<BillingActionResult>({ intent: "validate", ok: false, tone: "warning", message: say("errors.notConfirmed", language) });
+    } catch (err) {
+      console.error("[billing] falha ao revalidar a assinatura:", err);
+      return data<BillingActionResult>({ intent: "validate", ok: false, tone: "error", message: say("errors.status", language) });
+    }
+  }
+
+  if (intent === "portal") {
+    try {
+      const { portalUrl } = await createPortalSession(user);
+      if (!isSafeRedirect(portalUrl)) throw new Error(`URL do portal inesperada: ${String(portalUrl).slice(0, 80)}`);
+      if (js) return data<BillingActionResult>({ intent: "portal", ok: true, portalUrl });
+      return redirect(portalUrl, 303);
+    } catch (err) {
+      if (!(err instanceof DomainError)) console.error("[billing] falha ao abrir o portal:", err);
+      return data<BillingActionResult>({ intent: "portal", ok: false, message: say("errors.portal", language) }, { status: err instanceof DomainError ? httpStatusOf(err) : 500 });
+    }
+  }
+
+  return data<BillingActionResult>({ intent: "unknown", ok: false, message: translateMsg(msg("api:invalidData"), language) }, { status: 400 });
+}
+
+/** The billing page, with the subscription modal over it when needed. */
+export default function BillingPage() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as BillingActionResult | undefined;
+  const [searchParams] = useSearchParams();
+  const { t } = useTranslation("billing");
+  const fmt = useDisplay();
+  const { revalidate, state: revalidation } = useRevalidator();
+  const navigation = useNavigation();
+
+  const subscribeFailed = actionData?.intent === "subscribe" && !actionData.ok ? actionData : null;
+  const modal = modalState({ ...d.access, param: searchParams.get(MODAL_PARAM), forced: !!subscribeFailed });
+  const validateNotice: ModalNotice | null = actionData?.intent === "validate" ? { tone: actionData.tone, text: actionData.message } : null;
+  const modalNotice: ModalNotice | null = subscribeFailed ? { tone: "error", text: subscribeFailed.message } : validateNotice;
+  const portalError = actionData?.intent === "portal" && !actionData.ok ? actionData.message : null;
+  const otherError = actionData?.intent === "unknown" ? actionData.message : null;
+
+  const sub = d.subscription;
+  const active = isActiveSubscription(d.access.subscriptionStatus);
+  const pending = isPaymentPending(d.access.subscriptionStatus);
+  const lic = licenceLabel(d.licence.status);
+  const validating = navigation.state !== "idle" && navigation.formData?.get("intent") === "validate";
+
+  function retry(e: MouseEvent) {
+    e.preventDefault();
+    revalidate();
+  }
+
+  // The page behind the modal is inert (React 18 has no `inert` prop: the attribute is passed as is).
+  const inert = modal.open ? ({ inert: "" } as Record<string, string>) : {};
+
+  return (
+    <>
+      <main className="mx-auto max-w-6xl space-y-5 px-4 pb-8 pt-4 md:pt-8" {...inert}>
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <div>
+            <h1 className="text-2xl font-bold text-white">{t("title")}</h1>
+            <p className="text-sm text-slate-400">{t("subtitle")}</p>
+          </div>
+          {!active && (
+            <Link
+              to={`?${MODAL_PARAM}=1`}
+              preventScrollReset
+              className="inline-flex min-h-11 items-center justify-center gap-2 rounded-xl bg-emerald-500 px-4 py-2.5 text-sm font-semibold text-slate-950 hover:bg-emerald-400"
+              data-testid="open-subscription-modal"
+            >
+              <CardIcon size={18} />
+              {t("subscribe")}
+            </Link>
+          )}
+        </div>
+
+        {portalError && <Banner tone="error">{portalError}</Banner>}
+        {otherError && <Banner tone="error">{otherError}</Banner>}
+        {validateNotice && !modal.open && (
+          <Banner tone={validateNotice.tone === "error" ? "error" : "warning"}>
+            <span data-testid="validate-message">{validateNotice.text}</span>
+          </Banner>
+        )}
+
+        {d.statusError && (
+          <Card data-testid="billing-load-error">
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <p role="alert" className="flex items-center gap-2 text-rose-200">
+                <AlertIcon size={18} className="shrink-0" />
+                {t("errors.load")}
+              </p>
+              <a
+                href="/billing"
+                onClick={retry}
+                className="inline-flex min-h-11 items-center justify-center gap-2 rounded-xl bg-white/10 px-4 py-2.5 text-sm font-semibold text-slate-100 hover:bg-white/15"
+                data-testid="billing-retry"
+              >
+                {revalidation === "loading" && <Spinner />}
+                {t("retry")}
+              </a>
+            </div>
+          </Card>
+        )}
+
+        {pending && (
+          <section className="rounded-2xl border border-amber-400/30 bg-amber-500/10 p-4 text-amber-100" aria-labelledby="pending-title" data-testid="payment-pending">
+            <h2 id="pending-title" className="flex items-center gap-2 font-semibold text-amber-200">
+              <AlertIcon size={18} /> {t("page.pendingTitle")}
+            </h2>
+            <p className="mt-1 text-sm">{t("page.pendingText")}</p>
+            <Form method="post" action={ACTION} className="mt-3">
+              <input type="hidden" name="intent" value="validate" />
+              <Button type="submit" variant="secondary" loading={validating} data-testid="payment-pending-validate">
+                {t("alreadyPaid")}
+              </Button>
+            </Form>
+          </section>
+        )}
+
+        {sub?.cancelAt && (
+          <Banner tone="info">
+            <span data-testid="cancel-scheduled">{t("page.cancelScheduled", { date: fmt.date(sub.cancelAt) })}</span>
+          </Banner>
+        )}
+
+        <div className="grid gap-4 md:grid-cols-2">
+          {sub && (
+            <Card
+              title={
+                <span className="flex items-center gap-2">
+                  <CardIcon size={16} /> {t("page.subscriptionTitle")}
+                </span>
+              }
+              action={
+                <Badge tone={subscriptionTone(sub.status)} data-testid="subscription-status">
+                  {t(`common:${subscriptionLabel(sub.status)}`)}
+                </Badge>
+              }
+              data-testid="subscription-summary"
+            >
+              <p className="text-lg font-semibold text-white" data-testid="subscription-plan">
+                {sub.planName ?? t("page.noPlan")}
+              </p>
+              <dl className="mt-3 space-y-1.5 text-sm">
+                <div className="flex justify-between gap-2">
+                  <dt className="text-slate-400">{t("page.amount")}</dt>
+                  <dd className="tabular-nums text-slate-200" data-testid="subscription-amount">
+                    {sub.amount ?? "—"}
+                  </dd>
+                </div>
+                <div className="flex justify-between gap-2">
+                  <dt className="text-slate-400">{sub.next.kind === "licenceEnd" ? t("page.validUntil") : t("page.nextCharge")}</dt>
+                  <dd className="text-slate-200" data-testid="subscription-next">
+                    {fmt.date(sub.next.date)}
+                  </dd>
+                </div>
+              </dl>
+              {active && sub.hasCustomer ? (
+                <PortalButton />
+              ) : (
+                !active && <p className="mt-3 text-sm text-slate-400">{t("page.notSubscribed")}</p>
+              )}
+            </Card>
+          )}
+
+          <Card
+            title={
+              <span className="flex items-center gap-2">
+                <ShieldIcon size={16} /> {t("page.licenceTitle")}
+              </span>
+            }
+            action={
+              <Badge tone={lic.tone} data-testid="licence-status">
+                {t(`common:${lic.key}`)}
+              </Badge>
+            }
+            data-testid="licence-summary"
+          >
+            {d.licence.status === "pending" ? (
+              <p className="text-sm text-slate-300">{t("common:licence.pendingHint")}</p>
+            ) : d.licence.status === "none" ? (
+              <p className="text-sm text-slate-300">{t("page.notSubscribed")}</p>
+            ) : (
+              <dl className="space-y-1.5 text-sm">
+                {d.licence.planName && (
+                  <div className="flex justify-between gap-2">
+                    <dt className="text-slate-400">{t("page.plan")}</dt>
+                    <dd className="text-right text-slate-200">{d.licence.planName}</dd>
+                  </div>
+                )}
+                <div className="flex justify-between gap-2">
+                  <dt className="text-slate-400">{t("page.licenceEnd")}</dt>
+                  <dd className="text-slate-200" data-testid="licence-end">
+                    {fmt.date(d.licence.endDate)}
+                  </dd>
+                </div>
+                {d.licence.status === "valid" && d.licence.key && (
+                  <div className="flex justify-between gap-2">
+                    <dt className="text-slate-400">{t("page.licenceKey")}</dt>
+                    <dd className="font-mono text-slate-200" data-testid="licence-key">
+                      {d.licence.key.slice(0, 8)}
+                    </dd>
+                  </div>
+                )}
+                {d.licence.kind && (
+                  <div className="flex justify-between gap-2">
+                    <dt className="text-slate-400">{t("page.licenceKind")}</dt>
+                    <dd className="text-slate-200">{t(`page.kind.${d.licence.kind}`, { defaultValue: d.licence.kind })}</dd>
+                  </div>
+                )}
+              </dl>
+            )}
+          </Card>
+        </div>
+      </main>
+
+      {modal.open && (
+        <SubscriptionModal
+          plans={d.plans}
+          plansError={d.plansError}
+          paymentsConfigured={d.paymentsConfigured}
+          statusError={d.statusError}
+          closable={modal.closable}
+          closeHref={`/billing?${MODAL_PARAM}=0`}
+          action={ACTION}
+          notice={modalNotice}
+          selectedPlanId={subscribeFailed?.planId ?? null}
+        />
+      )}
+    </>
+  );
+}
+
+/** What the portal fetcher receives. */
+type PortalResult = Extract<BillingActionResult, { intent: "portal" }>;
+
+/**
+ * 'Portal de Cobrança' (PRODUCT.md §7: portalUrl opened in a new tab). Without JavaScript a POST
+ * with target=_blank that the action answers 303 to the portal; with JavaScript a tab is opened at
+ * the click (so no popup blocker steps in), then sent to the portal URL the action returns, or
+ * closed with 'Erro ao abrir o portal de cobrança. Tente novamente.'.
+ */
+function PortalButton() {
+  const { t } = useTranslation("billing");
+  const fetcher = useFetcher<PortalResult>({ key: "portal" });
+  const tab = useRef<Window | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const result = fetcher.data;
+
+  useEffect(() => {
+    if (!result || result.intent !== "portal") return;
+    const w = tab.current;
+    tab.current = null;
+    if (result.ok && isSafeRedirect(result.portalUrl)) {
+      setError(null);
+      if (w && !w.closed) {
+        w.opener = null;
+        w.location.href = new URL(result.portalUrl, window.location.href).toString();
+      } else window.location.assign(result.portalUrl);
+    } else {
+      w?.close();
+      setError(result.ok ? t("errors.portal") : result.message);
+    }
+  }, [result, t]);
+
+  return (
+    <div className="mt-4">
+      <form
+        method="post"
+        action={ACTION}
+        target="_blank"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setError(null);
+          tab.current = window.open("", "_blank");
+          fetcher.submit({ intent: "portal", js: "1" }, { method: "post", action: ACTION });
+        }}
+      >
+        <input type="hidden" name="intent" value="portal" />
+        <Button type="submit" variant="secondary" loading={fetcher.state !== "idle"} data-testid="billing-portal">
+          {t("page.portal")} <ExternalIcon size={16} />
+          <span className="sr-only">{t("common:opensInNewTab")}</span>
+        </Button>
+      </form>
+      <p className="mt-2 text-xs text-slate-400">{t("page.portalHint")}</p>
+      {error && (
+        <Banner tone="error" className="mt-3" onClose={() => setError(null)}>
+          <span data-testid="portal-error">{error}</span>
+        </Banner>
+      )}
+    </div>
+  );
 }

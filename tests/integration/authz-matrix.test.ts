@@ -137,7 +137,43 @@ const MATRIX: Record<string, Probe[]> = {
     { method: "POST", kind: "page", path: "/auth/reset-password", body: () => form({ token: "invalido", password: "Senha123", confirm: "Senha123" }), expect: same(status(400)) },
   ],
   "auth_.verify.tsx": [{ method: "GET", kind: "page", path: "/auth/verify", expect: same(to("/auth?error=token_missing")) }],
-  "billing.tsx": [{ method: "GET", kind: "page", path: "/billing", expect: userPage() }],
+  "billing.tsx": [
+    // The modal opens over the page for a trial user (no subscription yet), closable.
+    { method: "GET", kind: "page", path: "/billing", expect: userPage(status(200, (r) => expect(r.text).toContain("Assinatura Necessária"))) },
+    // The page action (issue 9): re-check ('Já paguei'), a subscribe with an unknown plan and the portal without a Stripe customer change nothing.
+    {
+      method: "POST",
+      kind: "page",
+      path: "/billing",
+      body: () => form({ intent: "validate" }),
+      expect: { anonymous: to("/auth"), userB: status(200), admin: to("/admin"), userA: status(200, (r) => expect(r.text).toContain("Ainda não identificamos o seu pagamento")) },
+    },
+    {
+      method: "POST",
+      kind: "page",
+      path: "/billing",
+      body: () => form({ intent: "subscribe", planId: "nao-existe", terms: "on" }),
+      expect: { anonymous: to("/auth"), userB: status(400), admin: to("/admin"), userA: status(400) },
+    },
+    {
+      method: "POST",
+      kind: "page",
+      path: "/billing",
+      body: () => form({ intent: "portal" }),
+      expect: { anonymous: to("/auth"), userB: status(400), admin: to("/admin"), userA: status(400, (r) => expect(r.text).toContain("Erro ao abrir o portal de cobrança")) },
+    },
+  ],
+  // Where Stripe Checkout returns (issue 9): a session that is not the caller's validates nothing.
+  "subscription.success.tsx": [
+    {
+      method: "GET",
+      kind: "page",
+      path: "/subscription/success?session_id=cs_test_de_outro",
+      expect: userPage(status(200, (r) => expect(r.text).toContain("Não foi possível validar sua assinatura."))),
+    },
+    { method: "GET", kind: "page", path: "/subscription/success", expect: userPage(status(200, (r) => expect(r.text).toContain("Sessão inválida."))) },
+  ],
+  "subscription.canceled.tsx": [{ method: "GET", kind: "page", path: "/subscription/canceled", expect: userPage(status(200, (r) => expect(r.text).toContain("Pagamento cancelado"))) }],
   "dashboard.tsx": [{ method: "GET", kind: "page", path: "/dashboard", expect: userPage() }],
   "history.tsx": [{ method: "GET", kind: "page", path: "/history", expect: userPage() }],
   "history[.csv].ts": [
@@ -190,6 +226,22 @@ const MATRIX: Record<string, Probe[]> = {
   "api.health.ts": [{ method: "GET", kind: "api", path: "/api/health", expect: same(status(200)) }],
   "api.status.ts": [{ method: "GET", kind: "api", path: "/api/status", expect: same(status(200)) }],
   // Public price list (issue 9): the same list for everyone, a POST is refused.
+  // Billing (issue 9), against the embedded Stripe simulator: each caller sees their own state; nobody has a customer yet.
+  "api.subscriptions.status.ts": [
+    { method: "GET", kind: "api", path: "/api/subscriptions/status", expect: userApi(status(200, (r) => expect(r.json?.stripeCustomerId).toBeNull())) },
+  ],
+  "api.subscriptions.create-checkout-session.ts": [
+    { method: "POST", kind: "api", path: "/api/subscriptions/create-checkout-session", body: () => ({ planId: "nao-existe" }), expect: userApi(status(400)) },
+  ],
+  "api.subscriptions.validate-session.$sessionId.ts": [
+    { method: "GET", kind: "api", path: "/api/subscriptions/validate-session/cs_test_de_outro", expect: userApi(status(404)) },
+  ],
+  "api.billing.upcoming.ts": [{ method: "GET", kind: "api", path: "/api/billing/upcoming", expect: userApi(status(200, (r) => expect(r.json?.upcoming).toBeNull())) }],
+  "api.billing.portal-session.ts": [{ method: "POST", kind: "api", path: "/api/billing/portal-session", expect: userApi(status(400)) }],
+  // Stripe's endpoint is public; without a valid signature nothing is stored, whoever sends it.
+  "api.webhooks.stripe.ts": [
+    { method: "POST", kind: "api", path: "/api/webhooks/stripe", body: () => ({ id: "evt_forjado", type: "invoice.paid", data: { object: {} } }), expect: same(status(400)) },
+  ],
   "api.plans.active.ts": [
     { method: "GET", kind: "api", path: "/api/plans/active", expect: same(status(200, (r) => expect(Array.isArray(r.json?.plans)).toBe(true))) },
     { method: "POST", kind: "api", path: "/api/plans/active", expect: same(status(405)) },
