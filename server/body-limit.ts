@@ -25,9 +25,13 @@ export function tooLargeMessage(limitBytes: number): string {
 /** The 411 text for a body of unknown length. */
 export const LENGTH_REQUIRED_MESSAGE = "Requisição sem tamanho declarado (Content-Length): envie o corpo com o tamanho informado.";
 
-/** The body limit of a path, bytes: JSON_BODY_LIMIT under `/api`, FORM_BODY_LIMIT elsewhere. */
+/** Largest Stripe webhook event, bytes (an invoice event with many lines is larger than our own JSON bodies). */
+export const STRIPE_WEBHOOK_BODY_LIMIT = 512 * 1024;
+
+/** The body limit of a path, bytes: the Stripe webhook's, JSON_BODY_LIMIT under `/api`, FORM_BODY_LIMIT elsewhere. */
 export function bodyLimitFor(pathname: string): number {
   const key = routeKey(pathname);
+  if (key === "/api/webhooks/stripe") return STRIPE_WEBHOOK_BODY_LIMIT;
   return key === "/api" || key.startsWith("/api/") ? JSON_BODY_LIMIT : FORM_BODY_LIMIT;
 }
 
@@ -51,7 +55,7 @@ export const limitRequestBodies: RequestHandler = (req, res, next) => {
     message = tooLargeMessage(limit);
   } else return next();
   // Node discards the unread body after the answer (never buffered); the request timeout bounds it.
-  const api = limit === JSON_BODY_LIMIT;
+  const api = limit !== FORM_BODY_LIMIT;
   if (!api && req.accepts(["json", "html"]) === "html") res.status(status).type("text/plain; charset=utf-8").send(message);
   else res.status(status).json({ success: false, message, error: message });
 };
