@@ -287,3 +287,31 @@ describe("in the present", () => {
     expect(await paidLicences(late.userId)).toHaveLength(1);
   });
 });
+
+describe("the embedded Stripe simulator", () => {
+  it("is not mounted when a real key is configured", async () => {
+    const res = await fetch(`${app.url}/stripe-sim/sim/clock`, { redirect: "manual" });
+    expect(res.status).toBe(302); // the app's catch-all, not the simulator
+  });
+
+  it("is mounted without a key: payments work out of the box", async () => {
+    const bare = await env.startApp({});
+    try {
+      const clock = await fetch(`${bare.url.replace("localhost", "127.0.0.1")}/stripe-sim/sim/clock`);
+      expect(clock.status).toBe(200);
+      expect(((await clock.json()) as { now: number }).now).toBeGreaterThan(0);
+      const email = `embutido-${Date.now()}@teste.com`;
+      const reg = await registerVerifiedAndLogin(bare.url, env.db.url, { firstName: "Emb", lastName: "Teste", email, password: "Senha123" });
+      const call = apiClient(bare.url, reg.token);
+      expect((await call<{ paymentsConfigured: boolean }>("GET", "/api/subscriptions/status")).body.paymentsConfigured).toBe(true);
+      const r = await call<{ checkoutUrl: string }>("POST", "/api/subscriptions/create-checkout-session", { planId });
+      expect(r.status).toBe(200);
+      expect(r.body.checkoutUrl).toContain(`${bare.url}/stripe-sim/checkout/cs_test_`);
+      const pay = await fetch(`${r.body.checkoutUrl.replace("localhost", "127.0.0.1")}/pay`, { method: "POST", redirect: "manual", body: new URLSearchParams({ card: CARDS.ok, email }) });
+      expect(pay.status).toBe(303);
+      await waitFor(async () => (await call<{ subscriptionStatus: string }>("GET", "/api/subscriptions/status")).body.subscriptionStatus === "active", "assinatura ativa no simulador embutido");
+    } finally {
+      await bare.stop();
+    }
+  });
+});
