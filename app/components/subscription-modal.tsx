@@ -112,7 +112,7 @@ export interface SubscriptionModalProps {
   closeHref: string;
   /** The page action handling `intent=subscribe|validate` (e.g. "/billing"). */
   action: string;
-  /** A message from the last POST without JavaScript (subscribe error, re-check outcome). */
+  /** A message from the page action's last answer (subscribe error without JavaScript, re-check outcome); pass a new object per answer. */
   notice?: ModalNotice | null;
   /** The plan chosen before a failed POST, kept selected. */
   selectedPlanId?: string | null;
@@ -138,7 +138,9 @@ export function SubscriptionModal(props: SubscriptionModalProps) {
   const [terms, setTerms] = useState(false);
   const [hydrated, setHydrated] = useState(false);
   const [redirecting, setRedirecting] = useState(false);
-  const [clientError, setClientError] = useState<string | null>(null);
+  // The latest outcome: a page action's notice (a new object per action) or the fetcher's answer.
+  const [outcome, setOutcome] = useState<ModalNotice | null>(notice ?? null);
+  useEffect(() => setOutcome(notice ?? null), [notice]);
 
   // After hydration, read what the user may have chosen before the scripts ran (the inputs are
   // controlled from then on; the server rendered the default plan checked and the terms unticked).
@@ -168,12 +170,12 @@ export function SubscriptionModal(props: SubscriptionModalProps) {
   useEffect(() => {
     if (!result || result.intent !== "subscribe") return;
     if (result.ok && isSafeRedirect(result.checkoutUrl)) {
-      setClientError(null);
+      setOutcome(null);
       setRedirecting(true);
       window.location.assign(result.checkoutUrl);
     } else {
       setRedirecting(false);
-      setClientError(result.ok ? t("errors.checkout") : result.message || t("errors.checkout"));
+      setOutcome({ tone: "error", text: result.ok ? t("errors.checkout") : result.message || t("errors.checkout") });
     }
   }, [result, t]);
 
@@ -182,8 +184,7 @@ export function SubscriptionModal(props: SubscriptionModalProps) {
   else if (!plans.length) messages.push({ tone: "warning", text: t("errors.noPlans") });
   if (!paymentsConfigured) messages.push({ tone: "warning", text: t("modal.paymentsNotConfigured") });
   if (statusError) messages.push({ tone: "warning", text: t("errors.status") });
-  const actionMessage = clientError ? { tone: "error" as const, text: clientError } : fetcher.state === "idle" && !result ? (notice ?? null) : null;
-  if (actionMessage) messages.push(actionMessage);
+  if (outcome && !messages.some((m) => m.text === outcome.text)) messages.push(outcome);
 
   // Bring a new message into view (it sits above the plans on small screens).
   const messageKey = messages.map((m) => m.text).join("|");

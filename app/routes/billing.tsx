@@ -18,7 +18,7 @@
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
-import { useEffect, useRef, useState, type MouseEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { msg } from "../../core/i18n/message";
 import {
@@ -213,8 +213,12 @@ export default function BillingPage() {
 
   const subscribeFailed = actionData?.intent === "subscribe" && !actionData.ok ? actionData : null;
   const modal = modalState({ ...d.access, param: searchParams.get(MODAL_PARAM), forced: !!subscribeFailed });
-  const validateNotice: ModalNotice | null = actionData?.intent === "validate" ? { tone: actionData.tone, text: actionData.message } : null;
-  const modalNotice: ModalNotice | null = subscribeFailed ? { tone: "error", text: subscribeFailed.message } : validateNotice;
+  // One notice object per action answer (the modal shows the latest of these and its fetcher's answers).
+  const validateNotice = useMemo<ModalNotice | null>(() => (actionData?.intent === "validate" ? { tone: actionData.tone, text: actionData.message } : null), [actionData]);
+  const modalNotice = useMemo<ModalNotice | null>(
+    () => (actionData?.intent === "subscribe" && !actionData.ok ? { tone: "error", text: actionData.message } : validateNotice),
+    [actionData, validateNotice],
+  );
   const portalError = actionData?.intent === "portal" && !actionData.ok ? actionData.message : null;
   const otherError = actionData?.intent === "unknown" ? actionData.message : null;
 
@@ -337,7 +341,7 @@ export default function BillingPage() {
               {active && sub.hasCustomer ? (
                 <PortalButton />
               ) : (
-                !active && <p className="mt-3 text-sm text-slate-400">{t("page.notSubscribed")}</p>
+                !active && !pending && <p className="mt-3 text-sm text-slate-400">{t("page.notSubscribed")}</p>
               )}
             </Card>
           )}
