@@ -2,7 +2,7 @@
  * Pure trading-view logic: dashboard statistics (win rate, profit factor = gross profit / gross loss
  * with the payoff ratio = average win / average loss beside it — ADR 0008 — computed by `core/stats`,
  * P&L today by the user's local day), the live-price chip colour (§4), the hero
- * gating (§4: offline → no licence → no broker → ready) and the label keys (i18n namespaces
+ * gating (§4: offline → manage-only → no licence → no broker → ready) and the label keys (i18n namespaces
  * `hero` and `common`) of hero states, licences, subscriptions and stop reasons.
  */
 import { Decimal } from "../../core/decimal";
@@ -118,24 +118,35 @@ export function winLossCard(stats: Pick<TradeStats, "winners" | "losers">): { ki
   return stats.losers > stats.winners ? { kind: "losses", count: stats.losers } : { kind: "wins", count: stats.winners };
 }
 
-/** Hero gating states, in order (PRODUCT.md §4). */
-export type HeroState = "offline" | "no-licence" | "no-broker" | "paused" | "active";
+/**
+ * Hero gating states, in order (PRODUCT.md §4), plus manage-only (issue 9): the AI is on but its
+ * licence lapsed, so it only manages the open trades.
+ */
+export type HeroState = "offline" | "manage-only" | "no-licence" | "no-broker" | "paused" | "active";
+
+type HeroStateKey = "offline" | "manageOnly" | "noLicence" | "noBroker" | "paused" | "active";
 
 /** Display of one hero state as i18n keys of the `hero` namespace, plus its colour (PRODUCT.md §4). */
 export interface HeroView {
   state: HeroState;
-  /** Badge: Online, Offline, Conectar Oanda, Sem Licença. */
-  badgeKey: "badge.online" | "badge.offline" | "badge.connect" | "badge.noLicence";
-  titleKey: `state.${"offline" | "noLicence" | "noBroker" | "paused" | "active"}.title`;
-  messageKey: `state.${"offline" | "noLicence" | "noBroker" | "paused" | "active"}.message`;
+  /** Badge: Online, Offline, Conectar Oanda, Sem Licença, Somente gestão. */
+  badgeKey: "badge.online" | "badge.offline" | "badge.connect" | "badge.noLicence" | "badge.manageOnly";
+  titleKey: `state.${HeroStateKey}.title`;
+  /** The sub-message; manage-only says why, or that entries resume on the next cycle once the licence is back. */
+  messageKey: `state.${HeroStateKey}.message` | "state.manageOnly.resuming";
   tone: "grey" | "amber" | "orange" | "red" | "green";
   /** Button: ASSINAR, CONECTAR OANDA, ATIVAR IA, DESATIVAR IA. */
   buttonKey: "button.subscribe" | "button.connect" | "button.activate" | "button.deactivate";
 }
 
-/** Decides the hero state: offline → no licence → no broker → ready (paused / active). */
-export function heroView(input: { online: boolean; hasLicense: boolean; brokerConnected: boolean; botActive: boolean }): HeroView {
-  const view = (state: HeroState, key: "offline" | "noLicence" | "noBroker" | "paused" | "active", badgeKey: HeroView["badgeKey"], tone: HeroView["tone"], buttonKey: HeroView["buttonKey"]): HeroView => ({
+/**
+ * Decides the hero state: offline → manage-only → no licence → no broker → ready (paused / active).
+ * Manage-only is an AI that is on while the bot reports manage-only (`manageOnly`, the loop status)
+ * or the user has no licence (the next tick enters it); its button turns the AI off. With the
+ * licence back while the bot still reports manage-only, the message says entries resume next cycle.
+ */
+export function heroView(input: { online: boolean; hasLicense: boolean; brokerConnected: boolean; botActive: boolean; manageOnly?: boolean }): HeroView {
+  const view = (state: HeroState, key: HeroStateKey, badgeKey: HeroView["badgeKey"], tone: HeroView["tone"], buttonKey: HeroView["buttonKey"]): HeroView => ({
     state,
     badgeKey,
     titleKey: `state.${key}.title`,
@@ -144,6 +155,10 @@ export function heroView(input: { online: boolean; hasLicense: boolean; brokerCo
     buttonKey,
   });
   if (!input.online) return view("offline", "offline", "badge.offline", "grey", input.botActive ? "button.deactivate" : "button.activate");
+  if (input.botActive && (input.manageOnly || !input.hasLicense)) {
+    const v = view("manage-only", "manageOnly", "badge.manageOnly", "amber", "button.deactivate");
+    return input.hasLicense ? { ...v, messageKey: "state.manageOnly.resuming" } : v;
+  }
   if (!input.hasLicense) return view("no-licence", "noLicence", "badge.noLicence", "amber", "button.subscribe");
   if (!input.brokerConnected) return view("no-broker", "noBroker", "badge.connect", "orange", "button.connect");
   if (input.botActive) return view("active", "active", "badge.online", "green", "button.deactivate");

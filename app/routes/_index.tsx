@@ -1,8 +1,9 @@
 /**
  * / — the trading (hero) screen (PRODUCT.md §2 Hero/control screen, §4 hero gating and AI loop, §8, §9):
- * a big on/off button gated offline → no licence → no broker → ready (paused/active), the loop status
+ * a big on/off button gated offline → manage-only → no licence → no broker → ready (paused/active), the loop status
  * polled every 5 s, last start/stop, stop reason, the AI's last decisions, connected-account, balance
- * and AI-configuration cards, and on the desktop variant a system-health card. The mobile variant is
+ * and AI-configuration cards, and on the desktop variant a system-health card. An AI left on when
+ * its licence lapsed shows 'Somente Gestão' (issue 9): it opens nothing and manages the open trades. The mobile variant is
  * used under 768 px or on a mobile user agent. Logged out → /auth; admins → /admin.
  */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -44,7 +45,13 @@ const REREAD_AFTER_FAILURE_MS = 1000;
 const ERROR_VISIBLE_MS = 5000;
 const LOADING_CAP_MS = 10_000;
 
-const BADGE_TONE: Record<HeroView["badgeKey"], Tone> = { "badge.online": "green", "badge.offline": "grey", "badge.connect": "orange", "badge.noLicence": "amber" };
+const BADGE_TONE: Record<HeroView["badgeKey"], Tone> = {
+  "badge.online": "green",
+  "badge.offline": "grey",
+  "badge.connect": "orange",
+  "badge.noLicence": "amber",
+  "badge.manageOnly": "amber",
+};
 const TITLE_COLOUR: Record<HeroView["tone"], string> = {
   grey: "text-slate-300",
   amber: "text-amber-300",
@@ -116,7 +123,8 @@ export default function HeroPage() {
   }
 
   const botActive = bot.isActive;
-  const view = heroView({ online, hasLicense: user.hasValidLicense, brokerConnected: broker.isConnected, botActive });
+  const view = heroView({ online, hasLicense: user.hasValidLicense, brokerConnected: broker.isConnected, botActive, manageOnly: bot.manageOnly });
+  const manageOnly = view.state === "manage-only";
   const account = broker.account as AccountView | null;
   const name = [user.firstName, user.lastName].filter(Boolean).join(" ") || user.email;
   const loop = bot.loopState;
@@ -178,8 +186,8 @@ export default function HeroPage() {
         </li>
         <li className="flex items-center justify-between gap-2">
           <span className="text-slate-400">{t("health.ai")}</span>
-          <Badge tone={botActive ? "green" : "red"} data-testid="health-ai">
-            {botActive ? t("health.aiActive") : t("health.aiPaused")}
+          <Badge tone={manageOnly ? "amber" : botActive ? "green" : "red"} data-testid="health-ai">
+            {manageOnly ? t("health.aiManageOnly") : botActive ? t("health.aiActive") : t("health.aiPaused")}
           </Badge>
         </li>
         <li className="flex items-center justify-between gap-2">
@@ -254,6 +262,11 @@ export default function HeroPage() {
           <p className="mt-2 max-w-sm text-slate-300" data-testid="hero-message">
             {t(view.messageKey)}
           </p>
+          {manageOnly && !user.hasValidLicense && (
+            <Link to="/billing" className="mt-3 text-sm font-semibold text-amber-300 hover:underline" data-testid="manage-only-subscribe">
+              {t("manageOnly.subscribe")}
+            </Link>
+          )}
           {error && (
             <Banner tone="error" className="mt-4 w-full max-w-sm text-left">
               <span data-testid="toggle-error">{error}</span>

@@ -1,6 +1,8 @@
 /**
- * GET /api/trades/ai/loop/status → {isActive, intervalSec, loopState{lastStopReason, lastStartedAt, lastStoppedAt…}, lastDecisions};
- * texts in the user's language, with their messages alongside (ADR 0007).
+ * GET /api/trades/ai/loop/status → {isActive, manageOnly, manageOnlyReason, manageOnlyReasonMsg, intervalSec,
+ * loopState{lastStopReason, lastStartedAt, lastStoppedAt, manageOnlyCode, manageOnlySince…}, lastDecisions};
+ * `manageOnly`: the loop is on but, its licence lapsed, opens no new trades and only manages the open
+ * ones (issue 9). Texts in the user's language, with their messages alongside (ADR 0007).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute } from "~/services/api.server";

@@ -6,6 +6,13 @@
  * if the process dies) while it runs. A tick has a deadline (`TICK_TIMEOUT_SEC`): past it, its
  * broker calls are abandoned, the error is stored on the bot and the lock released (ADR 0013).
  *
+ * Manage-only (issue 9): when the licence lapses while the loop is on, the bot stays on and its
+ * ticks only manage (sync, the executor's max-hold / weekend-flat exits; stop loss and take profit
+ * stay at the broker): nothing is decided, recorded or opened. The tick enters the mode
+ * (`bots.manage_only_since`/`manage_only_reason`, one notification) and leaves it as soon as the
+ * licence is valid again (one notification), the same tick resuming entries. Starting the loop still
+ * needs a licence (402).
+ *
  * Texts it makes are translatable messages of the `bot` namespace (ADR 0007): API errors render in
  * the caller's language, stored texts (decisions, tick errors, notifications) keep the Portuguese
  * text next to the message and are rendered in the reader's language when read.
@@ -15,7 +22,7 @@ import type { BrokerPort } from "../../core/broker/port";
 import { decide, type Decision } from "../../core/engine/decide";
 import { isMsg, msg, type Msg } from "../../core/i18n/message";
 import { AI_TIMEFRAMES } from "../../core/instruments";
-import type { StopBotReason } from "../../core/risk";
+import { manageOnlyMsg, manageOnlyVerdict, type ManageOnlyReason, type StopBotReason } from "../../core/risk";
 import { resolveTimezone } from "../../core/risk/trading-day";
 import type { CounterTrade } from "../../core/trading/counters";
 import { marketOrderFor } from "../../core/trading/orders";
@@ -73,6 +80,9 @@ interface BotRow {
   peak_balance: string | null;
   day_start: Date | null;
   day_start_balance: string | null;
+  /** Set while the bot only manages its open trades (issue 9); meaningful only while is_active. */
+  manage_only_since: Date | null;
+  manage_only_reason: string | null;
 }
 
 async function getBot(userId: string): Promise<BotRow | undefined> {
@@ -84,7 +94,7 @@ async function licenceValid(userId: string): Promise<boolean> {
   return (await licenceAndTimezone(userId)).valid;
 }
 
-type TickBotRow = Pick<BotRow, "is_active" | "peak_balance" | "last_started_at">;
+type TickBotRow = Pick<BotRow, "is_active" | "peak_balance" | "last_started_at" | "manage_only_since" | "manage_only_reason">;
 
 interface TickContextRow extends TickBotRow {
   role: string;
@@ -110,7 +120,7 @@ interface TickContextRow extends TickBotRow {
 async function licenceAndTimezone(userId: string): Promise<{ valid: boolean; timezone?: string; bot?: TickBotRow; settings: TradingSettings }> {
   const [u] = await db()<TickContextRow[]>`
     select u.role, u.subscription_status, u.preferences->>'timezone' as timezone, b.user_id is not null as has_bot,
-      b.is_active, b.peak_balance::text as peak_balance, b.last_started_at, s.settings,
+      b.is_active, b.peak_balance::text as peak_balance, b.last_started_at, b.manage_only_since, b.manage_only_reason, s.settings,
       l.id as lic_id, l.key as lic_key, l.kind as lic_kind, l.plan_id as lic_plan_id, l.plan_name as lic_plan_name,
       l.start_date as lic_start_date, l.end_date as lic_end_date, l.is_active as lic_is_active
     from users u
@@ -123,7 +133,15 @@ async function licenceAndTimezone(userId: string): Promise<{ valid: boolean; tim
     ? { id: u.lic_id, key: u.lic_key, kind: u.lic_kind, plan_id: u.lic_plan_id, plan_name: u.lic_plan_name, start_date: u.lic_start_date, end_date: u.lic_end_date, is_active: u.lic_is_active }
     : undefined;
   const valid = licenceView(u.role, u.subscription_status, licence).hasValidLicense;
-  const bot = u.has_bot ? { is_active: u.is_active, peak_balance: u.peak_balance, last_started_at: u.last_started_at } : undefined;
+  const bot = u.has_bot
+    ? {
+        is_active: u.is_active,
+        peak_balance: u.peak_balance,
+        last_started_at: u.last_started_at,
+        manage_only_since: u.manage_only_since,
+        manage_only_reason: u.manage_only_reason,
+      }
+    : undefined;
   return { valid, ...(u.timezone ? { timezone: u.timezone } : {}), ...(bot ? { bot } : {}), settings: settingsFromRow(u.settings) };
 }
 
@@ -139,14 +157,16 @@ export async function startBot(userId: string, intervalSec = DEFAULT_INTERVAL_SE
   await db()`insert into bots (user_id, is_active, interval_sec, last_started_at)
     values (${userId}, true, ${intervalSec}, now())
     on conflict (user_id) do update set is_active = true, interval_sec = excluded.interval_sec,
-      last_started_at = now(), last_tick_error = null, last_tick_error_msg = null, updated_at = now()`;
+      last_started_at = now(), last_tick_error = null, last_tick_error_msg = null,
+      manage_only_since = null, manage_only_reason = null, updated_at = now()`;
   await enqueueTick(userId);
   return { success: true, message: translateMsg(msg("bot:started"), language), isActive: true };
 }
 
-/** Deactivates the loop with a stop reason (PRODUCT.md §4). Returns whether it was active. */
+/** Deactivates the loop with a stop reason (PRODUCT.md §4), leaving manage-only too. Returns whether it was active. */
 export async function stopBot(userId: string, reason = "manual"): Promise<boolean> {
-  const rows = await db()`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = ${reason}, updated_at = now()
+  const rows = await db()`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = ${reason},
+      manage_only_since = null, manage_only_reason = null, updated_at = now()
     where user_id = ${userId} and is_active returning user_id`;
   return rows.length > 0;
 }
@@ -177,8 +197,10 @@ export function decisionReason(d: Pick<DecisionRow, "action" | "reason" | "reaso
 
 /**
  * Loop status (PRODUCT.md §3 AI loop): isActive, loopState {lastStopReason…}, last start/stop times,
- * last decisions. Texts are in `language`; the stored messages ride along (`reasonMsg`,
- * `lastTickErrorMsg`, null for texts without one) so a screen can render them itself.
+ * last decisions; and manage-only (issue 9): `manageOnly` (the loop is on but opens no new trades),
+ * `manageOnlyReason` (why, as text) with its message `manageOnlyReasonMsg`, and in loopState the
+ * reason's code and since when. Texts are in `language`; the stored messages ride along
+ * (`reasonMsg`, `lastTickErrorMsg`, null for texts without one) so a screen can render them itself.
  */
 export async function botStatus(userId: string, language: unknown = "pt") {
   const bot = await getBot(userId);
@@ -186,11 +208,17 @@ export async function botStatus(userId: string, language: unknown = "pt") {
     select instrument, action, side, confidence, timeframe, reason, reason_msg, risk_reason, payload->'riskReasonMsg' as risk_reason_msg, created_at
     from decisions where user_id = ${userId} order by id desc limit 3`;
   const tickErrorMsg = isMsg(bot?.last_tick_error_msg) ? bot.last_tick_error_msg : null;
+  const manageOnly = bot?.is_active && bot.manage_only_reason ? { reason: bot.manage_only_reason, since: bot.manage_only_since, msg: manageOnlyMsg(bot.manage_only_reason) } : null;
   return {
     success: true,
     isActive: bot?.is_active ?? false,
+    manageOnly: manageOnly !== null,
+    manageOnlyReason: manageOnly ? translateMsg(manageOnly.msg, language) : null,
+    manageOnlyReasonMsg: manageOnly?.msg ?? null,
     intervalSec: bot?.interval_sec ?? DEFAULT_INTERVAL_SEC,
     loopState: {
+      manageOnlyCode: manageOnly?.reason ?? null,
+      manageOnlySince: manageOnly?.since?.toISOString() ?? null,
       lastStopReason: bot?.last_stop_reason ?? null,
       lastStopReasonText: bot?.is_active ? null : stopReasonText(bot?.last_stop_reason, language),
       lastStartedAt: bot?.last_started_at?.toISOString() ?? null,
@@ -237,9 +265,16 @@ export interface TickDecision {
   executed: boolean;
 }
 
+/** A tick that only managed the open trades (issue 9): why, in Portuguese, and its message. */
+export interface TickManageOnly {
+  manageOnly: ManageOnlyReason;
+  manageOnlyReason: string;
+  manageOnlyReasonMsg: Msg;
+}
+
 export type TickOutcome =
   | { status: "skipped"; reason: string; reasonMsg?: Msg }
-  | { status: "done"; decisions: TickDecision[]; stopped?: string };
+  | ({ status: "done"; decisions: TickDecision[]; stopped?: string } & (TickManageOnly | { manageOnly?: undefined }));
 
 /** A skipped tick: the Portuguese reason and its message. */
 function skipped(reason: Msg | string): TickOutcome {
@@ -251,6 +286,7 @@ export function localizeOutcome(outcome: TickOutcome, language: unknown): TickOu
   if (outcome.status === "skipped") return { ...outcome, reason: translateMsg(outcome.reasonMsg ?? outcome.reason, language) };
   return {
     ...outcome,
+    ...(outcome.manageOnly ? { manageOnlyReason: translateMsg(outcome.manageOnlyReasonMsg, language) } : {}),
     decisions: outcome.decisions.map((d) => ({
       ...d,
       reason: translateMsg(d.reasonMsg ?? d.reason, language),
@@ -336,10 +372,9 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
   const sql = db();
   const { valid: licensed, timezone: userTimezone, bot, settings } = await licenceAndTimezone(userId);
   if (!force && !bot?.is_active) return skipped(msg("bot:skip.inactive"));
-  if (!licensed) {
-    if (bot?.is_active) await stopWithNotice(userId, "licence", msg("bot:stopDetail.licence"));
-    return skipped(msg("bot:skip.licence"));
-  }
+  // Without a licence only a running loop ticks (manage-only); a run-once with the loop off is refused.
+  if (!licensed && !bot?.is_active) return skipped(msg("bot:skip.licence"));
+  if (bot?.is_active) await switchManageOnly(userId, bot, licensed);
   let broker;
   try {
     // The client itself is bound to the deadline too: its retries and backoff waits stop with the tick.
@@ -379,6 +414,36 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
       if (err.retryable) throw err; // the worker runs the next tick sooner (jobs/handlers.ts); run-once answers 502
     }
     return isMsg(errorMsg) ? { status: "skipped", reason: message, reasonMsg: errorMsg } : { status: "skipped", reason: message };
+  }
+}
+
+/**
+ * Enters or leaves manage-only as the licence says, before the broker is called (the mode follows
+ * the licence, not the broker's health): each change is one conditional update, so it notifies once
+ * however many ticks see it. Nothing is written while the mode does not change.
+ */
+async function switchManageOnly(userId: string, bot: TickBotRow, licensed: boolean) {
+  const verdict = manageOnlyVerdict(licensed);
+  if (verdict?.manageOnly && !bot.manage_only_since) {
+    const rows = await db()`update bots set manage_only_since = now(), manage_only_reason = ${verdict.manageOnly}, updated_at = now()
+      where user_id = ${userId} and is_active and manage_only_since is null returning user_id`;
+    if (rows.length)
+      await notify(userId, {
+        type: "warning",
+        title: msg("notices:manageOnly.title"),
+        message: msg("notices:manageOnly.message"),
+        metadata: { mode: "manage_only", reason: verdict.manageOnly },
+      });
+  } else if (!verdict && bot.manage_only_since) {
+    const rows = await db()`update bots set manage_only_since = null, manage_only_reason = null, updated_at = now()
+      where user_id = ${userId} and manage_only_since is not null returning user_id`;
+    if (rows.length)
+      await notify(userId, {
+        type: "success",
+        title: msg("notices:manageOnlyEnded.title"),
+        message: msg("notices:manageOnlyEnded.message"),
+        metadata: { mode: "trading", reason: bot.manage_only_reason },
+      });
   }
 }
 
@@ -440,6 +505,10 @@ async function tradeOnce(
     runStartedAt,
   });
   seen.nav = report.nav;
+  if (report.manageOnly) {
+    const m = report.manageOnly;
+    return { status: "done", decisions: [], manageOnly: m.manageOnly, manageOnlyReason: m.reason, manageOnlyReasonMsg: m.reasonMsg };
+  }
   if (report.stopped) await stopWithNotice(userId, report.stopped.stopBot, report.stopped.reasonMsg ?? report.stopped.reason);
   const decisions: TickDecision[] = report.decisions.map(({ decision, verdict, execute }) => ({
     instrument: decision.instrument,

@@ -11,7 +11,7 @@ export {
   withinTradingHours,
   type MarketCloseWindow,
 } from "./market-hours";
-export { MAX_CONSECUTIVE_LOSSES } from "./rules";
+export { MAX_CONSECUTIVE_LOSSES, manageOnlyMsg, manageOnlyVerdict } from "./rules";
 export { DEFAULT_MAX_SPREAD_PIPS, MAX_SPREAD_PIPS, maxSpreadPips, spreadInPips } from "./spread";
 export { DEFAULT_TIMEZONE, localInstant, nextTradingDayStart, resolveTimezone, tradingDayStart } from "./trading-day";
-export type { RiskContext, RiskRule, RiskVerdict, StopBotReason } from "./types";
+export type { ManageOnlyReason, RiskContext, RiskRule, RiskVerdict, StopBotReason } from "./types";

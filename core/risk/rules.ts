@@ -10,13 +10,30 @@ import { msg, type Msg } from "../i18n/message";
 import { marketCloseWindow, withinTradingHours } from "./market-hours";
 import { maxSpreadPips } from "./spread";
 import { resolveTimezone } from "./trading-day";
-import type { RiskRule, RiskVerdict } from "./types";
+import type { ManageOnlyReason, RiskRule, RiskVerdict } from "./types";
 
 /** Losses in a row that stop the bot ('Parado por perdas consecutivas', PRODUCT.md §4). Our constant. */
 export const MAX_CONSECUTIVE_LOSSES = 4;
 
 function block(code: string, reasonMsg: Msg, stopBot?: RiskVerdict["stopBot"]): RiskVerdict {
   return withText(stopBot ? { allowed: false, code, reasonMsg, stopBot } : { allowed: false, code, reasonMsg });
+}
+
+/** The reason shown for each manage-only cause (risk:*, ADR 0007). */
+const MANAGE_ONLY_MSG: Record<ManageOnlyReason, Msg> = { licence: msg("risk:licenceInvalid") };
+
+/** The message of a manage-only reason (e.g. read back from the bot's row); an unknown one reads as the licence's. */
+export function manageOnlyMsg(reason: string): Msg {
+  return MANAGE_ONLY_MSG[reason as ManageOnlyReason] ?? MANAGE_ONLY_MSG.licence;
+}
+
+/**
+ * The account-level gate the executor checks once per tick, before any decision: a blocking
+ * verdict with `manageOnly` set when the bot may only manage its open trades (a lapsed licence),
+ * else null. Never stops the bot.
+ */
+export function manageOnlyVerdict(licenceValid: boolean): RiskVerdict | null {
+  return licenceValid ? null : withText({ allowed: false, code: "licence_invalid", reasonMsg: MANAGE_ONLY_MSG.licence, manageOnly: "licence" });
 }
 
 /**
@@ -36,9 +53,12 @@ function fixed(n: Decimal.Value, dp = 2): string {
   return new Decimal(n).toFixed(dp);
 }
 
-/** A licence is required to trade (PRODUCT.md §4 licence validity). Stops the bot. */
-export const licenceRule: RiskRule = (ctx) =>
-  ctx.licenceValid ? null : block("licence_invalid", msg("risk:licenceInvalid"), "licence");
+/**
+ * A licence is required to open trades (PRODUCT.md §4 licence validity). Blocks the entry without
+ * stopping the bot: a lapsed licence puts it in manage-only (manageOnlyVerdict, which the executor
+ * checks before deciding anything; this rule keeps the gate complete on its own).
+ */
+export const licenceRule: RiskRule = (ctx) => manageOnlyVerdict(ctx.licenceValid);
 
 /** The broker connection must be up. Stops the bot. */
 export const brokerRule: RiskRule = (ctx) =>

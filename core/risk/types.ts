@@ -7,10 +7,17 @@ import type { TradingSettings } from "../settings";
 
 /**
  * Stop reasons a tripped rule may impose on the bot (PRODUCT.md §4 "AI loop" stop reasons, plus
- * licence/broker). No rule returns 'trading_hours' (outside the hours the bot waits, see
+ * broker). No rule returns 'trading_hours' (outside the hours the bot waits, see
  * tradingHoursRule); it stays for a stop made for that reason elsewhere ('Parado fora do horário').
+ * A lapsed licence no longer stops the bot: it puts it in manage-only (ManageOnlyReason).
  */
-export type StopBotReason = "max_consecutive_losses" | "daily_loss_limit" | "max_drawdown" | "trading_hours" | "licence" | "broker";
+export type StopBotReason = "max_consecutive_losses" | "daily_loss_limit" | "max_drawdown" | "trading_hours" | "broker";
+
+/**
+ * Why the bot may only manage its open trades (issue 9 "manage-only"): it stays on, opens nothing,
+ * and its open trades keep their stop loss / take profit and are still reconciled and managed.
+ */
+export type ManageOnlyReason = "licence";
 
 export interface RiskContext {
   /** Decision instant (UTC). */
@@ -61,6 +68,8 @@ export interface RiskVerdict {
   /** The reason as a translatable message (risk:*, ADR 0007), shown in the reader's language. */
   reasonMsg: Msg;
   stopBot?: StopBotReason;
+  /** Set when the block holds for the whole account, not one instrument: the bot turns manage-only. */
+  manageOnly?: ManageOnlyReason;
 }
 
 /** One protection: returns a blocking verdict, or null to pass. */

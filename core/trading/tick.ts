@@ -11,14 +11,20 @@
  * the decision); stop loss, take profit and the trailing stop are attached on fill and run at the
  * broker; the scalper's max hold and the weekend "flat" window are closed here.
  *
+ * Manage-only (issue 9): with an invalid licence (core/risk manageOnlyVerdict) the tick runs sync,
+ * the account read and the AI's exits as usual, then stops before the engine: no candles are
+ * prepared, nothing is decided, no decision is recorded (a row per instrument per tick saying
+ * "licence" would only be noise) and no order is sent. The report carries the verdict in
+ * `manageOnly`; the caller shows it (live: the bot's manage-only state, its notification, the hero).
+ *
  * Ports may answer synchronously or with promises; errors they throw (broker failures) propagate
  * to the caller, which decides what a failed tick means (live: stored on the bot, pg-boss retries).
  */
 import type { AccountSummary, ClientPrice, Trade } from "../broker/port";
 import type { Decision, StreamInput } from "../engine/decide";
 import { instrumentSpec } from "../instruments";
-import { evaluateRisk, spreadInPips, tradingDayStart } from "../risk";
-import type { RiskVerdict, StopBotReason } from "../risk";
+import { evaluateRisk, manageOnlyVerdict, spreadInPips, tradingDayStart } from "../risk";
+import type { ManageOnlyReason, RiskVerdict, StopBotReason } from "../risk";
 import { resolveInstruments } from "../settings";
 import type { TradingSettings } from "../settings";
 import { deriveRiskCounters } from "./counters";
@@ -88,7 +94,10 @@ export interface TickContext {
   settings: TradingSettings;
   /** IANA timezone of the trading day and trading hours (user preference). */
   timezone: string;
-  /** Licence validity, decided by the caller on the wall clock (a subscription is real time). */
+  /**
+   * Licence validity, decided by the caller on the wall clock (a subscription is real time). False
+   * makes the tick manage-only: exits and sync run, no entry is decided or placed.
+   */
   licenceValid: boolean;
   /** Persisted high-water mark of equity (never reset), or null before the first tick. */
   highWaterMark: string | null;
@@ -110,14 +119,17 @@ export interface TickReport {
   decisions: DecisionRecord[];
   /** The rule that stopped the bot, when one did (no instrument after it was decided). */
   stopped?: RiskVerdict & { stopBot: StopBotReason };
+  /** Why the tick only managed the open trades (then `decisions` is empty and nothing was placed). */
+  manageOnly?: RiskVerdict & { manageOnly: ManageOnlyReason };
 }
 
 /**
  * Runs one tick. Steps: (1) store.sync; (2) account, prices, open trades; (3) close the AI's
  * trades past their max hold or inside the weekend "flat" window, then sync again; (4) counters
- * from the store's trades; (5) per instrument: decide, gate (evaluateRisk), count an allowed
- * opening for the next instruments; stop at a rule that stops the bot; (6) record every
- * decision; (7) place the allowed orders; (8) sync when a trade opened.
+ * from the store's trades; in manage-only (an invalid licence) the tick ends here; (5) per
+ * instrument: decide, gate (evaluateRisk), count an allowed opening for the next instruments;
+ * stop at a rule that stops the bot; (6) record every decision; (7) place the allowed orders;
+ * (8) sync when a trade opened.
  * @throws whatever a port throws (broker errors)
  */
 export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<TickReport> {
@@ -153,6 +165,10 @@ export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<T
     highWaterMark: ctx.highWaterMark,
     runStartedAt: ctx.runStartedAt,
   });
+  const base = { now, nav: account.NAV, balance: account.balance, highWaterMark: counters.highWaterMark, exits };
+  const manageOnly = manageOnlyVerdict(ctx.licenceValid);
+  if (manageOnly?.manageOnly) return { ...base, decisions: [], manageOnly: { ...manageOnly, manageOnly: manageOnly.manageOnly } };
+
   const decide = await ports.decisions.prepare(instruments, now);
   const openCount = { all: openTrades.length, by: new Map<string, number>() };
   for (const t of openTrades) openCount.by.set(t.instrument, (openCount.by.get(t.instrument) ?? 0) + 1);
@@ -220,13 +236,5 @@ export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<T
     }
   }
   if (opened) await store.sync();
-  return {
-    now,
-    nav: account.NAV,
-    balance: account.balance,
-    highWaterMark: counters.highWaterMark,
-    exits,
-    decisions,
-    ...(stopped ? { stopped } : {}),
-  };
+  return { ...base, decisions, ...(stopped ? { stopped } : {}) };
 }

@@ -232,29 +232,53 @@ describe("AI loop texts in the caller's language", () => {
     expect((await en.call<StatusJson>("GET", "/api/trades/ai/loop/status")).body.loopState).toMatchObject({ lastTickError: null, lastTickErrorMsg: null });
   });
 
-  it("stops on an expired licence: skip reason, notification, status and 402 in each user's language; exact Portuguese for pt", async () => {
+  it("an expired licence puts the running AI in manage-only: run-once, notification, status, 402 and the skip with the loop off in each user's language; exact Portuguese for pt", async () => {
     for (const u of [pt, en]) {
       await u.call("POST", "/api/trades/ai/loop/start", { intervalSec: 60 });
       await env.db.sql`update licenses set end_date = now() - interval '1 minute' where user_id = ${u.userId}`;
     }
 
-    const skipPt = await pt.call<{ success: boolean; message: string }>("POST", "/api/trades/ai/loop/run-once");
-    expect(skipPt.body).toEqual({ success: false, message: "Licença necessária" });
-    const skipEn = await en.call<{ success: boolean; message: string }>("POST", "/api/trades/ai/loop/run-once");
-    expect(skipEn.body).toEqual({ success: false, message: "Licence required" });
+    const oncePt = await pt.call<{ success: boolean; message: string; manageOnlyReason: string }>("POST", "/api/trades/ai/loop/run-once");
+    expect(oncePt.body).toMatchObject({
+      success: true,
+      message: "Ciclo da IA executado.",
+      decisions: [],
+      manageOnly: "licence",
+      manageOnlyReason: "Licença inválida ou expirada: a IA não abre novas operações; as abertas seguem com stop e alvo",
+      manageOnlyReasonMsg: { key: "risk:licenceInvalid" },
+    });
+    const onceEn = await en.call<{ success: boolean; message: string; manageOnlyReason: string }>("POST", "/api/trades/ai/loop/run-once");
+    expect(onceEn.body).toMatchObject({
+      success: true,
+      message: "AI cycle completed.",
+      manageOnly: "licence",
+      manageOnlyReason: "Invalid or expired licence: the AI opens no new trades; open trades keep their stop loss and take profit",
+    });
 
-    const stoppedPt = (await notifications(pt, "type=limit"))[0]!;
-    expect(stoppedPt).toMatchObject({ title: "IA desativada", message: "Licença necessária: a IA foi desativada.", metadata: { reason: "licence" } });
-    const stoppedEn = (await notifications(en, "type=limit"))[0]!;
-    expect(stoppedEn).toMatchObject({ title: "AI turned off", message: "Licence required: the AI was turned off.", metadata: { reason: "licence" } });
+    const notePt = (await notifications(pt, "type=warning"))[0]!;
+    expect(notePt).toMatchObject({
+      title: "IA em modo somente gestão",
+      message: "Sua licença expirou: a IA não abre novas operações. As operações abertas seguem com stop loss e take profit e continuam sendo acompanhadas. Assine para voltar a operar.",
+      metadata: { mode: "manage_only", reason: "licence" },
+    });
+    const noteEn = (await notifications(en, "type=warning"))[0]!;
+    expect(noteEn).toMatchObject({
+      title: "AI in manage-only mode",
+      message: "Your licence has expired: the AI opens no new trades. Open trades keep their stop loss and take profit and are still being looked after. Subscribe to trade again.",
+      metadata: { mode: "manage_only", reason: "licence" },
+    });
     const [row] = await env.db.sql<{ title: string; message: string; message_msg: Msg }[]>`
-      select title, message, message_msg from notifications where id = ${stoppedEn.id}`;
-    expect(row).toMatchObject({ title: "IA desativada", message: "Licença necessária: a IA foi desativada.", message_msg: { key: "bot:stopDetail.licence" } });
+      select title, message, message_msg from notifications where id = ${noteEn.id}`;
+    expect(row).toMatchObject({ title: "IA em modo somente gestão", message: notePt.message, message_msg: { key: "notices:manageOnly.message" } });
 
-    const statusPt = await pt.call<StatusJson>("GET", "/api/trades/ai/loop/status");
-    expect(statusPt.body).toMatchObject({ isActive: false, loopState: { lastStopReason: "licence", lastStopReasonText: "Inativo" } });
-    const statusEn = await en.call<StatusJson>("GET", "/api/trades/ai/loop/status");
-    expect(statusEn.body).toMatchObject({ isActive: false, loopState: { lastStopReason: "licence", lastStopReasonText: "Inactive" } });
+    const statusPt = await pt.call<StatusJson & { manageOnly: boolean; manageOnlyReason: string }>("GET", "/api/trades/ai/loop/status");
+    expect(statusPt.body).toMatchObject({ isActive: true, manageOnly: true, manageOnlyReason: oncePt.body.manageOnlyReason, loopState: { lastStopReasonText: null } });
+    const statusEn = await en.call<StatusJson & { manageOnly: boolean; manageOnlyReason: string }>("GET", "/api/trades/ai/loop/status");
+    expect(statusEn.body).toMatchObject({ isActive: true, manageOnly: true, manageOnlyReason: onceEn.body.manageOnlyReason });
+    const hero = await fetch(`${app.url}/`, { headers: { authorization: `Bearer ${en.token}` } });
+    const html = await hero.text();
+    expect(html).toMatch(/data-testid="hero-title"[^>]*>Manage Only</);
+    expect(html).toContain('data-testid="hero-message">Licence expired: the AI opens no new trades; open trades keep their stop and target.<');
 
     const startPt = await pt.call<{ message: string }>("POST", "/api/trades/ai/loop/start", { intervalSec: 60 });
     expect(startPt.status).toBe(402);
@@ -267,27 +291,40 @@ describe("AI loop texts in the caller's language", () => {
     expect(stopEn.body.message).toBe("AI turned off");
     const stopPt = await pt.call<{ message: string }>("POST", "/api/trades/ai/loop/stop");
     expect(stopPt.body.message).toBe("IA desativada");
+
+    // With the loop off, a run-once without a licence is refused as before.
+    const skipPt = await pt.call<{ success: boolean; message: string }>("POST", "/api/trades/ai/loop/run-once");
+    expect(skipPt.body).toEqual({ success: false, message: "Licença necessária" });
+    const skipEn = await en.call<{ success: boolean; message: string }>("POST", "/api/trades/ai/loop/run-once");
+    expect(skipEn.body).toEqual({ success: false, message: "Licence required" });
   });
 
   it("after a language change the same stored notifications read in the new language (API and page)", async () => {
     const before = await notifications(en);
-    const stop = before.find((n) => n.title === "AI turned off")!;
+    const stop = before.find((n) => n.title === "AI in manage-only mode")!;
     const test = before.find((n) => n.title === "Test notification")!;
     expect(stop && test).toBeTruthy();
 
+    const manageOnlyEs = {
+      title: "IA en modo solo gestión",
+      message: "Tu licencia venció: la IA no abre nuevas operaciones. Las operaciones abiertas mantienen su stop loss y take profit y se siguen gestionando. Suscríbete para volver a operar.",
+    };
     await setLanguage(en, "es");
     const es = await notifications(en);
-    expect(es.find((n) => n.id === stop.id)).toMatchObject({ title: "IA desactivada", message: "Licencia necesaria: la IA se desactivó." });
+    expect(es.find((n) => n.id === stop.id)).toMatchObject(manageOnlyEs);
     expect(es.find((n) => n.id === test.id)).toMatchObject({ title: "Notificación de prueba", message: "Si ves este mensaje, las notificaciones funcionan." });
-    const page = await fetch(`${app.url}/notifications?type=limit`, { headers: { authorization: `Bearer ${en.token}` } });
+    const page = await fetch(`${app.url}/notifications?type=warning`, { headers: { authorization: `Bearer ${en.token}` } });
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toContain("Licencia necesaria: la IA se desactivó.");
-    expect(html).toContain("IA desactivada");
+    expect(html).toContain(manageOnlyEs.message);
+    expect(html).toContain(manageOnlyEs.title);
 
     await setLanguage(en, "pt");
     const back = await notifications(en);
-    expect(back.find((n) => n.id === stop.id)).toMatchObject({ title: "IA desativada", message: "Licença necessária: a IA foi desativada." });
+    expect(back.find((n) => n.id === stop.id)).toMatchObject({
+      title: "IA em modo somente gestão",
+      message: "Sua licença expirou: a IA não abre novas operações. As operações abertas seguem com stop loss e take profit e continuam sendo acompanhadas. Assine para voltar a operar.",
+    });
     expect(back.find((n) => n.id === test.id)).toMatchObject({ title: "Notificação de teste", message: "Se você está vendo esta mensagem, as notificações estão funcionando." });
   });
 });

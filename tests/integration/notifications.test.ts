@@ -3,7 +3,7 @@
  * Notifications): list with paging and type filter, unread count, read one (404 for another user's
  * id), read-all, delete all, the test notification, Portuguese 400s for bad queries; and the product
  * creating notifications itself for a trade opened and closed (instrument, side, P&L) and for the AI
- * being stopped (reason), driven through a standalone OANDA simulator.
+ * turning manage-only when its licence lapses (reason), driven through a standalone OANDA simulator.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, type AppServer } from "../setup/app-server";
@@ -190,7 +190,7 @@ describe("notifications API", () => {
 });
 
 describe("notifications created by the product", () => {
-  it("notifies a trade opened and closed (instrument, side, P&L) and the AI stopped (reason)", async () => {
+  it("notifies a trade opened and closed (instrument, side, P&L) and the AI turned manage-only (reason)", async () => {
     const u = await verifiedUserWithBroker();
     const titles = async () =>
       (await env.db.sql<{ title: string }[]>`select title from notifications where user_id = ${u.userId}`).map((r) => r.title);
@@ -227,14 +227,14 @@ describe("notifications created by the product", () => {
     expect(closed.message).toContain(`P&L ${Number(pl) > 0 ? "+" : ""}${pl} USD`);
     expect(closed.message).toContain(closedTrade!.instrument.replace("_", "/"));
 
-    // The licence runs out while the AI is on: the next tick stops it and says why.
+    // The licence runs out while the AI is on: the next tick puts it in manage-only (issue 9) and says why.
     await env.db.sql`update licenses set end_date = now() - interval '1 minute' where user_id = ${u.userId}`;
     await u.call("POST", "/api/trades/ai/loop/run-once");
-    const stopped = (await u.call<ListJson>("GET", "/api/notifications?type=limit")).body.notifications.find((n) => n.title === "IA desativada");
-    expect(stopped).toBeTruthy();
-    expect(stopped!.message).toBe("Licença necessária: a IA foi desativada.");
-    expect(stopped!.metadata).toMatchObject({ reason: "licence" });
-    const status = await u.call<{ isActive: boolean; loopState: { lastStopReason: string } }>("GET", "/api/trades/ai/loop/status");
-    expect(status.body).toMatchObject({ isActive: false, loopState: { lastStopReason: "licence" } });
+    const manageOnly = (await u.call<ListJson>("GET", "/api/notifications?type=warning")).body.notifications.filter((n) => n.title === "IA em modo somente gestão");
+    expect(manageOnly).toHaveLength(1);
+    expect(manageOnly[0]!.message).toMatch(/^Sua licença expirou: a IA não abre novas operações\./);
+    expect(manageOnly[0]!.metadata).toMatchObject({ mode: "manage_only", reason: "licence" });
+    const status = await u.call<{ isActive: boolean; manageOnly: boolean }>("GET", "/api/trades/ai/loop/status");
+    expect(status.body).toMatchObject({ isActive: true, manageOnly: true });
   }, 240_000);
 });

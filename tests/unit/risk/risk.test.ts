@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderMsg } from "../../../core/i18n";
-import { evaluateRisk, MAX_CONSECUTIVE_LOSSES, maxSpreadPips, RISK_RULES, spreadInPips } from "../../../core/risk";
+import { evaluateRisk, manageOnlyMsg, manageOnlyVerdict, MAX_CONSECUTIVE_LOSSES, maxSpreadPips, RISK_RULES, spreadInPips } from "../../../core/risk";
 import type { RiskContext } from "../../../core/risk";
 import { defaultSettings } from "../../../core/settings";
 import { NOW, riskContext } from "./context";
@@ -27,7 +27,7 @@ describe("evaluateRisk", () => {
   });
 
   it.each<[string, Partial<RiskContext>, string, string, string | undefined]>([
-    ["licence", { licenceValid: false }, "licence_invalid", "Licença inválida ou expirada: assine para continuar operando", "licence"],
+    ["licence", { licenceValid: false }, "licence_invalid", "Licença inválida ou expirada: a IA não abre novas operações; as abertas seguem com stop e alvo", undefined],
     ["broker", { brokerConnected: false }, "broker_disconnected", "Corretora desconectada: reconecte sua conta Oanda", "broker"],
     ["market", { priceTradeable: false }, "market_closed", "Mercado fechado para EUR_USD", undefined],
     ["trading hours", { settings: withHours("09:00", "11:59") }, "trading_hours", "Fora do horário de negociação (09:00–11:59, America/Sao_Paulo)", undefined],
@@ -50,6 +50,21 @@ describe("evaluateRisk", () => {
     expect(v.reason).toBe(reason);
     expect(renderMsg(v.reasonMsg)).toBe(reason);
     expect(v.stopBot).toBe(stopBot);
+  });
+
+  it("a lapsed licence blocks entries without stopping the bot: the verdict turns the bot manage-only", () => {
+    const v = evaluateRisk(ctx({ licenceValid: false }));
+    expect(v).toMatchObject({ allowed: false, code: "licence_invalid", manageOnly: "licence" });
+    expect(v.stopBot).toBeUndefined();
+    const gate = manageOnlyVerdict(false)!;
+    expect(gate).toMatchObject({ allowed: false, code: "licence_invalid", manageOnly: "licence", reasonMsg: { key: "risk:licenceInvalid" } });
+    expect(gate.reason).toBe(v.reason);
+    expect(manageOnlyVerdict(true)).toBeNull();
+    expect(manageOnlyMsg("licence")).toEqual({ key: "risk:licenceInvalid" });
+    expect(renderMsg(manageOnlyMsg("licence"), "en")).toBe("Invalid or expired licence: the AI opens no new trades; open trades keep their stop loss and take profit");
+    expect(renderMsg(manageOnlyMsg("licence"), "es")).toBe("Licencia inválida o vencida: la IA no abre nuevas operaciones; las abiertas siguen con su stop y objetivo");
+    // Every other verdict leaves manage-only unset.
+    expect(evaluateRisk(ctx({ consecutiveLosses: MAX_CONSECUTIVE_LOSSES })).manageOnly).toBeUndefined();
   });
 
   it("just below each limit passes", () => {

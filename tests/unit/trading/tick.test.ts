@@ -2,7 +2,8 @@
  * The executor's fixed order (DESIGN.md §3) on recording ports: sync → exits → decide → gate →
  * record → place → sync; only the AI's trades are closed by it; every decision is recorded before
  * any order; a rule that stops the bot ends the instrument loop; an allowed opening counts for the
- * instruments after it; a refused order is reported as not executed.
+ * instruments after it; a refused order is reported as not executed; with a lapsed licence the
+ * tick is manage-only: sync and the AI's exits run, nothing is prepared, decided, recorded or placed.
  */
 import { describe, expect, it } from "vitest";
 import type { AccountSummary, ClientPrice, Trade } from "../../../core/broker/port";
@@ -34,7 +35,7 @@ function openDecision(instrument: string): Decision {
   };
 }
 
-function harness(opts: { settings?: TradingSettings; open?: Trade[]; fillOrders?: boolean; losses?: number } = {}) {
+function harness(opts: { settings?: TradingSettings; open?: Trade[]; fillOrders?: boolean; losses?: number; licenceValid?: boolean } = {}) {
   const log: string[] = [];
   const summary: AccountSummary = {
     id: "A", currency: "USD", balance: "10000.0000", NAV: "10000.0000", unrealizedPL: "0.0000", pl: "0", marginUsed: "0",
@@ -64,7 +65,7 @@ function harness(opts: { settings?: TradingSettings; open?: Trade[]; fillOrders?
     decisions: { prepare: () => (log.push("prepare"), (input) => openDecision(input.instrument)) },
     clock: () => new Date(0),
   };
-  const ctx = { settings, timezone: "America/Sao_Paulo", licenceValid: true, highWaterMark: null, runStartedAt: null };
+  const ctx = { settings, timezone: "America/Sao_Paulo", licenceValid: opts.licenceValid ?? true, highWaterMark: null, runStartedAt: null };
   return { log, run: () => executeTick(ports, ctx) };
 }
 
@@ -120,5 +121,26 @@ describe("executeTick", () => {
     const report = await h.run();
     expect(report.decisions[0]!.execute).toBe(false);
     expect(h.log.slice(-2)).toEqual(["order EUR_USD", "notPlaced EUR_USD"]);
+  });
+
+  it("manage-only (lapsed licence): sync, account and the AI's exits run; nothing is decided, recorded or placed", async () => {
+    const settings = { ...defaultSettings(), instruments: ["EUR_USD", "GBP_USD"] };
+    settings.aiSettings.tradingStyle = "scalper";
+    const h = harness({ settings, licenceValid: false, open: [trade("7", AI_TRADE_TAG), trade("8")] });
+    const report = await h.run();
+    expect(h.log).toEqual(["sync", "summary", "prices", "openTrades", "close 7 max_hold", "sync", "openTrades", "summary", "counters"]);
+    expect(report.exits.map((e) => e.trade.id)).toEqual(["7"]);
+    expect(report.decisions).toEqual([]);
+    expect(report.stopped).toBeUndefined();
+    expect(report.manageOnly).toMatchObject({ allowed: false, code: "licence_invalid", manageOnly: "licence", reasonMsg: { key: "risk:licenceInvalid" } });
+    expect(Number(report.highWaterMark)).toBe(10000); // still raised from the NAV read
+  });
+
+  it("manage-only even when a stop rule would trip: the bot is neither stopped nor trading", async () => {
+    const h = harness({ licenceValid: false, losses: 5 });
+    const report = await h.run();
+    expect(report.stopped).toBeUndefined();
+    expect(report.manageOnly?.manageOnly).toBe("licence");
+    expect(h.log.some((l) => l.startsWith("order") || l.startsWith("record") || l === "prepare")).toBe(false);
   });
 });

@@ -15,8 +15,10 @@ import {
 
 const pt = createI18n("pt");
 const en = createI18n("en");
+const es = createI18n("es");
 const tPt = (ns: string, key: string) => pt.t(key, { ns });
 const tEn = (ns: string, key: string) => en.t(key, { ns });
+const tEs = (ns: string, key: string) => es.t(key, { ns });
 
 describe("tradeStats", () => {
   const now = new Date(2025, 5, 20, 15, 0, 0);
@@ -129,6 +131,30 @@ describe("heroView gating: offline → no licence → no broker → ready, with 
   it("ready: paused or active", () => {
     expect(text(heroView(base))).toMatchObject({ badge: "Online", title: "IA Pausada", tone: "red", button: "ATIVAR IA" });
     expect(text(heroView({ ...base, botActive: true }))).toMatchObject({ badge: "Online", title: "IA Ativa", tone: "green", button: "DESATIVAR IA" });
+  });
+  it("manage-only: the AI on without a licence (or reported manage-only) says why and turns off", () => {
+    const lapsed = heroView({ ...base, hasLicense: false, botActive: true });
+    expect(text(lapsed)).toEqual({
+      state: "manage-only",
+      badge: "Somente gestão",
+      title: "Somente Gestão",
+      message: "Licença expirada: a IA não abre novas operações; as abertas seguem com stop e alvo.",
+      tone: "amber",
+      button: "DESATIVAR IA",
+    });
+    expect(heroView({ ...base, hasLicense: false, botActive: true, manageOnly: true })).toEqual(lapsed);
+    // Licence back, the bot still reports manage-only until its next tick.
+    expect(text(heroView({ ...base, botActive: true, manageOnly: true }))).toMatchObject({
+      state: "manage-only",
+      message: "Licença ativa de novo: a IA volta a abrir operações no próximo ciclo.",
+    });
+    expect(tEn("hero", lapsed.titleKey)).toBe("Manage Only");
+    expect(tEn("hero", lapsed.messageKey)).toBe("Licence expired: the AI opens no new trades; open trades keep their stop and target.");
+    expect(tEs("hero", lapsed.badgeKey)).toBe("Solo gestión");
+    expect(tEs("hero", lapsed.messageKey)).toBe("Licencia vencida: la IA no abre nuevas operaciones; las abiertas siguen con su stop y objetivo.");
+    // Offline still wins; with the AI off a lapsed licence is the usual 'Licença Necessária'.
+    expect(heroView({ ...base, online: false, hasLicense: false, botActive: true, manageOnly: true }).state).toBe("offline");
+    expect(heroView({ ...base, hasLicense: false, botActive: false, manageOnly: true }).state).toBe("no-licence");
   });
   it("English copy for the same keys", () => {
     expect(tEn("hero", heroView(base).titleKey)).toBe("AI Paused");
