@@ -43,7 +43,7 @@ import { requireAppUser } from "~/lib/pages.server";
 import { licenceLabel, subscriptionLabel } from "~/lib/trading";
 import { assertSameOrigin } from "~/services/api.server";
 import { publicUser } from "~/services/auth.server";
-import { createCheckout, createPortalSession, subscriptionStatus, upcomingInvoice, type SubscriptionStatusView } from "~/services/billing.server";
+import { createCheckout, createPortalSession, recheckSubscription, subscriptionStatus, upcomingInvoice, type SubscriptionStatusView } from "~/services/billing.server";
 import { DomainError, httpStatusOf } from "~/services/errors.server";
 import { activePlans } from "~/services/plans.server";
 import { requestLanguage } from "~/services/request-language.server";
@@ -177,7 +177,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
   if (intent === "validate") {
     try {
-      const view = await subscriptionStatus(user);
+      const view = await recheckSubscription(user);
       if (paymentConfirmed(view)) return redirect("/dashboard", 303);
       return data<BillingActionResult>({ intent: "validate", ok: false, tone: "warning", message: say("errors.notConfirmed", language) });
     } catch (err) {

@@ -15,7 +15,8 @@ import { ConflictError, NotFoundError, ValidationError } from "./errors.server";
 import { latestLicence, licenceView, type LicenseStatus } from "./licence.server";
 import type { PlanRow } from "./plans.server";
 import { isMissingResource, paymentsConfigured, stripe, stripeFailure } from "./stripe.server";
-import { ENTITLED_STATUSES, applySubscription, idOf, type SubscriptionSummary } from "./subscription-sync.server";
+import { ENTITLED_STATUSES, applySubscription, idOf, syncCustomer, type SubscriptionSummary } from "./subscription-sync.server";
+import { logger } from "./logger.server";
 
 /** GET /api/subscriptions/status (PRODUCT.md §3 Subscription status response, plus what the billing page needs). */
 export interface SubscriptionStatusView {
@@ -86,6 +87,23 @@ export async function subscriptionStatus(user: Pick<UserRow, "id">): Promise<Sub
     subscriptionDetails: detailsView(u.subscription_details),
     paymentsConfigured: await paymentsConfigured(),
   };
+}
+
+/**
+ * "Já paguei, validar agora" (PRODUCT.md §2, §4): re-reads the user's subscriptions from Stripe (a
+ * payment whose webhook has not arrived yet counts at once) and returns the status. When Stripe
+ * cannot be reached the stored status is returned as it is.
+ */
+export async function recheckSubscription(user: Pick<UserRow, "id">): Promise<SubscriptionStatusView> {
+  const u = await freshUser(user.id);
+  if (u.stripe_customer_id && (await paymentsConfigured())) {
+    try {
+      await syncCustomer(u.stripe_customer_id, "recheck");
+    } catch (err) {
+      logger().warn({ userId: u.id, err: (err as Error).message }, "revalidação da assinatura na Stripe falhou");
+    }
+  }
+  return subscriptionStatus(u);
 }
 
 /** Stripe's Checkout locale for the user's language. */

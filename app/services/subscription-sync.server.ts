@@ -49,7 +49,7 @@ export interface SubscriptionSummary {
 }
 
 /** Where a sync came from (recorded in `license_changes.source`). */
-export type SyncSource = "webhook" | "checkout" | "sweep" | "portal";
+export type SyncSource = "webhook" | "checkout" | "sweep" | "recheck";
 
 /** The outcome of one sync. */
 export interface SyncResult {
