@@ -1,4 +1,10 @@
-/** /admin/* — sub-pages of the admin area arrive later; the parent route guards access. */
-export default function AdminSubPage() {
-  return null;
+/** /admin/* paths that are not a section: back to the admin dashboard (the layout has checked the role). */
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { requireAdminPage } from "~/services/admin/access.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminPage(request);
+  throw redirect("/admin");
 }
+
+export const action = loader;

@@ -71,8 +71,8 @@ const same = (o: Outcome): Record<Role, Outcome> => ({ anonymous: o, userA: o, u
 const UNAUTHORIZED: Outcome = status(401, (r) => expect(r.json?.message).toBe("Token inválido ou expirado"));
 /** A page of a logged-in regular user: anonymous → /auth, admin → /admin (PRODUCT.md §2, §6). */
 const userPage = (own: Outcome = status(200)): Record<Role, Outcome> => ({ anonymous: to("/auth"), userA: own, userB: own, admin: to("/admin") });
-/** An admin page: anonymous → /auth, users → / (PRODUCT.md §2 "/admin/*: admin only (others redirected to /)"). */
-const adminPage: Record<Role, Outcome> = { anonymous: to("/auth"), userA: to("/"), userB: to("/"), admin: status(200) };
+/** An admin page: anonymous → /admin/login, users → / (PRODUCT.md §2 "/admin/*: admin only (others redirected to /)"). */
+const adminPage: Record<Role, Outcome> = { anonymous: to("/admin/login"), userA: to("/"), userB: to("/"), admin: status(200) };
 /** An API route of a logged-in user: anonymous → 401 JSON. */
 const userApi = (own: Outcome, admin: Outcome = own, b: Outcome = own): Record<Role, Outcome> => ({ anonymous: UNAUTHORIZED, userA: own, userB: b, admin });
 const NOT_CONNECTED = status(400, (r) => expect(r.json?.message).toBe("Nenhuma conta Oanda conectada."));
@@ -98,7 +98,8 @@ const MATRIX: Record<string, Probe[]> = {
   "$.tsx": [{ method: "GET", kind: "page", path: "/pagina-que-nao-existe", expect: same(to("/")) }],
   "_index.tsx": [{ method: "GET", kind: "page", path: "/", expect: userPage() }],
   "admin.tsx": [{ method: "GET", kind: "page", path: "/admin", expect: adminPage }],
-  "admin.$.tsx": [{ method: "GET", kind: "page", path: "/admin/usuarios", expect: adminPage }],
+  "admin._index.tsx": [{ method: "GET", kind: "page", path: "/admin", expect: adminPage }],
+  "admin.$.tsx": [{ method: "GET", kind: "page", path: "/admin/nao-existe", expect: { ...adminPage, admin: to("/admin") } }],
   "auth.tsx": [
     { method: "GET", kind: "page", path: "/auth", expect: { anonymous: status(200), userA: to("/"), userB: to("/"), admin: to("/admin") } },
     // The forms of /auth are public; a logged-in sender is sent on by the page's loader (Remix runs it after the action).
