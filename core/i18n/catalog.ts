@@ -2,6 +2,15 @@
  * The catalogs of the messages core produces, per language and namespace (engine, risk, broker,
  * validation). app/i18n merges them with the screen catalogs, so one i18next setup renders both.
  */
+import enAdminUsers from "./locales/en/admin-users.json";
+import enAdminPlans from "./locales/en/admin-plans.json";
+import enAdminSettings from "./locales/en/admin-settings.json";
+import esAdminUsers from "./locales/es/admin-users.json";
+import esAdminPlans from "./locales/es/admin-plans.json";
+import esAdminSettings from "./locales/es/admin-settings.json";
+import ptAdminUsers from "./locales/pt/admin-users.json";
+import ptAdminPlans from "./locales/pt/admin-plans.json";
+import ptAdminSettings from "./locales/pt/admin-settings.json";
 import enBroker from "./locales/en/broker.json";
 import enEngine from "./locales/en/engine.json";
 import enRisk from "./locales/en/risk.json";
@@ -17,7 +26,7 @@ import ptValidation from "./locales/pt/validation.json";
 
 /** language → namespace → nested keys. */
 export const CORE_RESOURCES: Record<string, Record<string, Record<string, unknown>>> = {
-  pt: { engine: ptEngine, risk: ptRisk, broker: ptBroker, validation: ptValidation },
-  en: { engine: enEngine, risk: enRisk, broker: enBroker, validation: enValidation },
-  es: { engine: esEngine, risk: esRisk, broker: esBroker, validation: esValidation },
+  pt: { engine: ptEngine, risk: ptRisk, broker: ptBroker, validation: ptValidation, "admin-users": ptAdminUsers, "admin-plans": ptAdminPlans, "admin-settings": ptAdminSettings },
+  en: { engine: enEngine, risk: enRisk, broker: enBroker, validation: enValidation, "admin-users": enAdminUsers, "admin-plans": enAdminPlans, "admin-settings": enAdminSettings },
+  es: { engine: esEngine, risk: esRisk, broker: esBroker, validation: esValidation, "admin-users": esAdminUsers, "admin-plans": esAdminPlans, "admin-settings": esAdminSettings },
 };
