@@ -18,6 +18,7 @@
 import type postgres from "postgres";
 import type Stripe from "stripe";
 import { msg } from "../../core/i18n/message";
+import { enqueueTick } from "../../jobs/send";
 import { db } from "./db.server";
 import { randomToken } from "./crypto.server";
 import { logger } from "./logger.server";
@@ -130,12 +131,19 @@ async function ownerOf(tx: Tx, sub: Stripe.Subscription): Promise<{ id: string; 
  */
 export async function applySubscription(sub: Stripe.Subscription, source: SyncSource, eventId?: string): Promise<SyncResult> {
   const customer = idOf(sub.customer) ?? "";
-  return db().begin(async (tx) => {
+  const result = await db().begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${SYNC_LOCK}, hashtext(${customer}))`;
-    const result = await applyLocked(tx, sub, source, eventId);
+    const applied = await applyLocked(tx, sub, source, eventId);
     if (eventId) await tx`update stripe_events set processed_at = now(), last_error = null where id = ${eventId}`;
-    return result;
+    return applied;
   });
+  // A bot in manage-only resumes entries on its next tick: run that tick now rather than an interval later.
+  if (result.userId && (result.licenceChange === "created" || result.licenceChange === "extended" || result.licenceChange === "reactivated")) {
+    const userId = result.userId;
+    const [bot] = await db()<{ manage_only_since: Date | null }[]>`select manage_only_since from bots where user_id = ${userId} and is_active`;
+    if (bot?.manage_only_since) await enqueueTick(userId).catch((err: unknown) => logger().warn({ userId, err: (err as Error).message }, "falha ao enfileirar o ciclo após o pagamento"));
+  }
+  return result;
 }
 
 async function applyLocked(tx: Tx, sub: Stripe.Subscription, source: SyncSource, eventId: string | undefined): Promise<SyncResult> {
