@@ -93,6 +93,11 @@ async function ownerOf(table: "notifications", ids: string[]): Promise<string[]>
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
 
+/** Admin plans/subscriptions API (issue 10): anonymous 401, regular users 403 JSON, the admin `own`. */
+const PLANS_NOT_ADMIN: Outcome = status(403, (r) => expect(r.json?.message).toBe("Acesso restrito a administradores."));
+const plansAdminApi = (own: Outcome): Record<Role, Outcome> => ({ anonymous: UNAUTHORIZED, userA: PLANS_NOT_ADMIN, userB: PLANS_NOT_ADMIN, admin: own });
+const NO_SUCH_PLAN = "00000000-0000-4000-8000-000000000000";
+
 // ---- the matrix: one row per route file ---------------------------------------------------------
 const MATRIX: Record<string, Probe[]> = {
   "$.tsx": [{ method: "GET", kind: "page", path: "/pagina-que-nao-existe", expect: same(to("/")) }],
@@ -100,6 +105,35 @@ const MATRIX: Record<string, Probe[]> = {
   "admin.tsx": [{ method: "GET", kind: "page", path: "/admin", expect: adminPage }],
   "admin._index.tsx": [{ method: "GET", kind: "page", path: "/admin", expect: adminPage }],
   "admin.$.tsx": [{ method: "GET", kind: "page", path: "/admin/nao-existe", expect: { ...adminPage, admin: to("/admin") } }],
+  // Admin plans and subscriptions (issue 10): pages for the admin only; bad input and unknown ids change nothing.
+  "admin.planos.tsx": [
+    { method: "GET", kind: "page", path: "/admin/planos", expect: adminPage },
+    {
+      method: "POST",
+      kind: "page",
+      path: "/admin/planos",
+      body: () => form({ intent: "save", name: "", description: "x", price: "10.00", durationDays: "30" }),
+      expect: { ...adminPage, admin: status(400, (r) => expect(r.text).toContain("Informe o nome do plano.")) },
+    },
+  ],
+  "admin.assinaturas.tsx": [
+    { method: "GET", kind: "page", path: "/admin/assinaturas", expect: adminPage },
+    { method: "POST", kind: "page", path: "/admin/assinaturas", body: () => form({ intent: "cancel", id: "sub_nao_existe", atPeriodEnd: "1" }), expect: { ...adminPage, admin: status(404) } },
+  ],
+  "api.admin.plans.ts": [
+    { method: "GET", kind: "api", path: "/api/admin/plans", expect: plansAdminApi(status(200, (r) => expect(Array.isArray(r.json?.plans)).toBe(true))) },
+    { method: "POST", kind: "api", path: "/api/admin/plans", body: () => ({ name: " ", description: "x", price: 100 }), expect: plansAdminApi(status(400, (r) => expect(r.json?.message).toBe("Informe o nome do plano."))) },
+  ],
+  "api.admin.plans.$id.ts": [
+    { method: "GET", kind: "api", path: `/api/admin/plans/${NO_SUCH_PLAN}`, expect: plansAdminApi(status(404)) },
+    { method: "PUT", kind: "api", path: `/api/admin/plans/${NO_SUCH_PLAN}`, body: () => ({ name: "X", description: "x", price: 100 }), expect: plansAdminApi(status(404)) },
+    { method: "DELETE", kind: "api", path: `/api/admin/plans/${NO_SUCH_PLAN}`, expect: plansAdminApi(status(404)) },
+  ],
+  "api.admin.subscriptions.ts": [{ method: "GET", kind: "api", path: "/api/admin/subscriptions?status=active&limit=50", expect: plansAdminApi(status(200, (r) => expect(Array.isArray(r.json?.data)).toBe(true))) }],
+  "api.admin.subscriptions.metrics.ts": [{ method: "GET", kind: "api", path: "/api/admin/subscriptions/metrics", expect: plansAdminApi(status(200, (r) => expect(typeof r.json?.active_count).toBe("number"))) }],
+  "api.admin.subscriptions.$id.cancel.ts": [
+    { method: "POST", kind: "api", path: "/api/admin/subscriptions/sub_nao_existe/cancel?atPeriodEnd=true", expect: plansAdminApi(status(404, (r) => expect(r.json?.message).toBe("Assinatura não encontrada no Stripe."))) },
+  ],
   "auth.tsx": [
     { method: "GET", kind: "page", path: "/auth", expect: { anonymous: status(200), userA: to("/"), userB: to("/"), admin: to("/admin") } },
     // The forms of /auth are public; a logged-in sender is sent on by the page's loader (Remix runs it after the action).
