@@ -1,5 +1,5 @@
 /**
- * Rate limits on the auth endpoints that can be abused (DESIGN.md §7): login, register,
+ * Rate limits on the auth endpoints that can be abused (DESIGN.md §7): login (/auth and /admin/login), register,
  * forgot-password and resend-confirmation, per client IP, with a Portuguese 429 message.
  *
  * The limit is keyed on the route the Remix router resolves, not on the raw path: the router
@@ -21,6 +21,8 @@ export const LIMITED_ROUTES: ReadonlySet<string> = new Set([
   "/api/auth/resend-confirmation",
   "/auth",
   "/auth/done",
+  // The admin login form (app/routes/admin_.login.tsx, issue 10): the same per-IP budget as /auth.
+  "/admin/login",
 ]);
 
 /** The 429 text (PRODUCT.md §8 style; also `api:email.ipLimit`). */
