@@ -338,7 +338,8 @@ export default function BillingPage() {
                   </dd>
                 </div>
               </dl>
-              {active && sub.hasCustomer ? (
+              {/* Past due too (a deviation from PRODUCT.md §2's "active only", ADR 0014): the portal is where the card gets fixed. */}
+              {(active || pending) && sub.hasCustomer ? (
                 <PortalButton />
               ) : (
                 !active && !pending && <p className="mt-3 text-sm text-slate-400">{t("page.notSubscribed")}</p>

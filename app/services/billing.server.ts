@@ -188,7 +188,7 @@ export async function ensurePlanPrice(client: Stripe, plan: PlanRow): Promise<st
  * One customer per user; `client_reference_id` = user id; the same attempt within 10 minutes (double
  * click, retry) gets the same session through a deterministic idempotency key.
  * @throws ValidationError (400) for an unknown or inactive plan; ConflictError (409) when the user
- *   already has an active subscription; PaymentsNotConfiguredError (503); UpstreamError (502) when Stripe fails
+ *   already has an active subscription, or one whose renewal is unpaid (past_due/unpaid: fix the card in the portal); PaymentsNotConfiguredError (503); UpstreamError (502) when Stripe fails
  */
 export async function createCheckout(user: UserRow, planId: string): Promise<{ checkoutUrl: string; sessionId: string }> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(planId)) throw new ValidationError(msg("payments:planNotFound"), { field: "planId" });
@@ -196,6 +196,8 @@ export async function createCheckout(user: UserRow, planId: string): Promise<{ c
   if (!plan) throw new ValidationError(msg("payments:planNotFound"), { field: "planId" });
   const u = await freshUser(user.id);
   if (u.stripe_subscription_id && ENTITLED_STATUSES.has(u.subscription_status)) throw new ConflictError(msg("payments:alreadySubscribed"));
+  // A second subscription while Stripe still retries the first could charge twice: fix the card instead.
+  if (u.stripe_subscription_id && (u.subscription_status === "past_due" || u.subscription_status === "unpaid")) throw new ConflictError(msg("payments:paymentPending"));
   try {
     const client = await stripe();
     const customer = await ensureCustomer(client, u);

@@ -150,6 +150,22 @@ describe("in the simulator's past (lapses the app can see)", () => {
     const notes = await env.db.sql<{ title: string }[]>`select title from notifications where user_id = ${failing.userId}`;
     expect(notes.map((n) => n.title)).toContain("Pagamento pendente");
   });
+
+  it("past_due: no second subscription; a new card in the portal pays the renewal and access returns", async () => {
+    const again = await failing.call<{ message: string }>("POST", "/api/subscriptions/create-checkout-session", { planId });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toContain("Portal de Cobrança");
+    const r = await failing.call<{ portalUrl: string }>("POST", "/api/billing/portal-session");
+    expect(r.status).toBe(200);
+    const card = await fetch(`${r.body.portalUrl}/card`, { method: "POST", redirect: "manual", body: new URLSearchParams({ card: CARDS.ok }) });
+    expect(card.status).toBeLessThan(400);
+    await settled();
+    const s = await status(failing);
+    expect(s.subscriptionStatus).toBe("active");
+    expect(s.hasValidLicense).toBe(true);
+    const [after] = await paidLicences(failing.userId);
+    expect(after!.end_date.getTime()).toBeGreaterThan(before[failing.userId]!.end_date.getTime());
+  });
 });
 
 describe("in the present", () => {
