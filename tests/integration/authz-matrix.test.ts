@@ -134,6 +134,44 @@ const MATRIX: Record<string, Probe[]> = {
   "api.admin.subscriptions.$id.cancel.ts": [
     { method: "POST", kind: "api", path: "/api/admin/subscriptions/sub_nao_existe/cancel?atPeriodEnd=true", expect: plansAdminApi(status(404, (r) => expect(r.json?.message).toBe("Assinatura não encontrada no Stripe."))) },
   ],
+  // Admin users (issue 10): a search that matches nobody, the admin's own id (refused: delete/extend on an admin), bad input; nothing changes.
+  "admin.usuarios.tsx": [
+    { method: "GET", kind: "page", path: "/admin/usuarios?search=ninguem-authz", expect: { ...adminPage, admin: status(200, (r) => expect(r.text).toContain("Nenhum usuário encontrado.")) } },
+    {
+      method: "POST",
+      kind: "page",
+      path: "/admin/usuarios?search=ninguem-authz",
+      body: () => form({ intent: "create", email: "ruim", firstName: "X", lastName: "Y", password: "Senha123" }),
+      expect: { ...adminPage, admin: status(400, (r) => expect(r.text).toContain("O e-mail do usuário é inválido.")) },
+    },
+  ],
+  "admin.usuarios_.$id.tsx": [
+    { method: "GET", kind: "page", path: (c) => `/admin/usuarios/${c.actors.admin.userId}`, expect: { ...adminPage, admin: status(200, (r) => expect(r.text).toContain("Últimas decisões")) } },
+  ],
+  "api.admin.users.ts": [
+    { method: "GET", kind: "api", path: "/api/admin/users?search=ninguem-authz", expect: plansAdminApi(status(200, (r) => expect(r.json?.users).toEqual([]))) },
+    {
+      method: "POST",
+      kind: "api",
+      path: "/api/admin/users",
+      body: () => ({ email: "ruim", firstName: "X", lastName: "Y", password: "Senha123" }),
+      expect: plansAdminApi(status(400, (r) => expect(r.json?.message).toBe("O e-mail do usuário é inválido."))),
+    },
+  ],
+  "api.admin.users.$id.ts": [
+    { method: "GET", kind: "api", path: (c) => `/api/admin/users/${c.actors.admin.userId}`, expect: plansAdminApi(status(200, (r) => expect((r.json?.user as { role?: string })?.role).toBe("admin"))) },
+    { method: "PUT", kind: "api", path: (c) => `/api/admin/users/${c.actors.admin.userId}`, body: () => ({ firstName: "" }), expect: plansAdminApi(status(400, (r) => expect(r.json?.message).toBe("Informe o nome do usuário."))) },
+    { method: "DELETE", kind: "api", path: (c) => `/api/admin/users/${c.actors.admin.userId}`, expect: plansAdminApi(status(403, (r) => expect(r.json?.message).toBe("Não é possível excluir um administrador."))) },
+  ],
+  "api.admin.users.$id.extend-license.ts": [
+    {
+      method: "POST",
+      kind: "api",
+      path: (c) => `/api/admin/users/${c.actors.admin.userId}/extend-license`,
+      body: () => ({ days: 30 }),
+      expect: plansAdminApi(status(403, (r) => expect(r.json?.message).toBe("Não é possível estender a licença de um administrador."))),
+    },
+  ],
   "auth.tsx": [
     { method: "GET", kind: "page", path: "/auth", expect: { anonymous: status(200), userA: to("/"), userB: to("/"), admin: to("/admin") } },
     // The forms of /auth are public; a logged-in sender is sent on by the page's loader (Remix runs it after the action).
@@ -255,8 +293,8 @@ const MATRIX: Record<string, Probe[]> = {
   ],
   "api.$.ts": [
     { method: "GET", kind: "api", path: "/api/nao-existe", expect: same(status(404, (r) => expect(r.json?.message).toBe("Rota da API não encontrada."))) },
-    // No admin API exists yet (PRODUCT.md §7 Admin): any /api/admin/* is the unknown-route 404 for everyone.
-    { method: "GET", kind: "api", path: "/api/admin/users", expect: same(status(404)) },
+    // An admin path that is not an endpoint is the unknown-route 404 for everyone.
+    { method: "GET", kind: "api", path: "/api/admin/nao-existe", expect: same(status(404)) },
   ],
   "api.health.ts": [{ method: "GET", kind: "api", path: "/api/health", expect: same(status(200)) }],
   "api.status.ts": [{ method: "GET", kind: "api", path: "/api/status", expect: same(status(200)) }],
