@@ -61,6 +61,11 @@ interface Probe {
   body?: (ctx: Ctx, actor: Actor) => unknown;
   /** Send with a fresh session of the actor (for logout, which revokes it). */
   freshSession?: boolean;
+  /**
+   * The admin's reply may name other users (e-mail, id): admin pages that list users (the dashboard).
+   * Their session tokens, cookies and broker tokens must still never appear.
+   */
+  adminSeesUsers?: boolean;
   expect: Record<Role, Outcome>;
 }
 
@@ -102,9 +107,51 @@ const NO_SUCH_PLAN = "00000000-0000-4000-8000-000000000000";
 const MATRIX: Record<string, Probe[]> = {
   "$.tsx": [{ method: "GET", kind: "page", path: "/pagina-que-nao-existe", expect: same(to("/")) }],
   "_index.tsx": [{ method: "GET", kind: "page", path: "/", expect: userPage() }],
-  "admin.tsx": [{ method: "GET", kind: "page", path: "/admin", expect: adminPage }],
-  "admin._index.tsx": [{ method: "GET", kind: "page", path: "/admin", expect: adminPage }],
+  "admin.tsx": [{ method: "GET", kind: "page", path: "/admin", adminSeesUsers: true, expect: adminPage }],
+  // The dashboard lists users (recent, activity): the admin sees their e-mails (issue 10).
+  "admin._index.tsx": [{ method: "GET", kind: "page", path: "/admin", adminSeesUsers: true, expect: { ...adminPage, admin: status(200, (r) => expect(r.text).toContain("Usuários recentes")) } }],
   "admin.$.tsx": [{ method: "GET", kind: "page", path: "/admin/nao-existe", expect: { ...adminPage, admin: to("/admin") } }],
+  // Admin login, settings, audit log, dashboard API (issue 10). A user's right password at /admin/login opens no session.
+  "admin_.login.tsx": [
+    { method: "GET", kind: "page", path: "/admin/login", expect: { anonymous: status(200), userA: to("/"), userB: to("/"), admin: to("/admin") } },
+    {
+      method: "POST",
+      kind: "page",
+      path: "/admin/login",
+      body: () => form({ email: "ninguem-admin-login@teste.com", password: "Errada123" }),
+      expect: { anonymous: status(401, (r) => expect(r.text).toContain("Email ou senha inválidos.")), userA: to("/"), userB: to("/"), admin: to("/admin") },
+    },
+  ],
+  "admin.configuracoes.tsx": [
+    { method: "GET", kind: "page", path: "/admin/configuracoes", expect: { ...adminPage, admin: status(200, (r) => expect(r.text).toContain("preencha para trocar")) } },
+    {
+      method: "POST",
+      kind: "page",
+      path: "/admin/configuracoes",
+      body: () => form({ intent: "save", stripeSecret: "pk_errada_12345678" }),
+      expect: { ...adminPage, admin: status(400, (r) => expect(r.text).toContain("Erro ao salvar: Chave secreta da Stripe inválida")) },
+    },
+  ],
+  "admin.auditoria.tsx": [{ method: "GET", kind: "page", path: "/admin/auditoria", adminSeesUsers: true, expect: { ...adminPage, admin: status(200, (r) => expect(r.text).toContain("Auditoria")) } }],
+  "api.admin.settings.ts": [
+    { method: "GET", kind: "api", path: "/api/admin/settings", expect: plansAdminApi(status(200, (r) => expect(r.json?.values).toBeTruthy())) },
+    {
+      method: "PUT",
+      kind: "api",
+      path: "/api/admin/settings",
+      body: () => ({ stripeSecret: "pk_errada_12345678" }),
+      expect: plansAdminApi(status(400, (r) => expect(r.json?.message).toBe("Chave secreta da Stripe inválida: deve começar com sk_ ou rk_."))),
+    },
+  ],
+  "api.admin.settings.[test].stripe.ts": [
+    { method: "POST", kind: "api", path: "/api/admin/settings/test/stripe", body: () => ({}), expect: plansAdminApi(status(200, (r) => expect(r.json?.message).toBe("Stripe OK"))) },
+  ],
+  "api.admin.settings.[test].brevo.ts": [
+    { method: "POST", kind: "api", path: "/api/admin/settings/test/brevo", body: () => ({}), expect: plansAdminApi(status(400, (r) => expect(String(r.json?.message)).toMatch(/^Falha no teste do SMTP: /))) },
+  ],
+  "api.admin.dashboard.ts": [
+    { method: "GET", kind: "api", path: "/api/admin/dashboard", adminSeesUsers: true, expect: plansAdminApi(status(200, (r) => expect(typeof (r.json?.users as { total?: number })?.total).toBe("number"))) },
+  ],
   // Admin plans and subscriptions (issue 10): pages for the admin only; bad input and unknown ids change nothing.
   "admin.planos.tsx": [
     { method: "GET", kind: "page", path: "/admin/planos", expect: adminPage },
@@ -590,7 +637,8 @@ describe("authorization matrix: every route × {anonymous, A, B, admin}", () => 
             // Nothing of another user in the reply (strings the request itself carried excepted).
             const sent = `${p} ${body ?? ""}`;
             for (const o of owners.filter((x) => x !== role)) {
-              for (const secret of secretsOf(ctx.actors[o])) if (!sent.includes(secret)) expect(reply.text.includes(secret), `${o}'s ${secret.slice(0, 12)}… in the reply`).toBe(false);
+              const hidden = secretsOf(ctx.actors[o]).filter((s) => !(probe.adminSeesUsers && role === "admin" && (s === ctx.actors[o].email || s === ctx.actors[o].userId)));
+              for (const secret of hidden) if (!sent.includes(secret)) expect(reply.text.includes(secret), `${o}'s ${secret.slice(0, 12)}… in the reply`).toBe(false);
             }
             others.forEach((o, i) => expect(after[i], `${o}'s rows unchanged`).toEqual(before[i]));
             await exp.check?.(reply, ctx, actor);
