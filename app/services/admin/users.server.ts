@@ -13,7 +13,7 @@
  *   licence is created from now, or from the end of the paid one, so the Stripe sync — which rewrites
  *   its own licence's end on every event — never undoes the gift. Logged in `license_changes`
  *   (source 'admin').
- * - Deleting a user (non-admins) is a soft delete, decided for the books: in one transaction the bot
+ * - Deleting a user (non-admins) is a soft delete, decided for the books (ADR 0015): in one transaction the bot
  *   stops (reason 'account_deleted'), the broker connection row — the encrypted token with it — is
  *   deleted (the reconcile cursor is kept, as on a disconnect), every session is revoked and pending
  *   e-mail links are dropped; the row stays with `deleted_at`, `is_active` false, the e-mail moved to
