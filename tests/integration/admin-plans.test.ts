@@ -7,6 +7,7 @@
  * - create / edit / delete reflected in GET /api/plans/active and at Stripe (product and price read
  *   through the SDK): a new price when the amount or interval changes, the old one deactivated;
  * - a plan with a subscriber (checkout through the simulator) is archived, not deleted;
+ * - payments not configured (production without a key): saved locally, and the answer says so;
  * - the /admin/planos page: cards, the form (price in units → cents), the no-JS delete confirm step;
  * - audit rows for every write.
  */
@@ -284,6 +285,32 @@ describe("a plan with a subscriber is archived, not deleted", () => {
     expect((await activePlans()).some((p) => p.id === plan.id)).toBe(true);
     expect((await sdk.products.retrieve(plan.stripeProductId!)).active).toBe(true);
   }, 60_000);
+});
+
+describe("payments not configured (production, no Stripe key)", () => {
+  it("a plan is saved locally and the answer says so; subscriptions answer 503 with a clear message", async () => {
+    const app2 = await env.startApp({ NODE_ENV: "production", WORKERS: "off", SESSION_SECRET: "s".repeat(32), ENCRYPTION_KEY: "a".repeat(64), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    try {
+      const res = await fetch(`${app2.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) });
+      const call = apiClient(app2.url, ((await res.json()) as { token: string }).token);
+      const r = await call<{ plan: AdminPlan; stripe: { status: string; message: string }; message: string }>("POST", "/api/admin/plans", { name: "Local", description: "Sem Stripe", price: 5000 });
+      expect(r.status).toBe(201);
+      expect(r.body.stripe.status).toBe("not_configured");
+      expect(r.body.message).toContain("Pagamentos não configurados: o plano foi salvo apenas localmente");
+      expect(r.body.plan).toMatchObject({ name: "Local", price: 5000, stripePriceId: null, stripeProductId: null });
+      expect((await activePlans()).some((p) => p.id === r.body.plan.id)).toBe(true);
+      for (const p of ["/api/admin/subscriptions", "/api/admin/subscriptions/metrics"]) {
+        const s = await call("GET", p);
+        expect(s.status).toBe(503);
+        expect(s.body.message).toBe("Pagamentos ainda não configurados. Tente novamente mais tarde ou fale com o suporte.");
+      }
+      expect((await call("POST", "/api/admin/subscriptions/sub_x/cancel")).status).toBe(503);
+      const del = await call<{ outcome: string }>("DELETE", `/api/admin/plans/${r.body.plan.id}`);
+      expect(del.body.outcome).toBe("deleted");
+    } finally {
+      await app2.stop();
+    }
+  }, 90_000);
 });
 
 describe("the /admin/planos page (no JavaScript)", () => {
