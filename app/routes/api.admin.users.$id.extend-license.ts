@@ -5,8 +5,8 @@
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
-import { translateMsg } from "~/i18n";
-import { extendLicenseSchema } from "~/lib/admin-users";
+import { INTL_LOCALE, toLanguage, translateMsg } from "~/i18n";
+import { ADMIN_TIME_ZONE, extendLicenseSchema } from "~/lib/admin-users";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { adminFailure } from "~/services/admin/user-errors.server";
 import { extendUserLicence } from "~/services/admin/users.server";
@@ -17,8 +17,10 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     const actor = await requireAdminApi(request);
     const { days } = await readBody(request, extendLicenseSchema);
     const out = await adminFailure("admin-accounts:errors.extend", () => extendUserLicence(actor, String(params.id), days));
-    const date = new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", day: "2-digit", month: "2-digit", year: "numeric" }).format(new Date(out.endAfter));
-    return { success: true, message: translateMsg(msg("admin-accounts:done.extended", { days, date }), actor.user.preferences?.language), ...out };
+    const language = actor.user.preferences?.language;
+    // The admin's locale, America/Sao_Paulo (PRODUCT.md §9 admin dates).
+    const date = new Intl.DateTimeFormat(INTL_LOCALE[toLanguage(language)], { timeZone: ADMIN_TIME_ZONE, day: "2-digit", month: "2-digit", year: "numeric" }).format(new Date(out.endAfter));
+    return { success: true, message: translateMsg(msg("admin-accounts:done.extended", { days, date }), language), ...out };
   });
 
 /** Every other method reaches the same handler, which answers 405 with `Allow`. */
