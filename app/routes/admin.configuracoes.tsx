@@ -121,7 +121,11 @@ export default function AdminSettings() {
       </header>
       {banner("save")}
 
-      <Form method="post" key={formKey} className="space-y-5" noValidate>
+      <Form method="post" key={formKey} className="relative space-y-5" noValidate>
+        {/* Enter in any field saves: the first submit button of a form is its default one (not 'Testar Stripe'). */}
+        <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+          {t("settings.save")}
+        </button>
         <Card
           title={t("settings.stripe.title")}
           action={<StatusBadge ok={view.meta.stripeConfigured} label={view.meta.stripeConfigured ? t("settings.configured") : view.meta.stripeSource === "simulator" ? t("settings.stripe.simulator") : t("settings.notConfigured")} />}
