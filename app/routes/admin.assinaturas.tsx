@@ -211,7 +211,7 @@ export default function AdminSubscriptions() {
                     <td className="px-4 py-3"><PlanPrice s={s} /></td>
                     <td className="px-4 py-3 whitespace-nowrap text-slate-100"><Amount s={s} language={language} /></td>
                     <td className="px-4 py-3"><StatusBadge s={s} day={day} /></td>
-                    <td className="px-4 py-3 whitespace-nowrap text-slate-300">{s.status === "canceled" ? "—" : day(s.currentPeriodEnd)}</td>
+                    <td className="px-4 py-3 whitespace-nowrap text-slate-300">{s.status === "canceled" || s.cancelAtPeriodEnd ? "—" : day(s.currentPeriodEnd)}</td>
                     <td className="px-4 py-3"><Actions s={s} status={status} /></td>
                   </tr>
                 ))}
@@ -229,7 +229,7 @@ export default function AdminSubscriptions() {
                   <div className="mt-2 text-sm"><PlanPrice s={s} /></div>
                   <p className="mt-1 text-slate-100"><Amount s={s} language={language} /></p>
                   <p className="mt-1 text-xs text-slate-400">
-                    {t("subs.nextCharge")}: {s.status === "canceled" ? "—" : day(s.currentPeriodEnd)}
+                    {t("subs.nextCharge")}: {s.status === "canceled" || s.cancelAtPeriodEnd ? "—" : day(s.currentPeriodEnd)}
                   </p>
                   <div className="mt-3"><Actions s={s} status={status} /></div>
                 </Card>

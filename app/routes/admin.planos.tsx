@@ -340,18 +340,23 @@ function PlanForm({ values, fieldErrors, formError }: { values: PlanFormValues; 
         <input type="hidden" name="intent" value="save" />
         {values.id && <input type="hidden" name="id" value={values.id} />}
         <Field id="plan-name" name="name" label={t("form.name")} defaultValue={values.name} required maxLength={100} error={err("name")} />
-        <Field
-          id="plan-price"
-          name="price"
-          type="number"
-          inputMode="decimal"
-          step="0.01"
-          min="0"
-          label={t("form.price")}
-          defaultValue={values.price}
-          required
-          error={err("price")}
-        />
+        <div>
+          <Field
+            id="plan-price"
+            name="price"
+            type="number"
+            inputMode="decimal"
+            step="0.01"
+            min="0"
+            label={t("form.price")}
+            defaultValue={values.price}
+            required
+            error={err("price")}
+          />
+          <p id="plan-price-hint" className="mt-1 text-xs text-slate-400">
+            {t("form.priceHint")}
+          </p>
+        </div>
         <div className="md:col-span-2">
           <label htmlFor="plan-description" className="mb-1.5 block text-sm font-medium text-slate-300">
             {t("form.description")}
@@ -368,9 +373,6 @@ function PlanForm({ values, fieldErrors, formError }: { values: PlanFormValues; 
           />
           {err("description") && <p className="mt-1 text-xs text-rose-300">{err("description")}</p>}
         </div>
-        <p id="plan-price-hint" className="-mt-2 text-xs text-slate-400 md:col-span-2">
-          {t("form.priceHint")}
-        </p>
         <Field id="plan-currency" name="currency" label={t("form.currency")} defaultValue={values.currency} maxLength={3} autoCapitalize="characters" error={err("currency")} />
         <Field id="plan-duration" name="durationDays" type="number" min="1" step="1" label={t("form.durationDays")} defaultValue={values.durationDays} required error={err("durationDays")} />
         <div>
