@@ -277,6 +277,14 @@ describe("POST /api/admin/users", () => {
     expect(r.status).toBe(400);
   });
 
+  it("two concurrent creates with one e-mail: one 201, one 409, one row", async () => {
+    const body = { email: "corrida-admin@teste.com", firstName: "C", lastName: "R", password: "Senha123" };
+    const replies = await Promise.all([api("POST", "/api/admin/users", admin.token, body), api("POST", "/api/admin/users", admin.token, body)]);
+    expect(replies.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(await env.db.sql`select 1 from users where email = 'corrida-admin@teste.com'`).toHaveLength(1);
+    expect(await env.db.sql`select 1 from admin_audit_log where action = 'user.create' and after->>'email' = 'corrida-admin@teste.com'`).toHaveLength(1);
+  });
+
   it("a taken e-mail (any case) → 409 'Este e-mail já está cadastrado.', nothing created", async () => {
     const before = [await usersChecksum(), await auditCount()];
     const r = await api("POST", "/api/admin/users", admin.token, { email: "ALVO-ADMIN@teste.com", firstName: "A", lastName: "B", password: "Senha123" });
@@ -311,6 +319,12 @@ describe("PUT /api/admin/users/{id}", () => {
     expect(r.status).toBe(status);
     expect(r.json?.message).toBe(message);
     expect([await usersChecksum(), await auditCount()]).toEqual(before);
+  });
+
+  it("the role is not editable (a regular user stays a user)", async () => {
+    const r = await api("PUT", `/api/admin/users/${plain.userId}`, admin.token, { role: "admin" });
+    expect(r.status).toBe(200);
+    expect((r.json!.user as UserJson).role).toBe("user");
   });
 
   it("unknown ids → 404 'Usuário não encontrado.'", async () => {
