@@ -1,8 +1,11 @@
 /**
  * The pure parts of the admin plans and subscriptions (issue 10): the plan body schema (defaults,
  * empty features dropped, the Stripe interval bound, messages in pt/en/es), price units ↔ cents of the
- * page form, the monthly value of a subscription item and the Stripe dashboard link.
+ * page form, the monthly value of a subscription item and the Stripe dashboard link; and the
+ * catalogs (app `admin-billing`, core `admin-plans`) have the same keys and parameters in pt/en/es.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeIssueMessage } from "../../../core/i18n/zod-message";
 import { translateMsg } from "../../../app/i18n";
@@ -70,5 +73,24 @@ describe("monthly value and dashboard link", () => {
   it("Stripe's dashboard, /test/ outside live mode", () => {
     expect(dashboardUrl("sub_1", false)).toBe("https://dashboard.stripe.com/test/subscriptions/sub_1");
     expect(dashboardUrl("sub_1", true)).toBe("https://dashboard.stripe.com/subscriptions/sub_1");
+  });
+});
+
+describe("catalogs", () => {
+  const root = join(__dirname, "../../..");
+  const read = (dir: string, lang: string, ns: string) => JSON.parse(readFileSync(join(root, dir, lang, `${ns}.json`), "utf8")) as Record<string, unknown>;
+  const leaves = (obj: Record<string, unknown>, prefix = ""): [string, string][] =>
+    Object.entries(obj).flatMap(([k, v]) => (typeof v === "object" && v !== null ? leaves(v as Record<string, unknown>, `${prefix}${k}.`) : [[`${prefix}${k}`, String(v)] as [string, string]]));
+  const shape = (obj: Record<string, unknown>) => leaves(obj).map(([k, v]) => `${k}:${[...v.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort().join(",")}`).sort();
+  it.each([
+    ["app/i18n/locales", "admin-billing"],
+    ["core/i18n/locales", "admin-plans"],
+  ])("%s/*/%s.json: en and es have the pt keys and parameters, no empty text", (dir, ns) => {
+    const pt = read(dir, "pt", ns);
+    for (const lang of ["en", "es"]) {
+      const other = read(dir, lang, ns);
+      expect(shape(other), `${lang}/${ns}`).toEqual(shape(pt));
+      for (const [key, text] of leaves(other)) expect(text.trim(), key).not.toBe("");
+    }
   });
 });
