@@ -10,7 +10,8 @@
  * - metrics: active count and monthly value per currency (yearly / 12 × quantity);
  * - cancel at period end: Stripe says so, and our user's status/summary shows it at once (before the
  *   webhook), and after it; cancel now; twice → 409; unknown → 404; audit rows;
- * - the /admin/assinaturas page: figures, rows, next page link, the no-JS confirm step and cancel.
+ * - the /admin/assinaturas page: figures, rows, next page link, the no-JS confirm step and cancel;
+ * - Stripe unreachable: 502 'Erro ao carregar assinaturas do Stripe' (API and page).
  */
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -135,8 +136,9 @@ beforeAll(async () => {
   sim.sim.setWebhookUrl(`${app.url.replace("localhost", "127.0.0.1")}/api/webhooks/stripe`);
 }, 180_000);
 
+let simClosed = false;
 afterAll(async () => {
-  await sim?.close();
+  if (!simClosed) await sim?.close();
   await env?.close();
 });
 
@@ -319,4 +321,22 @@ describe("the /admin/assinaturas page (no JavaScript)", () => {
     expect(bad.text.includes("Erro ao cancelar assinatura: Assinatura não encontrada no Stripe.")).toBe(true);
     await settled();
   });
+});
+
+describe("Stripe unreachable", () => {
+  it("the API answers 502 'Erro ao carregar assinaturas do Stripe'; the page shows it", async () => {
+    await sim.close();
+    simClosed = true;
+    for (const p of ["/api/admin/subscriptions", "/api/admin/subscriptions/metrics"]) {
+      const r = await admin("GET", p);
+      expect(r.status).toBe(502);
+      expect(r.body).toMatchObject({ success: false, message: "Erro ao carregar assinaturas do Stripe" });
+    }
+    const cancel = await admin("POST", `/api/admin/subscriptions/${sdkSubs[3]}/cancel`);
+    expect(cancel.status).toBe(502);
+    expect(cancel.body.error).toBe("Erro ao cancelar assinatura: O provedor de pagamento não respondeu. Tente novamente em instantes.");
+    const r = await page("GET", "/admin/assinaturas");
+    expect(r.status).toBe(200);
+    expect(r.text.includes("Erro ao carregar assinaturas do Stripe")).toBe(true);
+  }, 60_000);
 });
