@@ -143,7 +143,9 @@ function StatCard({ label, value, hint, tone }: { label: string; value: ReactNod
   return (
     <div className="min-w-0 rounded-2xl border border-white/10 bg-slate-900/70 p-4">
       <p className="text-xs text-slate-400">{label}</p>
-      <p className={`mt-1 truncate text-2xl font-bold tabular-nums ${tone === "bad" ? "text-rose-300" : "text-white"}`}>{value}</p>
+      <p className={`mt-1 truncate text-2xl font-bold tabular-nums ${tone === "bad" ? "text-rose-300" : "text-white"}`} title={typeof value === "string" ? value : undefined}>
+        {value}
+      </p>
       {hint && <p className="mt-1 text-xs text-slate-400">{hint}</p>}
     </div>
   );

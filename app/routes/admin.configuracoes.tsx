@@ -76,7 +76,9 @@ export async function action({ request }: ActionFunctionArgs) {
       const field = typeof err.extra.field === "string" ? err.extra.field : undefined;
       // A save that fails: 'Erro ao salvar: <reason>' (PRODUCT.md §8); test failures carry their own §8 text.
       const message = intent === "save" ? translateMsg(msg("admin-config:saveFailedWith", { detail: err.messageIn(language) }), language) : err.messageIn(language);
-      return data<ActionResult>({ intent, ok: false, message, field, at }, { status: httpStatusOf(err) });
+      // A failed connection test is an answer, not a server failure: the page shows it with 200 (the API says 502).
+      const status = intent !== "save" && httpStatusOf(err) >= 500 ? 200 : httpStatusOf(err);
+      return data<ActionResult>({ intent, ok: false, message, field, at }, { status });
     }
     console.error(`[admin/configuracoes] ${intent} falhou:`, err);
     const key = intent === "save" ? "admin-config:saveFailed" : intent === "testStripe" ? "admin-config:test.stripeFailedShort" : "admin-config:test.smtpFailedShort";

@@ -318,7 +318,7 @@ describe("admin pages: /admin/configuracoes and /admin/auditoria", () => {
     expect(smtpOk.status).toBe(200);
     expect(smtpOk.text).toContain("SMTP OK");
     const stripeFail = await postPage("/admin/configuracoes", { intent: "testStripe", stripeSecret: "sk_test_errada_123456789" });
-    expect(stripeFail.status).toBe(502);
+    expect(stripeFail.status).toBe(200); // the page shows the failure; only the API answers 502
     expect(stripeFail.text).toContain("Falha no teste do Stripe");
   });
 
