@@ -11,12 +11,13 @@
  * - the /admin/planos page: cards, the form (price in units → cents), the no-JS delete confirm step;
  * - audit rows for every write.
  */
+import fc from "fast-check";
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stripeClientFor } from "../../app/services/stripe.server";
 import { CARDS, startStripeSimulator } from "../../server/stripe-sim";
 import { apiClient, type AppServer } from "../setup/app-server";
-import { rawRequest } from "../setup/probe";
+import { isPortugueseMessage, rawRequest } from "../setup/probe";
 import { createTradingEnv, type TradingEnv } from "../setup/trading-env";
 import { registerVerifiedAndLogin } from "../setup/verify";
 
@@ -151,6 +152,26 @@ describe("bad input on the plan form: a clear message, nothing changed", () => {
     expect(r.body.message).toBe(message);
     expect([await countPlans(), (await auditRows()).length, sim.sim.store.all("product").length]).toEqual([plans, audit, products]);
   });
+
+  it("generated bodies (fast-check, fixed seed): never a 5xx; a refusal has a Portuguese message and writes nothing", async () => {
+    const field = fc.oneof(fc.anything(), fc.string({ unit: "binary" }), fc.integer(), fc.double(), fc.constant(null), fc.array(fc.anything(), { maxLength: 25 }));
+    const body = fc.record(
+      { name: fc.oneof(field, fc.string({ minLength: 1, maxLength: 120 })), description: fc.oneof(field, fc.string({ minLength: 1 })), price: fc.oneof(field, fc.nat()), currency: field, durationDays: field, interval: fc.oneof(field, fc.constantFrom("month", "year")), intervalCount: field, features: field, isHighlighted: field, isActive: field },
+      { requiredKeys: [] },
+    );
+    const failures: string[] = [];
+    for (const b of fc.sample(body, { numRuns: 120, seed: 4242 })) {
+      const [plans, audit] = [await countPlans(), (await auditRows()).length];
+      const r = await admin("POST", "/api/admin/plans", b);
+      if (r.status >= 500) failures.push(`${r.status} ${JSON.stringify(b).slice(0, 200)}`);
+      else if (r.status >= 400) {
+        if (!isPortugueseMessage(r.body.message)) failures.push(`not Portuguese: ${JSON.stringify(r.body.message)} for ${JSON.stringify(b).slice(0, 200)}`);
+        if ((await countPlans()) !== plans || (await auditRows()).length !== audit) failures.push(`wrote on refusal: ${JSON.stringify(b).slice(0, 200)}`);
+      } else if (r.status === 201) await admin("DELETE", `/api/admin/plans/${(r.body.plan as { id: string }).id}`);
+      else failures.push(`unexpected ${r.status}`);
+    }
+    expect(failures, failures.join("\n")).toEqual([]);
+  }, 120_000);
 
   it("malformed JSON and form bodies are refused", async () => {
     const bad = await rawRequest(app.url, "POST", "/api/admin/plans", { "content-type": "application/json", authorization: `Bearer ${(await login(ADMIN.email, ADMIN.password)).token}` }, "{nome");
