@@ -7,13 +7,16 @@
  * - the round trip with masking: a secret sent once is never returned, an empty one keeps the stored
  *   one, the stored value is encrypted; bad input (key prefixes, e-mails) changes nothing;
  * - audit rows for every save, secrets redacted; the /admin/auditoria page and its filters;
- * - the /admin/configuracoes page (no-JS form): save and test.
+ * - the /admin/configuracoes page (no-JS form): save and test;
+ * - fuzz (fast-check, fixed seed): generated bodies get 200/400 (Portuguese, nothing changed) or the tests' 502, never a 500.
  */
 import type { AddressInfo } from "node:net";
+import fc from "fast-check";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, startAppServer, type AppServer } from "../setup/app-server";
 import { createTestDatabase, type TestDatabase } from "../setup/db";
+import { isPortugueseMessage } from "../setup/probe";
 import { registerVerifiedAndLogin } from "../setup/verify";
 
 let db: TestDatabase;
@@ -351,4 +354,53 @@ describe("admin pages: /admin/configuracoes and /admin/auditoria", () => {
     expect(entries(second.text)).toBe(total - 50);
     expect(second.text).toContain("Primeira página");
   });
+});
+
+describe("fuzz: generated bodies never break the settings API", () => {
+  const field = fc.oneof(fc.string({ maxLength: 80 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 20 }), { maxLength: 4 }), fc.object({ maxDepth: 1 }));
+  const body = fc.oneof(
+    fc.record(
+      {
+        stripeSecret: field,
+        stripeWebhookSecret: field,
+        brevoSmtpLogin: field,
+        brevoSmtpKey: field,
+        brevoFromEmail: field,
+        brevoSenderName: field,
+        brevoSmtpPort: field,
+        superAdminEmails: field,
+        vapidPublicKey: field,
+        vapidSubject: field,
+        clearSecrets: field,
+      },
+      { requiredKeys: [] },
+    ),
+    fc.anything({ maxDepth: 2 }),
+  );
+
+  it("PUT: 200 or 400 with a Portuguese message; a refused body changes nothing", async () => {
+    const failures: string[] = [];
+    for (const b of fc.sample(body, { numRuns: 60, seed: 20261123 })) {
+      const before = await storedRows();
+      const r = await admin()<{ message?: string }>("PUT", "/api/admin/settings", b);
+      const label = `${JSON.stringify(b)?.slice(0, 120)} → ${r.status} ${JSON.stringify(r.body).slice(0, 120)}`;
+      if (r.status !== 200 && r.status !== 400) failures.push(label);
+      else if (r.status === 400) {
+        if (!isPortugueseMessage(r.body.message)) failures.push(`not Portuguese: ${label}`);
+        if (JSON.stringify(await storedRows()) !== JSON.stringify(before)) failures.push(`changed: ${label}`);
+      }
+    }
+    expect(failures, failures.join("\n")).toEqual([]);
+  }, 120_000);
+
+  it("the tests: never a 500, always a Portuguese message", async () => {
+    const failures: string[] = [];
+    for (const [i, b] of fc.sample(body, { numRuns: 30, seed: 7 }).entries()) {
+      const path = i % 2 ? "/api/admin/settings/test/stripe" : "/api/admin/settings/test/brevo";
+      const r = await admin()<{ message?: string }>("POST", path, b);
+      if (r.status >= 500 && r.status !== 502) failures.push(`${path} ${r.status}`);
+      if (!isPortugueseMessage(r.body.message)) failures.push(`${path} not Portuguese: ${JSON.stringify(r.body).slice(0, 160)}`);
+    }
+    expect(failures, failures.join("\n")).toEqual([]);
+  }, 120_000);
 });
