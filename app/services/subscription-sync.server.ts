@@ -50,7 +50,7 @@ export interface SubscriptionSummary {
 }
 
 /** Where a sync came from (recorded in `license_changes.source`). */
-export type SyncSource = "webhook" | "checkout" | "sweep" | "recheck";
+export type SyncSource = "webhook" | "checkout" | "sweep" | "recheck" | "admin";
 
 /** The outcome of one sync. */
 export interface SyncResult {

@@ -240,7 +240,7 @@ export async function cancelSubscription(actor: AdminActor, id: string, atPeriod
   const shape = (s: Stripe.Subscription) => ({ id: s.id, status: s.status, cancelAtPeriodEnd: s.cancel_at_period_end, cancelAt: s.cancel_at ?? null, customer: idOf(s.customer), priceId: s.items.data[0]?.price.id ?? null });
   await recordAudit(actor, { action: atPeriodEnd ? "subscription.cancel_at_period_end" : "subscription.cancel", targetType: "subscription", targetId: id, before: shape(before), after: shape(after) });
   try {
-    await syncSubscription(id, "recheck");
+    await syncSubscription(id, "admin");
   } catch (err) {
     logger().warn({ subscription: id, err: (err as Error).message }, "admin: aplicar o cancelamento aos nossos registros falhou (o webhook o aplicará)");
   }
