@@ -2,8 +2,11 @@
  * Pure parts of the admin panel (issue 10): the settings update schema (PRODUCT.md §5 "Admin
  * settings": secrets optional and kept when empty, key prefixes, super-admin e-mails split on commas,
  * trimmed, empties dropped) and the dashboard's revenue rule (§9: plan prices of active subscribers,
- * per month, in USD at the fixed reference rates).
+ * per month, in USD at the fixed reference rates); and the catalogs have the same keys and
+ * parameters in pt/en/es.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { monthlyCents, revenueOf, USD_PER_UNIT } from "~/services/admin/dashboard.server";
 import { parseSettingsUpdate } from "~/services/admin/settings.server";
@@ -67,5 +70,31 @@ describe("dashboard revenue rule", () => {
     expect(r.monthlyUsd).toBeCloseTo(199.8 * USD_PER_UNIT.BRL! + 10, 2);
     expect(r.unconverted).toEqual(["GBP"]);
     expect(r.subscribers).toBe(4);
+  });
+});
+
+describe("catalogs: app admin-config / admin-dashboard and core admin-settings", () => {
+  /** Every leaf key (plural suffixes folded) with its {{parameters}}. */
+  const shape = (file: string) => {
+    const out: Record<string, string[]> = {};
+    const walk = (o: Record<string, unknown>, prefix: string) => {
+      for (const [k, v] of Object.entries(o)) {
+        const key = `${prefix}${k.replace(/_(one|many|other)$/, "")}`;
+        if (v && typeof v === "object") walk(v as Record<string, unknown>, `${key}.`);
+        else out[key] = [...new Set([...(out[key] ?? []), ...String(v).matchAll(/\{\{(\w+)\}\}/g)].map((m) => (typeof m === "string" ? m : m[1]!)))].sort();
+      }
+    };
+    walk(JSON.parse(readFileSync(join(process.cwd(), file), "utf8")) as Record<string, unknown>, "");
+    return out;
+  };
+  it.each([
+    ["app/i18n/locales/%s/admin-config.json"],
+    ["app/i18n/locales/%s/admin-dashboard.json"],
+    ["core/i18n/locales/%s/admin-settings.json"],
+  ])("%s: the same keys and parameters in pt, en and es", (pattern) => {
+    const pt = shape(pattern.replace("%s", "pt"));
+    expect(Object.keys(pt).length).toBeGreaterThan(5);
+    expect(shape(pattern.replace("%s", "en"))).toEqual(pt);
+    expect(shape(pattern.replace("%s", "es"))).toEqual(pt);
   });
 });
