@@ -10,19 +10,11 @@
 import { z } from "zod";
 import { zMsg } from "../../core/i18n/zod-message";
 import { passwordField } from "~/services/validation";
+import { LANGUAGES, TIMEZONES } from "./settings-form";
 
-/** The time zones of the admin form (PRODUCT.md §5), the default first. */
-export const ADMIN_TIMEZONES = [
-  "America/Sao_Paulo",
-  "America/New_York",
-  "America/Chicago",
-  "America/Denver",
-  "America/Los_Angeles",
-  "Europe/London",
-  "Europe/Lisbon",
-  "Europe/Madrid",
-] as const;
-export const ADMIN_LANGUAGES = ["pt", "en", "es"] as const;
+/** The time zones of the admin form (PRODUCT.md §5), the default first: the settings page's list. */
+export const ADMIN_TIMEZONES = TIMEZONES;
+export const ADMIN_LANGUAGES = LANGUAGES;
 export const ADMIN_CURRENCIES = ["BRL", "USD", "EUR"] as const;
 
 /** Admin defaults (PRODUCT.md §9). */

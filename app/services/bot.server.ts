@@ -171,7 +171,8 @@ export async function stopBot(userId: string, reason = "manual"): Promise<boolea
   return rows.length > 0;
 }
 
-interface DecisionRow {
+/** A stored decision as the status views read it (also the admin support view's, app/services/admin/users.server.ts). */
+export interface DecisionRow {
   instrument: string;
   action: string;
   side: string | null;

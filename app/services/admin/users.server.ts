@@ -28,7 +28,7 @@ import { isMsg, msg } from "../../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { type AdminUserCreate, type AdminUserUpdate, ADMIN_USERS_PAGE_SIZE, type UserStatusFilter } from "~/lib/admin-users";
 import { hashPassword } from "../auth.server";
-import { botStatus, decisionReason } from "../bot.server";
+import { botStatus, decisionReason, type DecisionRow } from "../bot.server";
 import { db } from "../db.server";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors.server";
 import { createTrialLicence, licenceView, type LicenceRow } from "../licence.server";
@@ -438,18 +438,9 @@ export async function deleteAdminUser(actor: AdminActor, id: string): Promise<De
 }
 
 /** A stored decision as the support view shows it (reason in the reader's language). */
-interface DecisionRow {
-  instrument: string;
-  action: string;
-  side: string | null;
-  confidence: string | null;
-  timeframe: string | null;
-  reason: string;
-  reason_msg: unknown;
-  risk_reason: string | null;
-  risk_reason_msg: unknown;
+/** A stored decision with whether it was executed. */
+interface ExecutedDecisionRow extends DecisionRow {
   executed: boolean;
-  created_at: Date;
 }
 
 /**
@@ -468,7 +459,7 @@ export async function adminUserDetail(id: string, language: unknown = "pt") {
       from licenses where user_id = ${id} order by end_date desc limit 50`,
     sql<{ change: string; end_before: Date | null; end_after: Date; source: string; created_at: Date }[]>`
       select change, end_before, end_after, source, created_at from license_changes where user_id = ${id} order by id desc limit 20`,
-    sql<DecisionRow[]>`
+    sql<ExecutedDecisionRow[]>`
       select instrument, action, side, confidence, timeframe, reason, reason_msg, risk_reason, payload->'riskReasonMsg' as risk_reason_msg, executed, created_at
       from decisions where user_id = ${id} order by id desc limit 20`,
     sql<Parameters<typeof notificationView>[0][]>`
