@@ -26,17 +26,18 @@ function sendPage(res: Response, status: number, title: string, body: string): v
   res.send(page(title, body));
 }
 
-function checkoutPage(store: StripeStore, session: Obj, error?: string): string {
+/** `here` is the page's own absolute path (`<mount>/checkout/<id>`): the form and link must not be relative, the page is also served from `…/pay`. */
+function checkoutPage(store: StripeStore, session: Obj, here: string, error?: string): string {
   const items = store.sessionLineItems(session).data as { description: string; amount_total: number; currency: string; price: Obj }[];
   const rows = items.map((i) => `<li>${esc(i.description)} — ${esc(money(i.amount_total, i.currency))} / ${esc((i.price.recurring as { interval: string }).interval)}</li>`).join("");
   return `<h1>Subscribe</h1><ul>${rows}</ul>
 ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ""}
-<form method="post" action="${esc(session.id)}/pay">
+<form method="post" action="${esc(here)}/pay">
 <label>Email <input name="email" type="email" autocomplete="email" value="${esc(session.customer_email ?? "")}"></label>
 <label>Card number <input name="card" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required></label>
 <label>Expiry <input name="exp" placeholder="12 / 34"></label><label>CVC <input name="cvc" placeholder="123"></label>
 <button type="submit">Subscribe</button></form>
-<p><a href="${esc(session.id)}/cancel">Cancel and go back</a></p>`;
+<p><a href="${esc(here)}/cancel">Cancel and go back</a></p>`;
 }
 
 /** Router for `/checkout/*` and `/portal/*` (mount behind a urlencoded body parser). */
@@ -54,7 +55,7 @@ export function pagesRouter(store: StripeStore): Router {
     if (!s) return;
     if (s.status === "open" && store.nowSec() >= (s.expires_at as number)) s.status = "expired";
     if (s.status !== "open") return sendPage(res, 410, "Checkout", `<h1>This checkout session is ${esc(s.status)}.</h1>`);
-    sendPage(res, 200, "Checkout", checkoutPage(store, s));
+    sendPage(res, 200, "Checkout", checkoutPage(store, s, `${req.baseUrl}/checkout/${s.id}`));
   });
   r.post("/checkout/:id/pay", (req, res) => {
     const s = session(req, res);
@@ -66,7 +67,7 @@ export function pagesRouter(store: StripeStore): Router {
     } catch (err) {
       if (!(err instanceof StripeSimError)) throw err;
       if (s.status !== "open") return sendPage(res, 410, "Checkout", `<h1>${esc(err.message)}</h1>`);
-      sendPage(res, err.status, "Checkout", checkoutPage(store, s, err.message));
+      sendPage(res, err.status, "Checkout", checkoutPage(store, s, `${req.baseUrl}/checkout/${s.id}`, err.message));
     }
   });
   r.get("/checkout/:id/cancel", (req, res) => {

@@ -50,6 +50,17 @@ it("serves /v1 at the root and the pages under the prefix", async () => {
   expect(clock.status).toBe(200);
 });
 
+it("after a declined card the page's form and cancel link still point at the session (not relative to …/pay)", async () => {
+  const s = await session();
+  const declined = await fetch(`${s.url!}/pay`, { method: "POST", redirect: "manual", body: new URLSearchParams({ card: "4000000000000002" }) });
+  expect(declined.status).toBe(402);
+  const html = await declined.text();
+  expect(html).toContain(`action="/stripe-sim/checkout/${s.id}/pay"`);
+  expect(html).toContain(`href="/stripe-sim/checkout/${s.id}/cancel"`);
+  const retry = await fetch(new URL(`/stripe-sim/checkout/${s.id}/pay`, base), { method: "POST", redirect: "manual", body: new URLSearchParams({ card: "4242424242424242" }) });
+  expect(retry.status).toBe(303);
+});
+
 it("expires an unpaid checkout session after 24 hours", async () => {
   const s = await session();
   sim.advanceClock(86_400);
