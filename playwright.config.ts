@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { E2E_ADMIN } from "./tests/e2e/support/admin";
 import { mailboxPorts } from "./tests/e2e/support/mailbox";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
@@ -36,6 +37,9 @@ const env: Record<string, string> = {
   OANDA_MODE: "sim",
   SIM_SPEED: "60",
   LOG_LEVEL: "warn",
+  // The admin the admin panel spec logs in with (created at boot; tests/e2e/support/admin.ts).
+  ADMIN_EMAIL: E2E_ADMIN.email,
+  ADMIN_PASSWORD: E2E_ADMIN.password,
 };
 let createDb = "";
 if (process.env.TEST_DATABASE_URL) {
