@@ -37,7 +37,7 @@ import { brokerNow, getConnection, markConnection, recordMarketTime, requireBrok
 import { config } from "./config.server";
 import { crashPoint } from "./crash-point.server";
 import { db, sqlQueryCount } from "./db.server";
-import { licenceView, type LicenceRow } from "./licence.server";
+import { joinedLicence, LICENCE_JOIN_COLUMNS, licenceView, type JoinedLicenceColumns } from "./licence.server";
 import { logger } from "./logger.server";
 import { completeCandleSets, seriesKey } from "./market-data.server";
 import { notify } from "./notifications.server";
@@ -96,20 +96,12 @@ async function licenceValid(userId: string): Promise<boolean> {
 
 type TickBotRow = Pick<BotRow, "is_active" | "peak_balance" | "last_started_at" | "manage_only_since" | "manage_only_reason">;
 
-interface TickContextRow extends TickBotRow {
+interface TickContextRow extends TickBotRow, JoinedLicenceColumns {
   role: string;
   subscription_status: string;
   timezone: string | null;
   has_bot: boolean;
   settings: unknown;
-  lic_id: string | null;
-  lic_key: string;
-  lic_kind: string;
-  lic_plan_id: string | null;
-  lic_plan_name: string | null;
-  lic_start_date: Date;
-  lic_end_date: Date;
-  lic_is_active: boolean;
 }
 
 /**
@@ -121,18 +113,14 @@ async function licenceAndTimezone(userId: string): Promise<{ valid: boolean; tim
   const [u] = await db()<TickContextRow[]>`
     select u.role, u.subscription_status, u.preferences->>'timezone' as timezone, b.user_id is not null as has_bot,
       b.is_active, b.peak_balance::text as peak_balance, b.last_started_at, b.manage_only_since, b.manage_only_reason, s.settings,
-      l.id as lic_id, l.key as lic_key, l.kind as lic_kind, l.plan_id as lic_plan_id, l.plan_name as lic_plan_name,
-      l.start_date as lic_start_date, l.end_date as lic_end_date, l.is_active as lic_is_active
+      ${db().unsafe(LICENCE_JOIN_COLUMNS)}
     from users u
       left join bots b on b.user_id = u.id
       left join trading_settings s on s.user_id = u.id
       left join lateral (select * from licenses where user_id = u.id order by end_date desc limit 1) l on true
     where u.id = ${userId}`;
   if (!u) return { valid: false, settings: settingsFromRow(undefined) };
-  const licence: LicenceRow | undefined = u.lic_id
-    ? { id: u.lic_id, key: u.lic_key, kind: u.lic_kind, plan_id: u.lic_plan_id, plan_name: u.lic_plan_name, start_date: u.lic_start_date, end_date: u.lic_end_date, is_active: u.lic_is_active }
-    : undefined;
-  const valid = licenceView(u.role, u.subscription_status, licence).hasValidLicense;
+  const valid = licenceView(u.role, u.subscription_status, joinedLicence(u)).hasValidLicense;
   const bot = u.has_bot
     ? {
         is_active: u.is_active,

@@ -23,6 +23,29 @@ export interface LicenceRow {
   is_active: boolean;
 }
 
+/** The newest licence joined into another row with its columns prefixed `lic_` (`LICENCE_JOIN_COLUMNS`). */
+export interface JoinedLicenceColumns {
+  lic_id: string | null;
+  lic_key: string;
+  lic_kind: string;
+  lic_plan_id: string | null;
+  lic_plan_name: string | null;
+  lic_start_date: Date;
+  lic_end_date: Date;
+  lic_is_active: boolean;
+}
+
+/** The select list for `JoinedLicenceColumns` from a licence aliased `l` (the newest one, as `latestLicence` reads it). */
+export const LICENCE_JOIN_COLUMNS = `l.id as lic_id, l.key as lic_key, l.kind as lic_kind, l.plan_id as lic_plan_id, l.plan_name as lic_plan_name,
+  l.start_date as lic_start_date, l.end_date as lic_end_date, l.is_active as lic_is_active`;
+
+/** The licence of a row carrying `JoinedLicenceColumns`, or undefined when the user has none. */
+export function joinedLicence(r: JoinedLicenceColumns): LicenceRow | undefined {
+  return r.lic_id
+    ? { id: r.lic_id, key: r.lic_key, kind: r.lic_kind, plan_id: r.lic_plan_id, plan_name: r.lic_plan_name, start_date: r.lic_start_date, end_date: r.lic_end_date, is_active: r.lic_is_active }
+    : undefined;
+}
+
 /** Creates the trial licence for a new user (inside the caller's transaction). */
 export async function createTrialLicence(sql: postgres.Sql | postgres.TransactionSql, userId: string, now = new Date()) {
   const end = new Date(now.getTime() + TRIAL_DAYS * 86_400_000);

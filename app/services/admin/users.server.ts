@@ -31,7 +31,7 @@ import { hashPassword } from "../auth.server";
 import { botStatus, decisionReason, type DecisionRow } from "../bot.server";
 import { db } from "../db.server";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors.server";
-import { createTrialLicence, licenceView, type LicenceRow } from "../licence.server";
+import { createTrialLicence, joinedLicence, LICENCE_JOIN_COLUMNS, licenceView, type JoinedLicenceColumns } from "../licence.server";
 import { logger } from "../logger.server";
 import { notificationView } from "../notifications.server";
 import { randomToken } from "../crypto.server";
@@ -52,7 +52,7 @@ const NOT_FOUND = msg("admin-accounts:errors.notFound");
 const LIVE_SUBSCRIPTION = ["active", "trialing", "past_due", "unpaid", "incomplete"];
 
 /** A user row with its newest licence, broker connection and bot flag (one query, no N+1). */
-interface AdminUserRow {
+interface AdminUserRow extends JoinedLicenceColumns {
   id: string;
   email: string;
   first_name: string;
@@ -68,14 +68,6 @@ interface AdminUserRow {
   last_login_at: Date | null;
   deleted_at: Date | null;
   deleted_email: string | null;
-  lic_id: string | null;
-  lic_key: string;
-  lic_kind: string;
-  lic_plan_id: string | null;
-  lic_plan_name: string | null;
-  lic_start_date: Date;
-  lic_end_date: Date;
-  lic_is_active: boolean;
   broker_environment: string | null;
   broker_account_id: string | null;
   broker_alias: string | null;
@@ -89,8 +81,7 @@ interface AdminUserRow {
 const selectUsers = (sql: Sql) => sql`
   select u.id, u.email, u.first_name, u.last_name, u.role, u.is_active, u.preferences, u.subscription_status,
     u.stripe_customer_id, u.stripe_subscription_id, u.email_verified_at, u.created_at, u.last_login_at, u.deleted_at, u.deleted_email,
-    l.id as lic_id, l.key as lic_key, l.kind as lic_kind, l.plan_id as lic_plan_id, l.plan_name as lic_plan_name,
-    l.start_date as lic_start_date, l.end_date as lic_end_date, l.is_active as lic_is_active,
+    ${sql.unsafe(LICENCE_JOIN_COLUMNS)},
     c.environment as broker_environment, c.account_id as broker_account_id, c.account_alias as broker_alias,
     c.status as broker_status, c.last_error as broker_last_error, c.connected_at as broker_connected_at,
     coalesce(b.is_active, false) as bot_active
@@ -102,9 +93,7 @@ const selectUsers = (sql: Sql) => sql`
 
 /** A user as the admin API returns it: the PRODUCT.md §3 shape plus the licence kind, broker and bot summaries. */
 export function adminUserView(r: AdminUserRow) {
-  const lic: LicenceRow | undefined = r.lic_id
-    ? { id: r.lic_id, key: r.lic_key, kind: r.lic_kind, plan_id: r.lic_plan_id, plan_name: r.lic_plan_name, start_date: r.lic_start_date, end_date: r.lic_end_date, is_active: r.lic_is_active }
-    : undefined;
+  const lic = joinedLicence(r);
   return {
     _id: r.id,
     id: r.id,
