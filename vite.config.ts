@@ -14,6 +14,8 @@ export default defineConfig({
   plugins: [
     tailwindcss(),
     remix({
+      // BUILD_DIR (default build/): lets parallel checkouts of the tests build side by side.
+      buildDirectory: process.env.BUILD_DIR || "build",
       ignoredRouteFiles: ["**/*.test.*"],
       future: {
         v3_fetcherPersist: true,

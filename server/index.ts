@@ -53,8 +53,9 @@ function configureBuild(build: ServerBuild, cfg: Config): EntryModule {
 
 async function main() {
   let cfg: Config;
+  const environment = readEnvironment();
   try {
-    cfg = parseConfig(readEnvironment());
+    cfg = parseConfig(environment);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -177,13 +178,14 @@ async function main() {
     });
     closeVite = () => viteServer.close();
   } else {
-    const buildPath = path.join(root, "build/server/index.js");
+    const buildDir = path.resolve(root, environment.BUILD_DIR || "build"); // BUILD_DIR: vite.config.ts buildDirectory
+    const buildPath = path.join(buildDir, "server/index.js");
     if (!existsSync(buildPath)) {
       console.error("Build não encontrado: rode `npm run build` (ou use `npm start`, que compila antes).");
       process.exit(1);
     }
-    app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
-    app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
+    app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y" }));
+    app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
     build = (await import(buildPath)) as ServerBuild;
     configureBuild(build, cfg);
     remixHandler = createRequestHandler({ build, mode: "production", getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }) });

@@ -17,8 +17,8 @@
  * `intent=portal` → 303 to the Billing Portal (`js=1`: `{portalUrl}`).
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
-import { useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import { useMemo, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { msg } from "../../core/i18n/message";
 import {
@@ -415,63 +415,25 @@ export default function BillingPage() {
   );
 }
 
-/** What the portal fetcher receives. */
-type PortalResult = Extract<BillingActionResult, { intent: "portal" }>;
-
 /**
- * 'Portal de Cobrança' (PRODUCT.md §7: portalUrl opened in a new tab). Without JavaScript a POST
- * with target=_blank that the action answers 303 to the portal; with JavaScript a tab is opened at
- * the click (so no popup blocker steps in), then sent to the portal URL the action returns, or
- * closed with 'Erro ao abrir o portal de cobrança. Tente novamente.'.
+ * 'Portal de Cobrança' (PRODUCT.md §7: portalUrl opened in a new tab). A native POST with
+ * target=_blank, with or without JavaScript: the new tab follows the action's 303 to the portal, or
+ * shows this page with 'Erro ao abrir o portal de cobrança. Tente novamente.'. (An earlier version
+ * opened a blank tab at the click and set its location after a fetch; under load the tab sometimes
+ * never left about:blank, so the browser's own form submission is used instead.)
  */
 function PortalButton() {
   const { t } = useTranslation("billing");
-  const fetcher = useFetcher<PortalResult>({ key: "portal" });
-  const tab = useRef<Window | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const result = fetcher.data;
-
-  useEffect(() => {
-    if (!result || result.intent !== "portal") return;
-    const w = tab.current;
-    tab.current = null;
-    if (result.ok && isSafeRedirect(result.portalUrl)) {
-      setError(null);
-      if (w && !w.closed) {
-        w.opener = null;
-        w.location.href = new URL(result.portalUrl, window.location.href).toString();
-      } else window.location.assign(result.portalUrl);
-    } else {
-      w?.close();
-      setError(result.ok ? t("errors.portal") : result.message);
-    }
-  }, [result, t]);
-
   return (
     <div className="mt-4">
-      <form
-        method="post"
-        action={ACTION}
-        target="_blank"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setError(null);
-          tab.current = window.open("", "_blank");
-          fetcher.submit({ intent: "portal", js: "1" }, { method: "post", action: ACTION });
-        }}
-      >
+      <form method="post" action={ACTION} target="_blank" rel="noopener">
         <input type="hidden" name="intent" value="portal" />
-        <Button type="submit" variant="secondary" loading={fetcher.state !== "idle"} data-testid="billing-portal">
+        <Button type="submit" variant="secondary" data-testid="billing-portal">
           {t("page.portal")} <ExternalIcon size={16} />
           <span className="sr-only">{t("common:opensInNewTab")}</span>
         </Button>
       </form>
       <p className="mt-2 text-xs text-slate-400">{t("page.portalHint")}</p>
-      {error && (
-        <Banner tone="error" className="mt-3" onClose={() => setError(null)}>
-          <span data-testid="portal-error">{error}</span>
-        </Banner>
-      )}
     </div>
   );
 }

@@ -27,7 +27,7 @@ export async function startAppServer(env: Record<string, string>, timeoutMs = 60
   const proc = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
     cwd: root,
     // Tests drive run-once far faster than a person: the per-user action limit is raised unless a test sets it.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", LOG_LEVEL: "warn", DATA_DIR: dataDir, NODE_ENV: "test", USER_ACTION_RATE_LIMIT: "100000", ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(process.env.BUILD_DIR ? { BUILD_DIR: process.env.BUILD_DIR } : {}), PORT: "0", LOG_LEVEL: "warn", DATA_DIR: dataDir, NODE_ENV: "test", USER_ACTION_RATE_LIMIT: "100000", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

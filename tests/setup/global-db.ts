@@ -18,7 +18,7 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, "../..");
-  if (!existsSync(path.join(root, "build/server/index.js"))) {
+  if (!existsSync(path.join(root, process.env.BUILD_DIR || "build", "server/index.js"))) {
     execSync("npm run build", { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
   }
   if (process.env.TEST_DATABASE_URL) {
