@@ -76,9 +76,12 @@ export interface DecisionSource {
   prepare(instruments: string[], now: Date): MaybePromise<(input: StreamInput) => Decision>;
 }
 
-/** Economic calendar: whether `instrument` is inside a news blackout at `now`. */
+/**
+ * Economic calendar: whether `instrument` is inside a news blackout at `now` (the tick's market time),
+ * the event to name in the reason and when the blackout ends (core/calendar/blackout.ts).
+ */
 export interface NewsCalendar {
-  blackout(instrument: string, now: Date): { active: boolean; event?: string } | undefined;
+  blackout(instrument: string, now: Date): { active: boolean; event?: string; until?: Date } | undefined;
 }
 
 export interface TickPorts {
