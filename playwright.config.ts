@@ -97,7 +97,8 @@ export default defineConfig({
       stderr: "pipe",
     },
     {
-      command: `${createDb}npm run build && node --import tsx server/index.ts`,
+      // E2E_BUILT=1: the caller (tests/run-all.ts) has just built; skip the second build.
+      command: `${createDb}${process.env.E2E_BUILT === "1" ? "" : "npm run build && "}node --import tsx server/index.ts`,
       url: `${BASE_URL}/api/health`,
       env,
       timeout: 300_000,

@@ -46,7 +46,7 @@ if (vitestCode !== 0) stepFailed = true;
 
 ensureChromium();
 if (existsSync("/usr/bin/chromium")) {
-  const pwCode = run("npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/playwright.json" });
+  const pwCode = run("npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/playwright.json", E2E_BUILT: "1" });
   if (existsSync("test-results/playwright.json")) {
     const p = JSON.parse(readFileSync("test-results/playwright.json", "utf8"));
     results.passed += (p.stats?.expected ?? 0) + (p.stats?.flaky ?? 0);
