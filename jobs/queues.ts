@@ -88,4 +88,16 @@ export const stripeSweepQueue = {
   options: { policy: "singleton" as const, retryLimit: 2, retryDelay: 600, expireInSeconds: 3600, deadLetter: DEAD_LETTER_QUEUE },
 };
 
-export const ALL_QUEUES = [botTickQueue, botSchedulerQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue];
+/**
+ * Every 30 minutes (and once at boot): the economic calendar from NEWS_CALENDAR_URL, else the shipped
+ * data/calendar files (app/services/calendar.server.ts, ADR 0018). The fetch retries itself; a failure
+ * is logged and keeps the stored events, so the job never fails for it.
+ */
+export const calendarRefreshQueue = {
+  name: "calendar-refresh",
+  cron: "*/30 * * * *",
+  payload: z.object({}).loose(),
+  options: { policy: "singleton" as const, retryLimit: 1, retryDelay: 60, expireInSeconds: 300, deadLetter: DEAD_LETTER_QUEUE },
+};
+
+export const ALL_QUEUES = [botTickQueue, botSchedulerQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue, calendarRefreshQueue];

@@ -3,9 +3,10 @@
  * per-minute scheduler, and a first scheduler pass at boot so active bots resume at once.
  */
 import type PgBoss from "pg-boss";
+import { handleCalendarRefresh } from "./calendar-handler";
 import { handleEmailSend } from "./email-handler";
 import { handleBotTick, handleScheduler } from "./handlers";
-import { botSchedulerQueue, botTickQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue } from "./queues";
+import { botSchedulerQueue, botTickQueue, calendarRefreshQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue } from "./queues";
 import { handleStripeEvent, handleStripePending, handleStripeSweep } from "./stripe-handlers";
 
 /** What the workers of this process may do at once. */
@@ -29,5 +30,8 @@ export async function startWorkers(boss: PgBoss, opts: WorkerOptions): Promise<v
   await boss.schedule(botSchedulerQueue.name, botSchedulerQueue.cron, {}, { singletonKey: "scheduler" });
   await boss.schedule(stripePendingQueue.name, stripePendingQueue.cron, {}, { singletonKey: "stripe-pending" });
   await boss.schedule(stripeSweepQueue.name, stripeSweepQueue.cron, {}, { singletonKey: "stripe-sweep" });
+  await boss.work(calendarRefreshQueue.name, { pollingIntervalSeconds: 5 }, handleCalendarRefresh);
+  await boss.schedule(calendarRefreshQueue.name, calendarRefreshQueue.cron, {}, { singletonKey: "calendar-refresh" });
+  await boss.send(calendarRefreshQueue.name, {}); // once at boot: the bot has its calendar before the first cron
   await handleScheduler([]);
 }

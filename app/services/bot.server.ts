@@ -43,6 +43,7 @@ import { completeCandleSets, seriesKey } from "./market-data.server";
 import { notify } from "./notifications.server";
 import { enqueueTick } from "./queue.server";
 import { reconcile } from "./reconcile.server";
+import { newsCalendarFor } from "./calendar.server";
 import { settingsFromRow } from "./settings.server";
 import { withUserLock } from "./user-lock.server";
 
@@ -482,6 +483,8 @@ async function tradeOnce(
       },
     },
     clock: () => new Date(brokerNow(conn)),
+    // The news blackout, asked with the tick's market time (the simulator's replay meets its own events).
+    calendar: await newsCalendarFor(settings),
   };
   // The bot's start is a wall-clock instant; trades carry the broker's clock (the simulator replays
   // history): the run start is moved onto the broker's clock with the recorded offset.

@@ -99,6 +99,12 @@ const schema = z.object({
   VAPID_PUBLIC_KEY: z.string().min(1).optional(),
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),
   VAPID_SUBJECT: z.string().min(1).optional(),
+  /**
+   * ForexFactory-style weekly JSON feed of the economic calendar (app/services/calendar.server.ts,
+   * ADR 0018), e.g. https://nfs.faireconomy.media/ff_calendar_thisweek.json; unset: the shipped
+   * data/calendar files.
+   */
+  NEWS_CALENDAR_URL: url.optional(),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8, "precisa de pelo menos 8 caracteres").optional(),
   WORKERS: onOff.default("on"),

@@ -32,7 +32,7 @@ import { getTx } from "../simulator/transactions";
 import { computeTradeStats } from "../stats";
 import type { TradeStats } from "../stats";
 import { executeTick } from "../trading/tick";
-import type { TickPorts } from "../trading/tick";
+import type { NewsCalendar, TickPorts } from "../trading/tick";
 import { BacktestAccount } from "./sim-account";
 import type { TradingCosts } from "./sim-account";
 
@@ -64,6 +64,11 @@ export interface BacktestOptions {
    * strategy's timeframe, stops, sizing, risk gate and costs.
    */
   entry?: { kind: "random"; probability: number; random: () => number };
+  /**
+   * Economic calendar (core/calendar newsCalendar): entries inside a news blackout are refused by the
+   * same risk rule as live and counted in `newsBlocked`. Without it nothing is blacked out.
+   */
+  calendar?: NewsCalendar;
 }
 
 export interface BacktestTrade {
@@ -117,6 +122,8 @@ export interface BacktestResult {
   stops: { time: string; code: string; reason: string; reasonMsg: Msg }[];
   /** How often each risk rule blocked an "open" decision (order_not_filled: the broker refused). */
   blocked: Record<string, number>;
+  /** Entries the news blackout refused (with a calendar): when, which instrument, the event named. */
+  newsBlocked: { time: string; instrument: string; event: string }[];
   /** Wall time and speed, when a clock was given. */
   durationMs?: number;
   candlesPerSecond?: number;
@@ -221,7 +228,9 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     store: account,
     decisions: { prepare: () => (input) => decideWith(engines.get(input.instrument)!, input) },
     clock: () => new Date(clockMs),
+    ...(opts.calendar ? { calendar: opts.calendar } : {}),
   };
+  const newsBlocked: BacktestResult["newsBlocked"] = [];
 
   let highWaterMark: string | null = null;
   let runStartedAt: Date | null = null;
@@ -253,6 +262,11 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     ticks++;
     const report = await executeTick(ports, { settings, timezone: tz, licenceValid: true, highWaterMark, runStartedAt });
     highWaterMark = report.highWaterMark;
+    for (const { decision, verdict } of report.decisions) {
+      if (decision.action !== "open" || verdict.code !== "news_blackout") continue;
+      const event = opts.calendar?.blackout(decision.instrument, report.now)?.event ?? "";
+      newsBlocked.push({ time: report.now.toISOString(), instrument: decision.instrument, event });
+    }
     if (report.stopped) {
       const v = report.stopped;
       stops.push({ time: report.now.toISOString(), code: v.code, reason: v.reason, reasonMsg: v.reasonMsg });
@@ -277,6 +291,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     spreadPips: Object.fromEntries(instruments.map((i) => [i, BASE_SPREAD_PIPS[i] ?? "2.0"])),
     stops,
     blocked: account.blocked,
+    newsBlocked,
   };
   if (opts.clock && started !== undefined) {
     const ms = opts.clock() - started;

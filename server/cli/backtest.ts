@@ -1,28 +1,34 @@
 /**
  * `npm run backtest -- --instrument EUR_USD[,GBP_USD,...] --data <dir> [--from ISO] [--to ISO]
  *  [--balance 10000] [--currency USD] [--style swing] [--commission USD_PER_LOT] [--financing PCT_PER_YEAR]
- *  [--json FILE] [--baseline random --seeds 200]`
+ *  [--json FILE] [--baseline random --seeds 200] [--calendar <csv or folder>]`
  * Runs the live bot's executor over the listed instruments together, in one simulator account
  * (concurrent positions as live; core/backtest/run.ts), and prints a summary (field definitions: profit factor = gross profit / gross loss,
  * payoff = average win / average loss, ADR 0008) and the trades. `--json FILE` writes the settings,
  * per-trade rows, statistics and risk stops as JSON. `--baseline random` also runs `--seeds`
  * random-entry backtests with the same exits, sizing and costs and prints the strategy's
  * percentile among them (core/backtest/baseline.ts). Bid/ask come from the simulator's spread
- * model (per-instrument table, wider at rollover and into the Friday close). Exits 1 with a message on bad arguments or missing files.
+ * model (per-instrument table, wider at rollover and into the Friday close). `--calendar` applies the
+ * news blackout of the settings (PRODUCT.md §9 defaults: 5 min before, 10 after, sensitivity medium,
+ * impacted pairs only; ADR 0018) with the events of a calendar CSV file or of every `*.csv` of a
+ * folder (format of data/calendar): blocked entries are counted and listed. Exits 1 with a message on bad arguments or missing files.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { randomBaseline } from "../../core/backtest/baseline";
 import type { BaselineResult } from "../../core/backtest/baseline";
 import { runBacktest } from "../../core/backtest/run";
 import type { BacktestOptions, BacktestResult } from "../../core/backtest/run";
+import { CalendarIndex, newsCalendar, parseCalendarCsv } from "../../core/calendar";
+import type { CalendarEvent } from "../../core/calendar";
 import { instrumentSpec } from "../../core/instruments";
 import { defaultSettings, parseSettingsUpdate } from "../../core/settings";
 import { loadCsvCandles } from "./candle-files";
 
 const USAGE =
-  "Uso: npm run backtest -- --instrument EUR_USD[,GBP_USD] --data <pasta> [--from ISO] [--to ISO] [--balance 10000] [--currency USD] [--style swing] [--commission 3.5] [--financing 2] [--json arquivo] [--baseline random --seeds 200]";
+  "Uso: npm run backtest -- --instrument EUR_USD[,GBP_USD] --data <pasta> [--from ISO] [--to ISO] [--balance 10000] [--currency USD] [--style swing] [--commission 3.5] [--financing 2] [--json arquivo] [--baseline random --seeds 200] [--calendar arquivo.csv|pasta]";
 
 function fail(msg: string): never {
   console.error(`Erro: ${msg}\n${USAGE}`);
@@ -30,6 +36,22 @@ function fail(msg: string): never {
 }
 
 const dash = (v: string | null) => v ?? "—";
+
+/**
+ * Events of a calendar CSV file, or of every `*.csv` in a folder (data/calendar format).
+ * @throws Error (Portuguese) when the path is missing or has no CSV file, or a row is invalid
+ */
+export function loadCalendarFiles(p: string): CalendarEvent[] {
+  if (!existsSync(p)) throw new Error(`Calendário não encontrado: ${p}`);
+  const files = statSync(p).isDirectory()
+    ? readdirSync(p)
+        .filter((f) => f.endsWith(".csv"))
+        .sort()
+        .map((f) => join(p, f))
+    : [p];
+  if (!files.length) throw new Error(`Nenhum arquivo .csv em ${p}`);
+  return files.flatMap((f) => parseCalendarCsv(readFileSync(f, "utf8"), f));
+}
 
 /** The summary table and trade list of a run as text. */
 export function formatReport(r: BacktestResult, currency: string, baseline?: BaselineResult): string {
@@ -56,6 +78,7 @@ export function formatReport(r: BacktestResult, currency: string, baseline?: Bas
     ["Exposição (tempo posicionado)", `${dash(s.exposurePct)}%`],
     ["Paradas do robô", String(r.stops.length)],
     ["Bloqueios de risco", Object.entries(r.blocked).map(([k, v]) => `${k}=${v}`).join(", ") || "—"],
+    ["Entradas bloqueadas por notícias", String(r.newsBlocked.length)],
     ["Candles por segundo", r.candlesPerSecond === undefined ? "—" : String(r.candlesPerSecond)],
   ];
   if (baseline) {
@@ -86,6 +109,10 @@ export function formatReport(r: BacktestResult, currency: string, baseline?: Bas
     );
   }
   for (const st of r.stops) lines.push(`Parada ${st.time}: ${st.reason}`);
+  if (r.newsBlocked.length) {
+    lines.push("", "Entradas bloqueadas por notícias:");
+    for (const b of r.newsBlocked) lines.push(`${b.time.slice(0, 19)}  ${b.instrument.padEnd(8)}  ${b.event}`);
+  }
   return lines.join("\n");
 }
 
@@ -126,6 +153,7 @@ export function jsonResult(opts: BacktestOptions, r: BacktestResult, baseline?: 
     stats: r.stats,
     stops: r.stops.map(({ time, code, reason }) => ({ time, code, reason })),
     blocked: r.blocked,
+    newsBlocked: r.newsBlocked,
     ...(baseline ? { baseline } : {}),
   };
 }
@@ -147,6 +175,7 @@ async function main(): Promise<void> {
         json: { type: "string" },
         baseline: { type: "string" },
         seeds: { type: "string", default: "200" },
+        calendar: { type: "string" },
       },
       strict: true,
     }) as { values: Record<string, string | undefined> });
@@ -190,6 +219,7 @@ async function main(): Promise<void> {
       ...(values.to ? { to: values.to } : {}),
       initialBalance: values.balance!,
       accountCurrency: currency,
+      ...(values.calendar ? { calendar: newsCalendar(new CalendarIndex(loadCalendarFiles(values.calendar)), settings.aiSettings.news) } : {}),
       costs: {
         ...(values.commission ? { commissionPerLot: values.commission } : {}),
         ...(values.financing ? { financingPctPerYear: values.financing } : {}),

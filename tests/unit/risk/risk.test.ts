@@ -33,7 +33,7 @@ describe("evaluateRisk", () => {
     ["trading hours", { settings: withHours("09:00", "11:59") }, "trading_hours", "Fora do horário de negociação (09:00–11:59, America/Sao_Paulo)", undefined],
     ["weekend", { now: FRIDAY_1600_NY }, "weekend_close", "Sem novas posições nos 120 min antes do fechamento semanal do mercado (sexta 17:00, Nova York)", undefined],
     ["weekend closed", { now: SATURDAY }, "weekend_close", "Mercado fechado no fim de semana: reabre domingo 17:00 (Nova York)", undefined],
-    ["news", { newsBlackout: { active: true, event: "Payroll (USD)" } }, "news_blackout", "Pausa por notícia de alto impacto: Payroll (USD)", undefined],
+    ["news", { newsBlackout: { active: true, event: "Payroll (USD)" } }, "news_blackout", "Pausa por notícia: Payroll (USD)", undefined],
     ["spread", { spreadPips: 3.5 }, "spread_too_wide", "Spread de 3,5 pips acima do máximo de 3,0 pips para EUR_USD", undefined],
     ["maxTrades", { openTrades: 3 }, "max_trades", "Limite de 3 trades simultâneos atingido (3 abertos)", undefined],
     ["one per instrument", { openTrades: 1, openTradesOnInstrument: 1 }, "instrument_busy", "Já existe um trade aberto em EUR_USD", undefined],
