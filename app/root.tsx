@@ -17,11 +17,15 @@ import { useNonce } from "~/lib/nonce";
 import { AppHeader, NavDock } from "~/components/layout";
 import { createI18n, i18nFor, INTL_LOCALE, toLanguage } from "~/i18n";
 import { chromeData } from "~/lib/pages.server";
+import { usePushRegistration } from "~/lib/push-client";
 import styles from "./tailwind.css?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
   { rel: "icon", href: "/favicon.ico", sizes: "any" },
+  // Installable app and its icons (issue 11; app/routes/manifest[.]webmanifest.ts).
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png", sizes: "180x180" },
 ];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
@@ -43,6 +47,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const showChrome = !!data?.user && data.user.role !== "admin" && !chromeHidden(pathname);
   const i18n = useMemo(() => createI18n(data?.language), [data?.language]);
   const nonce = useNonce();
+  // Web push after login (PRODUCT.md §2): the service worker, and the subscription when allowed.
+  usePushRegistration(showChrome ? data?.user?.email : null);
   return (
     <I18nextProvider i18n={i18n}>
     <html lang={INTL_LOCALE[toLanguage(data?.language)]} className="dark">

@@ -100,4 +100,26 @@ export const calendarRefreshQueue = {
   options: { policy: "singleton" as const, retryLimit: 1, retryDelay: 60, expireInSeconds: 300, deadLetter: DEAD_LETTER_QUEUE },
 };
 
-export const ALL_QUEUES = [botTickQueue, botSchedulerQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue, calendarRefreshQueue];
+/**
+ * Web push of one stored notification (issue 11, ADR 0016): queued in the transaction that inserts
+ * the notification (pg-boss's `db` option), so a push is never lost nor queued for a rolled-back
+ * row. The handler picks the devices (topic switches) and queues one `push-send` per device.
+ */
+export const pushNotifyQueue = {
+  name: "push-notify",
+  payload: z.object({ notificationId: z.uuid() }),
+  options: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 60, deadLetter: DEAD_LETTER_QUEUE },
+};
+
+/**
+ * One push to one device: a failing device never holds the others. 5xx/network → pg-boss retries
+ * with backoff; 429 → a fresh job after `Retry-After` (`attempt` counts them); 404/410 → the
+ * subscription is deleted. singletonKey notification:subscription, so a retried fan-out never doubles it.
+ */
+export const pushSendQueue = {
+  name: "push-send",
+  payload: z.object({ notificationId: z.uuid(), subscriptionId: z.uuid(), attempt: z.number().int().min(0).max(20).default(0) }),
+  options: { retryLimit: 5, retryDelay: 3, retryBackoff: true, expireInSeconds: 60, deadLetter: DEAD_LETTER_QUEUE },
+};
+
+export const ALL_QUEUES = [botTickQueue, botSchedulerQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue, pushNotifyQueue, pushSendQueue, calendarRefreshQueue];

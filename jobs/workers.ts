@@ -6,7 +6,8 @@ import type PgBoss from "pg-boss";
 import { handleCalendarRefresh } from "./calendar-handler";
 import { handleEmailSend } from "./email-handler";
 import { handleBotTick, handleScheduler } from "./handlers";
-import { botSchedulerQueue, botTickQueue, calendarRefreshQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue } from "./queues";
+import { handlePushNotify, handlePushSend } from "./push-handlers";
+import { botSchedulerQueue, botTickQueue, calendarRefreshQueue, emailSendQueue, pushNotifyQueue, pushSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue } from "./queues";
 import { handleStripeEvent, handleStripePending, handleStripeSweep } from "./stripe-handlers";
 
 /** What the workers of this process may do at once. */
@@ -27,6 +28,9 @@ export async function startWorkers(boss: PgBoss, opts: WorkerOptions): Promise<v
   await boss.work(stripeEventQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleStripeEvent);
   await boss.work(stripePendingQueue.name, { pollingIntervalSeconds: 30 }, handleStripePending);
   await boss.work(stripeSweepQueue.name, { pollingIntervalSeconds: 60 }, handleStripeSweep);
+  await boss.work(pushNotifyQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handlePushNotify);
+  // Two push-send workers: a device whose push service hangs (10 s timeout) does not hold the others'.
+  for (let i = 0; i < 2; i++) await boss.work(pushSendQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handlePushSend);
   await boss.schedule(botSchedulerQueue.name, botSchedulerQueue.cron, {}, { singletonKey: "scheduler" });
   await boss.schedule(stripePendingQueue.name, stripePendingQueue.cron, {}, { singletonKey: "stripe-pending" });
   await boss.schedule(stripeSweepQueue.name, stripeSweepQueue.cron, {}, { singletonKey: "stripe-sweep" });

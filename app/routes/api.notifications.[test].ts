@@ -1,10 +1,11 @@
-/** POST /api/notifications/test → 201 {notification}: creates a test notification for the user (PRODUCT.md §7); at most USER_ACTION_RATE_LIMIT a minute per user (429 past it). File name escapes `test` because `*.test.*` files are ignored as routes. */
+/** POST /api/notifications/test → 201 {notification, devices}: creates a test notification for the user (PRODUCT.md §7), which is also pushed to the user's subscribed devices (`devices`: how many; issue 11); at most USER_ACTION_RATE_LIMIT a minute per user (429 past it). File name escapes `test` because `*.test.*` files are ignored as routes. */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { apiRoute, json } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { sendTestNotification } from "~/services/notifications.server";
+import { subscriptionCount } from "~/services/push/push.server";
 import { consumeUserAction } from "~/services/user-rate-limit.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
@@ -13,7 +14,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
     await consumeUserAction(user.id, "notifications.test");
     const language = user.preferences?.language;
     const notification = await sendTestNotification(user.id, language);
-    return json({ success: true, message: translateMsg(msg("notices:test.sent"), language), notification }, 201);
+    return json({ success: true, message: translateMsg(msg("notices:test.sent"), language), notification, devices: await subscriptionCount(user.id) }, 201);
   });
 
 /** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */

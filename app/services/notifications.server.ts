@@ -1,6 +1,8 @@
 /**
  * Notifications created by the product (PRODUCT.md §3 Notification): a row per event, read through
- * its owner. Web push and SSE fan-out hook in here later (each channel failing alone, DESIGN.md §3.6).
+ * its owner. Every row queues its web push in the same transaction (jobs/send.ts `enqueuePushNotify`,
+ * ADR 0016): the push commits with the row and never outlives a rolled-back one; delivery then fails
+ * alone (DESIGN.md §3.6). SSE fan-out hooks in here too.
  *
  * Title and message are translatable messages (ADR 0007): a row keeps the Portuguese text in
  * title/message and the message in title_msg/message_msg; every read renders them in the reader's
@@ -10,6 +12,7 @@ import type postgres from "postgres";
 import { isMsg, type Msg } from "../../core/i18n/message";
 import { notices, type ListQuery, type NotificationTypeName, type NotificationView } from "../lib/notifications";
 import { i18nFor, translateMsg } from "~/i18n";
+import { enqueuePushNotify } from "../../jobs/send";
 import { db } from "./db.server";
 import { logger } from "./logger.server";
 
@@ -52,17 +55,14 @@ export async function insertNotifications(sql: postgres.TransactionSql, userId: 
       metadata: sql.json((n.metadata ?? {}) as never),
     };
   });
-  await sql`insert into notifications ${sql(rows)}`;
+  const inserted = await sql<{ id: string }[]>`insert into notifications ${sql(rows)} returning id`;
+  await enqueuePushNotify(sql, inserted.map((r) => r.id));
 }
 
 /** Stores a notification for a user. Never throws: a failed notification must not break a tick. */
 export async function notify(userId: string, n: NewNotification): Promise<void> {
   try {
-    const sql = db();
-    const c = columns(n);
-    await sql`insert into notifications (user_id, type, title, message, title_msg, message_msg, metadata)
-      values (${userId}, ${n.type}, ${c.title}, ${c.message}, ${c.titleMsg === null ? null : sql.json(c.titleMsg as never)},
-        ${c.messageMsg === null ? null : sql.json(c.messageMsg as never)}, ${sql.json((n.metadata ?? {}) as never)})`;
+    await db().begin((tx) => insertNotifications(tx, userId, [n]));
   } catch (err) {
     logger().warn({ err, userId }, "falha ao criar notificação");
   }
@@ -239,17 +239,20 @@ export async function clearNotifications(userId: string): Promise<number> {
 }
 
 /**
- * Stores a notification and returns it in `language` (unlike `notify`, failures propagate to the
- * caller).
+ * Stores a notification (and queues its push in the same transaction) and returns it in `language`
+ * (unlike `notify`, failures propagate to the caller).
  */
 export async function createNotification(userId: string, n: NewNotification, language: unknown = "pt"): Promise<NotificationView> {
-  const sql = db();
-  const c = columns(n);
-  const [row] = await sql<NotificationRow[]>`insert into notifications (user_id, type, title, message, title_msg, message_msg, metadata)
-    values (${userId}, ${n.type}, ${c.title}, ${c.message}, ${c.titleMsg === null ? null : sql.json(c.titleMsg as never)},
-      ${c.messageMsg === null ? null : sql.json(c.messageMsg as never)}, ${sql.json((n.metadata ?? {}) as never)})
-    returning ${sql.unsafe(COLUMNS)}`;
-  return notificationView(row!, language);
+  const row = await db().begin(async (sql) => {
+    const c = columns(n);
+    const [inserted] = await sql<NotificationRow[]>`insert into notifications (user_id, type, title, message, title_msg, message_msg, metadata)
+      values (${userId}, ${n.type}, ${c.title}, ${c.message}, ${c.titleMsg === null ? null : sql.json(c.titleMsg as never)},
+        ${c.messageMsg === null ? null : sql.json(c.messageMsg as never)}, ${sql.json((n.metadata ?? {}) as never)})
+      returning ${sql.unsafe(COLUMNS)}`;
+    await enqueuePushNotify(sql, [inserted!.id]);
+    return inserted!;
+  });
+  return notificationView(row, language);
 }
 
 /** The test notification (POST /api/notifications/test), returned in `language`. */

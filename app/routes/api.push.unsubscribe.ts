@@ -1,0 +1,8 @@
+/** POST /api/push/unsubscribe {endpoint}: removes one of the caller's devices. */
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { unsubscribeRoute } from "~/services/push/routes.server";
+
+export const action = ({ request }: ActionFunctionArgs) => unsubscribeRoute(request);
+
+/** Every method reaches the same handler, which answers 405 with `Allow` for the wrong ones. */
+export const loader = action;
