@@ -12,6 +12,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./lib/nonce";
 
 export { startBackground, stopBackground } from "./services/background.server";
+/** The SSE endpoints, mounted by the Express server on `/api/stream`, and their graceful close (ADR 0017). */
+export { closeStreams, handleStreamRequest } from "./services/streams/sse-routes.server";
 /** The Express server hands its boot config to this module graph (ADR 0009): `configure(cfg)`. */
 export { setConfig as configure } from "./services/config.server";
 

@@ -41,6 +41,9 @@ type EntryModule = {
   configure?: (cfg: Config) => void;
   startBackground: (opts: { printLogins: boolean }) => Promise<{ logins: string[] }>;
   stopBackground: () => Promise<void>;
+  /** SSE `/api/stream/*` (app/services/streams/sse-routes.server.ts) and their close on shutdown. */
+  handleStreamRequest?: (req: express.Request, res: express.Response, next: express.NextFunction) => Promise<void>;
+  closeStreams?: () => Promise<void>;
 };
 
 /** Hands the config to the build's module graph. @throws Error for a build from before `configure` existed */
@@ -123,7 +126,7 @@ async function main() {
   );
   // Personal data in every page and API reply: no-store unless a response sets its own caching (static files).
   app.use(noStoreByDefault);
-  app.use(compression({ filter: (req, res) => !String(req.headers.accept).includes("text/event-stream") && compression.filter(req, res) }));
+  app.use(compression({ filter: (req, res) => !String(req.headers.accept).includes("text/event-stream") && !req.path.startsWith("/api/stream/") && compression.filter(req, res) }));
 
   let remixHandler: express.RequestHandler | undefined;
   app.use((req, res, next) => (remixHandler || req.path.startsWith("/oanda-sim") || req.path.startsWith(STRIPE_SIM_MOUNT) ? next() : res.status(503).json({ message: "Servidor iniciando..." })));
@@ -192,9 +195,12 @@ async function main() {
   }
   // `app.use`, not `app.all("*")`: a route pattern makes Express decode the path as a parameter, and a
   // malformed escape (`/api/x/%ZZ`) then became Express's own HTML 400; the Remix router copes with it.
+  const background = build.entry.module as unknown as EntryModule;
+  // Server-sent events (ADR 0017): long-lived responses written by the price hub, before Remix.
+  const streams = background.handleStreamRequest;
+  if (streams) app.use("/api/stream", (req, res, next) => void streams(req, res, next));
   app.use((req, res, next) => remixHandler!(req, res, next));
 
-  const background = build.entry.module as unknown as EntryModule;
   const { logins } = await background.startBackground({ printLogins: embedded !== undefined });
 
   const url = `http://localhost:${port}`;
@@ -211,6 +217,8 @@ async function main() {
       process.exit(1);
     }, 30_000);
     watchdog.unref();
+    // SSE clients get `server_shutdown` and their responses end before the server stops accepting.
+    await background.closeStreams?.().catch((e) => console.error(e));
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections?.();

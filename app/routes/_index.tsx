@@ -13,6 +13,9 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatMsg, isMsg, type Msg } from "../../core/i18n/message";
 import { BalanceCard, ConnectedAccountCard, type AccountView } from "~/components/account-cards";
+import { LiveStatus } from "~/components/live-status";
+import { liveAccount } from "~/lib/live-prices";
+import { useOpenTradesLive } from "~/lib/use-event-source";
 import { BrokerWizard } from "~/components/broker-wizard";
 import { CpuIcon, PlugIcon, ShieldIcon } from "~/components/icons";
 import { PowerButton } from "~/components/power-button";
@@ -126,6 +129,8 @@ export default function HeroPage() {
   const view = heroView({ online, hasLicense: user.hasValidLicense, brokerConnected: broker.isConnected, botActive, manageOnly: bot.manageOnly });
   const manageOnly = view.state === "manage-only";
   const account = broker.account as AccountView | null;
+  // Live balance/P&L (issue 11): the open trades at streamed prices; the 15 s refresh stays the fallback.
+  const live = useOpenTradesLive(broker.isConnected && user.hasValidLicense, broker, revalidate);
   const name = [user.firstName, user.lastName].filter(Boolean).join(" ") || user.email;
   const loop = bot.loopState;
   const lic = licenceLabel(user.licenseStatus);
@@ -301,7 +306,10 @@ export default function HeroPage() {
         <div className="space-y-4">
           {broker.isConnected && account ? (
             <div className={clsx("grid gap-4", variant === "desktop" && "md:grid-cols-2 lg:grid-cols-1")}>
-              <BalanceCard account={account} />
+              <div>
+                <BalanceCard account={liveAccount(account, live.trades, live.prices)} />
+                <LiveStatus status={live.status} className="mt-1" />
+              </div>
               <ConnectedAccountCard account={account} error={brokerError} onChanged={reloadSoon} />
             </div>
           ) : (

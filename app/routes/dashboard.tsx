@@ -11,7 +11,10 @@ import { AccountSummaryCard, DEFAULT_CURRENCY, type AccountView } from "~/compon
 import { CpuIcon } from "~/components/icons";
 import { ClosedTradeRow, OpenTradeCard, TradeListHeader, type ClosedTradeView, type OpenTradeView } from "~/components/trade-cards";
 import { Badge, Banner, Card, signTone, Stat } from "~/components/ui";
+import { LiveStatus } from "~/components/live-status";
 import { metaTitle, useBreakpoint, useDisplay, useNow, usePolling } from "~/lib/hooks";
+import { liveAccount, withLivePrice } from "~/lib/live-prices";
+import { useLivePrices } from "~/lib/use-event-source";
 import { requireAppUser } from "~/lib/pages.server";
 import { licenceLabel, stopReasonKey, subscriptionLabel, tradeStats, winLossCard } from "~/lib/trading";
 import { DomainError } from "~/services/errors.server";
@@ -69,6 +72,9 @@ export default function DashboardPage() {
   const winLoss = winLossCard(stats);
   const lic = licenceLabel(user.licenseStatus);
   const licensed = user.hasValidLicense;
+  // Live prices of the open trades (issue 11): price chips, P&L and the account estimate move between refreshes.
+  const liveInstruments = [...new Set(open.map((tr) => tr.instrument))].sort().join(",");
+  const live = useLivePrices(licensed && broker.isConnected && liveInstruments ? `/api/stream/open-trades?instruments=${liveInstruments}` : null, revalidate);
   const recent = history.slice(0, breakpoint === "desktop" ? CLOSED_DESKTOP : CLOSED_OTHER);
   const name = [user.firstName, user.lastName].filter(Boolean).join(" ") || user.email;
 
@@ -162,7 +168,7 @@ export default function DashboardPage() {
         </div>
         <div className="grid gap-4 md:grid-cols-2">
           {licensed && broker.isConnected && account ? (
-            <AccountSummaryCard account={account} />
+            <AccountSummaryCard account={liveAccount(account, open, live.prices)} />
           ) : (
             <Card title={t("common:account.title")}>
               <p className="text-slate-300">{broker.isConnected ? t("accountCard.licenceNeeded") : t("common:account.none")}</p>
@@ -203,6 +209,7 @@ export default function DashboardPage() {
             <h2 id="open-title" className="mb-3 text-lg font-semibold text-white">
               {t("open.title", { count: open.length })}
             </h2>
+            <LiveStatus status={live.status} className="-mt-2 mb-2" />
             {openError && (
               <Banner tone="error" className="mb-3">
                 {openError === "accountData" ? t("common:errors.accountData") : openError}
@@ -213,7 +220,7 @@ export default function DashboardPage() {
             ) : (
               <ul className="grid gap-3 lg:grid-cols-2" data-testid="open-trades">
                 {open.map((tr) => (
-                  <OpenTradeCard key={tr.id} trade={tr} currency={currency} now={now} onClosed={() => revalidate()} />
+                  <OpenTradeCard key={tr.id} trade={withLivePrice(tr, live.prices, currency)} currency={currency} now={now} onClosed={() => revalidate()} />
                 ))}
               </ul>
             )}

@@ -135,6 +135,15 @@ const schema = z.object({
   OANDA_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   OANDA_RETRIES: z.coerce.number().int().min(0).max(5).default(3),
   /**
+   * Live prices over SSE (app/services/streams, ADR 0017): heartbeat interval of /api/stream/* (ms),
+   * open SSE connections per process and per user (429 beyond), and how long the shared upstream
+   * OANDA pricing stream stays open after its last listener left (ms). Tests shorten the first and last.
+   */
+  SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  SSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100_000).default(10_000),
+  SSE_MAX_PER_USER: z.coerce.number().int().min(1).max(100_000).default(10),
+  PRICE_STREAM_IDLE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  /**
    * Test harness fault injection (tests/integration/crash-restart.test.ts, crash-random.test.ts): the
    * process kills itself at named points of ticks, reconciles and closes — the n-th call of a point, or
    * each call with a seeded probability (app/services/crash-points.ts). Refused when NODE_ENV=production.

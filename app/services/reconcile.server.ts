@@ -25,6 +25,7 @@ import { crashPoint } from "./crash-point.server";
 import { db } from "./db.server";
 import { logger } from "./logger.server";
 import { insertNotifications, type NewNotification } from "./notifications.server";
+import { publishTradeEvents } from "./streams/trade-events.server";
 
 /** WIN if realized P&L > 0, LOSS if < 0, else BE (PRODUCT.md §4 Trade). */
 export function tradeResult(pl: Decimal.Value): "WIN" | "LOSS" | "BE" {
@@ -113,6 +114,8 @@ export async function reconcile(
         where user_id = ${userId} and account_id = ${conn.account_id}`;
       // The notices commit with the trades they tell of (a crash after the commit used to lose them).
       await insertNotifications(sql, userId, notes);
+      // order_fill / trade_close on the SSE streams, delivered on commit (ADR 0017).
+      await publishTradeEvents(sql, userId, notes);
       crashPoint("reconcile-before-commit");
       return { kind: "applied" as const, ...counts };
     });

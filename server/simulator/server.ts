@@ -59,7 +59,7 @@ export function createSimulator(opts: SimulatorAppOptions): Simulator {
  * The mounted simulator: an Express router plus its simulator, its injected broker faults
  * (faults.ts, driven by `/sim/faults`) and a `stop()` that ends timers, streams and held requests.
  */
-export type SimulatorApp = Router & { sim: Simulator; faults: FaultRegistry; stop(): void };
+export type SimulatorApp = Router & { sim: Simulator; faults: FaultRegistry; stop(): void; openStreams(): number };
 
 /** Real-time ms between background trigger evaluations. */
 export const TRIGGER_TICK_MS = 1000;
@@ -104,6 +104,8 @@ export function createSimulatorApp(opts: SimulatorAppOptions): SimulatorApp {
   return Object.assign(router, {
     sim,
     faults,
+    /** Pricing streams open right now (tests: the app shares one upstream, ADR 0017). */
+    openStreams: () => streams.open.size,
     stop() {
       timers.clearInterval(tick);
       faults.stop();
@@ -126,11 +128,13 @@ export interface StartSimulatorOptions extends SimulatorAppOptions {
  * @returns `url` (e.g. "http://127.0.0.1:4001"; OANDA hosts are `${url}/practice` and `${url}/live`),
  *   the bound `port`, `close()` (ends streams, saves state, stops listening), the `sim` and its `faults`
  */
-export async function startSimulator(opts: StartSimulatorOptions): Promise<{ url: string; port: number; close(): Promise<void>; sim: Simulator; faults: FaultRegistry }> {
+export async function startSimulator(
+  opts: StartSimulatorOptions,
+): Promise<{ url: string; port: number; close(): Promise<void>; sim: Simulator; faults: FaultRegistry; openStreams(): number }> {
   const app = express();
   app.disable("x-powered-by");
   const simApp = createSimulatorApp(opts);
   app.use(simApp);
   const server = await listenApp(app, { ...opts, onClose: () => simApp.stop() });
-  return { ...server, sim: simApp.sim, faults: simApp.faults };
+  return { ...server, sim: simApp.sim, faults: simApp.faults, openStreams: simApp.openStreams };
 }

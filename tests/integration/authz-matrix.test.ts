@@ -513,6 +513,13 @@ const MATRIX: Record<string, Probe[]> = {
   "api.trades.ai.loop.start.ts": [{ method: "POST", kind: "api", path: "/api/trades/ai/loop/start", body: () => ({ intervalSec: 60 }), expect: userApi(status(200), NOT_CONNECTED) }],
   "api.trades.ai.loop.run-once.ts": [{ method: "POST", kind: "api", path: "/api/trades/ai/loop/run-once", expect: userApi(status(200)) }],
   "api.trades.ai.loop.stop.ts": [{ method: "POST", kind: "api", path: "/api/trades/ai/loop/stop", expect: userApi(status(200)) }],
+  // Live prices (issue 11): ensure adds instruments to the caller's own environment's stream; the SSE GETs are Express-level (tests/integration/sse-streams.test.ts).
+  "api.stream.ensure.ts": [
+    {
+      method: "POST", kind: "api", path: "/api/stream/ensure", body: () => ({ instruments: ["EUR_USD"] }),
+      expect: userApi(status(200, (r) => expect(r.json).toMatchObject({ success: true, instruments: ["EUR_USD"] }))),
+    },
+  ],
   // Last: each user drops its own connection (A's survives B's call: the row checksums).
   "api.oanda-auth.disconnect.ts": [{ method: "POST", kind: "api", path: "/api/oanda-auth/disconnect", expect: userApi(status(200), NOT_CONNECTED) }],
 };
