@@ -17,6 +17,7 @@ import { LiveStatus } from "~/components/live-status";
 import { liveAccount } from "~/lib/live-prices";
 import { useOpenTradesLive } from "~/lib/use-event-source";
 import { BrokerWizard } from "~/components/broker-wizard";
+import { NewsCard } from "~/components/news-card";
 import { CpuIcon, PlugIcon, ShieldIcon } from "~/components/icons";
 import { PowerButton } from "~/components/power-button";
 import { Badge, Banner, Card, type Tone } from "~/components/ui";
@@ -27,6 +28,7 @@ import { requireAppUser } from "~/lib/pages.server";
 import { heroView, licenceLabel, stopReasonKey, type HeroView } from "~/lib/trading";
 import { publicUser } from "~/services/auth.server";
 import { botStatus } from "~/services/bot.server";
+import { heroNews } from "~/services/calendar.server";
 import { brokerStatus } from "~/services/broker.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "hero", "meta");
@@ -34,7 +36,8 @@ export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "hero", "m
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAppUser(request);
   const [pub, broker, bot] = await Promise.all([publicUser(user), brokerStatus(user.id, user.preferences?.language), botStatus(user.id, user.preferences?.language)]);
-  return { user: pub, broker, bot };
+  const news = await heroNews(user.id); // issue 11: calendar card (no broker call)
+  return { user: pub, broker, bot, news };
 }
 
 /** AI loop interval used when the UI starts the loop (PRODUCT.md §9). */
@@ -68,6 +71,7 @@ type BotStatus = Awaited<ReturnType<typeof botStatus>>;
 /** The hero/control screen (mobile and desktop variants). */
 export default function HeroPage() {
   const { user, broker, bot: loaderBot } = useLoaderData<typeof loader>();
+  const { news } = useLoaderData<typeof loader>();
   const { t } = useTranslation("hero");
   const fmt = useDisplay();
   const online = useOnline();
@@ -350,6 +354,8 @@ export default function HeroPage() {
               </ul>
             )}
           </Card>
+
+          <NewsCard news={news} />
 
           <div className={clsx("grid gap-4", variant === "desktop" && "md:grid-cols-2")}>
             <Card

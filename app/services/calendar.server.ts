@@ -16,8 +16,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { blackoutAt, CalendarIndex, eventKey, eventLabel, newsCalendar, parseCalendarCsv, parseFeed, upcoming } from "../../core/calendar";
 import type { CalendarEvent, Impact } from "../../core/calendar";
+export type { HeroNews, HeroNewsEvent } from "../lib/news";
 import { resolveInstruments, type TradingSettings } from "../../core/settings";
 import type { NewsCalendar } from "../../core/trading/tick";
+import type { HeroNews } from "../lib/news";
 import { config } from "./config.server";
 import { db } from "./db.server";
 import { logger } from "./logger.server";
@@ -189,27 +191,6 @@ export async function newsCalendarFor(settings: TradingSettings): Promise<NewsCa
   return newsCalendar(await calendarIndex(), settings.aiSettings.news);
 }
 
-/** One event as the hero shows it (times UTC ISO; the page formats them in the user's time zone). */
-export interface HeroNewsEvent {
-  title: string;
-  currency: string;
-  impact: Impact;
-  time: string;
-  from: string;
-  to: string;
-  active: boolean;
-  instruments: string[];
-}
-
-export interface HeroNews {
-  enabled: boolean;
-  /** The market time the list is relative to (the broker's clock: the simulator replays history). */
-  now: string;
-  events: HeroNewsEvent[];
-  /** The running blackout of one of the user's instruments, when any. */
-  blackout: { event: string; until: string; instruments: string[] } | null;
-}
-
 /**
  * The hero's news card (no broker call): the next relevant events for the user's instruments and
  * news settings within 24 h (at most 5) and the running blackout, at the user's market time
@@ -240,7 +221,10 @@ export async function heroNews(userId: string): Promise<HeroNews> {
   for (const i of instruments) {
     const b = blackoutAt(index, i, now, news);
     if (!b.active) continue;
-    if (!blackout) blackout = { event: eventLabel(b.source!), until: b.until!.toISOString(), instruments: [i] };
+    if (!blackout) {
+      const from = new Date(b.source!.time.getTime() - news.blackout.beforeMin * 60_000);
+      blackout = { event: eventLabel(b.source!), from: from.toISOString(), until: b.until!.toISOString(), instruments: [i] };
+    }
     else {
       blackout.instruments.push(i);
       if (b.until!.toISOString() > blackout.until) blackout.until = b.until!.toISOString();
