@@ -3,13 +3,18 @@
  * feed from a local HTTP server into PostgreSQL (UTC times, impacts, deduplicated on refresh, a feed
  * failure keeps the stored events), and the live bot (real server, simulator over HTTP at 2026-01-14
  * 10:00Z, clock frozen) refuses entries during a blackout with a reason that names the event, and
- * trades again after it. The hero loader carries the same blackout.
+ * trades again after it. The hero shows the same blackout. Without a feed (the embedded default)
+ * the shipped data/calendar files are loaded, once, into the same table.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { calendarIndex, heroNews, refreshCalendar } from "../../app/services/calendar.server";
+import { blackoutAt } from "../../core/calendar";
+import { defaultSettings } from "../../core/settings";
 import type { AppServer } from "../setup/app-server";
+import { inProcessApp } from "../setup/in-process";
 import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
 
 /** The feed as the publisher writes it: New York time with its offset (EST in January). */
@@ -136,4 +141,25 @@ describe("live bot during a blackout", () => {
     expect(after.length).toBe(3);
     for (const d of after) expect(d.risk ?? "").not.toMatch(/notícia/);
   }, 90_000);
+});
+
+describe("embedded default: the shipped calendar files", () => {
+  const testDb = inProcessApp();
+  it("loads data/calendar into the table once (a second run adds nothing) and the index finds January 2026 releases", async () => {
+    const first = await refreshCalendar();
+    expect(first).toMatchObject({ source: "files", ok: true, stored: 1208 + 457 });
+    const count = async () => Number((await testDb().sql<{ n: string }[]>`select count(*)::text as n from calendar_events`)[0]!.n);
+    expect(await count()).toBe(1665);
+    expect(await refreshCalendar()).toMatchObject({ source: "files", ok: true, stored: 0 });
+    expect(await count()).toBe(1665);
+    const news = defaultSettings().aiSettings.news;
+    const b = blackoutAt(await calendarIndex(), "EUR_USD", new Date("2026-01-09T13:35:00Z"), news);
+    expect(b).toMatchObject({ active: true });
+    expect(b.event).toMatch(/\(USD\)$/);
+    expect(blackoutAt(await calendarIndex(), "EUR_USD", new Date("2026-01-09T12:00:00Z"), news).active).toBe(false);
+    // A user without a broker connection: the hero list is relative to the wall clock (no events in the future of the data).
+    const [user] = await testDb().sql<{ id: string }[]>`insert into users (email, password_hash) values ('news-hero@teste.com', 'x') returning id`;
+    const hero = await heroNews(user!.id);
+    expect(hero).toMatchObject({ enabled: true, blackout: null });
+  });
 });
