@@ -40,8 +40,9 @@ export async function enqueuePushNotify(tx: postgres.TransactionSql, notificatio
   const boss = queue();
   if (!boss || notificationIds.length === 0) return 0;
   const executeSql = async (text: string, values: unknown[] = []) => {
-    // As node-postgres would bind them (pg-boss's own driver): undefined → null, objects → JSON text.
-    const params = values.map((v) => (v === undefined ? null : v !== null && typeof v === "object" && !(v instanceof Date) ? JSON.stringify(v) : v));
+    // postgres.js refuses undefined (node-postgres, pg-boss's own driver, binds it as null); it
+    // serialises the job's data itself from the statement's jsonb parameter type.
+    const params = values.map((v) => (v === undefined ? null : v));
     return { rows: await tx.unsafe(text, params as never[]) };
   };
   for (const notificationId of notificationIds)

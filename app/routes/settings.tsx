@@ -39,11 +39,12 @@ import {
   WEEKDAYS_FIELD,
   WEEKEND_MODE_OPTIONS,
 } from "~/lib/settings-form";
-import { ApiError, assertSameOrigin, INTERNAL_ERROR } from "~/services/api.server";
+import { ApiError, assertSameOrigin, DomainError, INTERNAL_ERROR } from "~/services/api.server";
 import { publicUser } from "~/services/auth.server";
 import { stopBot } from "~/services/bot.server";
 import { disconnectBroker, getConnection, NOT_CONNECTED } from "~/services/broker.server";
 import { getPreferences } from "~/services/preferences.server";
+import { getPushTopics, savePushTopics } from "~/services/push/push.server";
 import { requestLanguage } from "~/services/request-language.server";
 import { getSettings, saveSettingsAndPreferences } from "~/services/settings.server";
 import { readForm } from "~/lib/form.server";
@@ -57,7 +58,7 @@ const FORM_ID = "settings-form";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAppUser(request);
-  const [pub, conn, prefs] = await Promise.all([publicUser(user), getConnection(user.id), getPreferences(user.id)]);
+  const [pub, conn, prefs, pushTopics] = await Promise.all([publicUser(user), getConnection(user.id), getPreferences(user.id), getPushTopics(user.id)]);
   let settings: TradingSettings;
   let loadError: string | null = null;
   try {
@@ -71,6 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     settings,
     loadError,
     preferences: { language: prefs.language, timezone: prefs.timezone },
+    pushTopics,
     licence: { status: pub.licenseStatus, planName: pub.license?.planName ?? pub.plan?.name ?? null, endDate: pub.license?.endDate ?? null, key: pub.license?.key ?? null },
     broker: { isConnected: !!conn, accountId: conn?.account_id ?? null, accountName: conn ? conn.account_alias || `Conta ${conn.account_id}` : null, environment: conn?.environment ?? null },
     loadedAt: new Date().toISOString(),
@@ -79,8 +81,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** What the action answers; `message` is in the user's language. */
 type ActionResult =
-  | { ok: true; intent: "save" | "disconnect"; message: string; at: number }
-  | { ok: false; intent: "save" | "disconnect"; message: string; at: number; result?: SubmissionResult<string[]> };
+  | { ok: true; intent: "save" | "disconnect" | "push-topics"; message: string; at: number }
+  | { ok: false; intent: "save" | "disconnect" | "push-topics"; message: string; at: number; result?: SubmissionResult<string[]> };
 
 export async function action({ request }: ActionFunctionArgs) {
   const at = Date.now();
@@ -100,6 +102,16 @@ export async function action({ request }: ActionFunctionArgs) {
     return had
       ? data<ActionResult>({ ok: true, intent: "disconnect", message: say(msg("api:broker.disconnected")), at })
       : data<ActionResult>({ ok: false, intent: "disconnect", message: say(NOT_CONNECTED), at }, { status: 400 });
+  }
+  if (formData.get("intent") === "push-topics") {
+    // The push card's switches (issue 11): the checked topics, for every device of the user.
+    try {
+      await savePushTopics(user.id, formData.getAll("pushTopics"));
+      return data<ActionResult>({ ok: true, intent: "push-topics", message: say(msg("push:topicsSaved")), at });
+    } catch (err) {
+      if (err instanceof DomainError) return data<ActionResult>({ ok: false, intent: "push-topics", message: err.messageIn(language), at }, { status: err.status });
+      throw err;
+    }
   }
   const submission = parseWithZod(formData, { schema: settingsFormSchema, disableAutoCoercion: true });
   if (submission.status !== "success") {
@@ -132,7 +144,7 @@ export default function SettingsPage() {
   const { t } = useTranslation("settings");
   const navigation = useNavigation();
   const { revalidate, state: revalidation } = useRevalidator();
-  const saving = navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post" && navigation.formData?.get("intent") !== "disconnect";
+  const saving = navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post" && navigation.formData?.get("intent") === "save";
 
   // Save banner: success hides after 4 s, error after 5 s (without JavaScript it stays).
   const saveResult = actionData?.intent === "save" ? actionData : undefined;
@@ -383,7 +395,7 @@ export default function SettingsPage() {
         </Card>
       </Form>
 
-      <PushInfoCard />
+      <PushInfoCard topics={d.pushTopics} message={actionData?.intent === "push-topics" ? { ok: actionData.ok, text: actionData.message } : null} />
 
       <div className={clsx("fixed inset-x-0 bottom-16 z-20 border-t border-white/10 bg-slate-950/95 px-4 py-3 backdrop-blur md:hidden")}>
         <Button type="submit" form={FORM_ID} name="intent" value="save" loading={saving} className="w-full" data-testid="save-all-mobile">
