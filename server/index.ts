@@ -126,7 +126,10 @@ async function main() {
   );
   // Personal data in every page and API reply: no-store unless a response sets its own caching (static files).
   app.use(noStoreByDefault);
-  app.use(compression({ filter: (req, res) => !String(req.headers.accept).includes("text/event-stream") && !req.path.startsWith("/api/stream/") && compression.filter(req, res) }));
+  // Never compress a stream: zlib holds small writes back (our SSE, and the embedded simulator's pricing stream).
+  const streaming = (req: express.Request) =>
+    String(req.headers.accept).includes("text/event-stream") || req.path.startsWith("/api/stream/") || req.path.endsWith("/pricing/stream");
+  app.use(compression({ filter: (req, res) => !streaming(req) && compression.filter(req, res) }));
 
   let remixHandler: express.RequestHandler | undefined;
   app.use((req, res, next) => (remixHandler || req.path.startsWith("/oanda-sim") || req.path.startsWith(STRIPE_SIM_MOUNT) ? next() : res.status(503).json({ message: "Servidor iniciando..." })));

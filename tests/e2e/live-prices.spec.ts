@@ -17,6 +17,23 @@ async function buyAtBroker(page: Page, broker: { token: string; accountId: strin
   return ((await res.json()) as { orderFillTransaction: { tradeOpened: { tradeID: string } } }).orderFillTransaction.tradeOpened.tradeID;
 }
 
+/**
+ * Moves the in-app simulator's replay clock to a weekday's trading hours (10:00 UTC) when it is not
+ * in them: other specs advance it, and on a replayed weekend no price moves.
+ */
+async function ensureMarketOpen(page: Page): Promise<void> {
+  const clock = (await (await page.request.get("/oanda-sim/sim/clock")).json()) as { now: string };
+  const now = new Date(clock.now);
+  const day = now.getUTCDay();
+  const hour = now.getUTCHours();
+  if (day >= 1 && day <= 5 && hour >= 8 && hour < 18) return;
+  const target = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 10));
+  if (hour >= 10) target.setUTCDate(target.getUTCDate() + 1);
+  while (target.getUTCDay() === 0 || target.getUTCDay() === 6) target.setUTCDate(target.getUTCDate() + 1);
+  const res = await page.request.post("/oanda-sim/sim/clock", { data: { advanceSeconds: Math.ceil((target.getTime() - now.getTime()) / 1000) } });
+  expect(res.ok(), await res.text()).toBeTruthy();
+}
+
 /** Samples a locator's text every 200 ms for `ms`; returns the distinct values in order. */
 async function distinctTexts(page: Page, testId: string, ms: number): Promise<string[]> {
   const seen: string[] = [];
@@ -32,6 +49,7 @@ async function distinctTexts(page: Page, testId: string, ms: number): Promise<st
 test("the open trade's price and P&L move on the dashboard without a reload", async ({ page, request }) => {
   await loginNewSubscriber(page, request);
   const broker = await connectSimAccount(page);
+  await ensureMarketOpen(page);
   await buyAtBroker(page, broker);
 
   await page.goto("/dashboard");
@@ -54,6 +72,7 @@ test("the open trade's price and P&L move on the dashboard without a reload", as
 test("the hero's balance card follows the open trade's P&L live", async ({ page, request }) => {
   await loginNewSubscriber(page, request);
   const broker = await connectSimAccount(page);
+  await ensureMarketOpen(page);
   await buyAtBroker(page, broker, "USD_JPY");
   await page.goto("/");
   await expect(page.getByTestId("balance-card")).toBeVisible();
