@@ -16,6 +16,7 @@
  * Roles run in the order anonymous, B, admin, A, so A's own (destructive) actions come last; the
  * table's order matters for the same reason (closing A's trade after the trade lists; disconnect last).
  */
+import { createECDH, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
 import { isPortugueseMessage, rawRequest, routeFiles, tableChecksums, type RawReply } from "../setup/probe";
@@ -80,6 +81,13 @@ const userPage = (own: Outcome = status(200)): Record<Role, Outcome> => ({ anony
 const adminPage: Record<Role, Outcome> = { anonymous: to("/admin/login"), userA: to("/"), userB: to("/"), admin: status(200) };
 /** An API route of a logged-in user: anonymous → 401 JSON. */
 const userApi = (own: Outcome, admin: Outcome = own, b: Outcome = own): Record<Role, Outcome> => ({ anonymous: UNAUTHORIZED, userA: own, userB: b, admin });
+/** A browser-like push subscription (P-256 key, 16-byte auth) whose endpoint is named after `name`; never reachable. */
+const PUSH_KEYS = (() => {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  return { p256dh: ecdh.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") };
+})();
+const pushSubscription = (name: string) => ({ endpoint: `https://push.authz.invalid/${name}`, keys: PUSH_KEYS });
 const NOT_CONNECTED = status(400, (r) => expect(r.json?.message).toBe("Nenhuma conta Oanda conectada."));
 
 /** The caller's own broker account in an `account` / `accountId` field. */
@@ -432,6 +440,58 @@ const MATRIX: Record<string, Probe[]> = {
     { method: "PUT", kind: "api", path: "/api/settings", body: () => ({ settings: { maxTrades: 5 } }), expect: userApi(status(200)) },
   ],
   "api.notifications.[test].ts": [{ method: "POST", kind: "api", path: "/api/notifications/test", expect: userApi(status(201)) }],
+  // Web push (issue 11): the public key is public; each caller subscribes its own device, and only
+  // A removes A's (B and the admin get removed:false); the one-tap action needs its signed token, never a session.
+  "api.push.public-key.ts": [
+    { method: "GET", kind: "api", path: "/api/push/public-key", expect: same(status(200, (r) => expect(String(r.json?.key)).toMatch(/^[A-Za-z0-9_-]{80,}$/))) },
+  ],
+  "api.notifications.public-key.ts": [{ method: "GET", kind: "api", path: "/api/notifications/public-key", expect: same(status(200)) }],
+  "api.push.subscribe.ts": [{ method: "POST", kind: "api", path: "/api/push/subscribe", body: (_c, a) => ({ subscription: pushSubscription(`push-${a.role}`) }), expect: userApi(status(201)) }],
+  "api.notifications.subscribe.ts": [
+    { method: "POST", kind: "api", path: "/api/notifications/subscribe", body: (_c, a) => pushSubscription(`alias-${a.role}`), expect: userApi(status(201)) },
+  ],
+  "api.push.unsubscribe.ts": [
+    {
+      method: "POST",
+      kind: "api",
+      path: "/api/push/unsubscribe",
+      body: () => ({ endpoint: pushSubscription("push-userA").endpoint }),
+      expect: userApi(status(200, (r) => expect(r.json?.removed).toBe(true)), status(200, (r) => expect(r.json?.removed).toBe(false)), status(200, (r) => expect(r.json?.removed).toBe(false))),
+    },
+  ],
+  "api.notifications.unsubscribe.ts": [
+    {
+      method: "POST",
+      kind: "api",
+      path: "/api/notifications/unsubscribe",
+      body: () => ({ endpoint: pushSubscription("alias-userA").endpoint }),
+      expect: userApi(status(200, (r) => expect(r.json?.removed).toBe(true)), status(200, (r) => expect(r.json?.removed).toBe(false)), status(200, (r) => expect(r.json?.removed).toBe(false))),
+    },
+  ],
+  "api.push.[test].ts": [{ method: "POST", kind: "api", path: "/api/push/test", expect: userApi(status(201)) }],
+  "api.push.action.ts": [
+    {
+      method: "POST",
+      kind: "api",
+      path: "/api/push/action",
+      body: () => ({ token: "eyJ2IjoxfQ.Zm9yamFkbw", action: "pause" }),
+      expect: same(status(401, (r) => expect(r.json?.message).toBe("Token de ação inválido."))),
+    },
+  ],
+  "sw[.]js.ts": [
+    {
+      method: "GET",
+      kind: "page",
+      path: "/sw.js",
+      expect: same(status(200, (r) => {
+        expect(r.headers["content-type"]).toMatch(/^text\/javascript/);
+        expect(r.headers["service-worker-allowed"]).toBe("/");
+      })),
+    },
+  ],
+  "manifest[.]webmanifest.ts": [
+    { method: "GET", kind: "page", path: "/manifest.webmanifest", expect: same(status(200, (r) => expect(r.headers["content-type"]).toMatch(/^application\/manifest\+json/))) },
+  ],
   "api.notifications.$id.read.ts": [
     {
       method: "PUT",

@@ -66,6 +66,7 @@ export const OWNED_TABLES: ReadonlyArray<{ table: string; owner: string }> = [
   { table: "trades", owner: "user_id" },
   { table: "notifications", owner: "user_id" },
   { table: "decisions", owner: "user_id" },
+  { table: "push_subscriptions", owner: "user_id" },
 ];
 
 /**
