@@ -5,7 +5,8 @@
  * push with `http_ece` using the subscriber's keys, made here as a browser makes them (ECDH P-256 +
  * 16-byte auth secret).
  *
- * Covers: the generated VAPID key (stored encrypted, served by both routes); subscribe (full body and
+ * Covers: the generated VAPID key (stored encrypted, served by both routes, shown on the admin
+ * settings; a pair the admin saves signs the next push); subscribe (full body and
  * the bare subscription), validation, unsubscribe and ownership (an endpoint moves to the user who
  * subscribes it last); a notification fanned out to four devices — two answer 201, one answers 500
  * once (retried, then delivered), one answers 410 (its subscription deleted) — in the user's language
@@ -20,6 +21,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import ece from "http_ece";
+import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { actionKey, signActionToken } from "../../app/services/push/action-token";
 import { apiClient, type AppServer } from "../setup/app-server";
@@ -28,6 +30,7 @@ import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trad
 
 const SESSION_SECRET = "segredo-de-sessao-do-teste-push-0123456789";
 const ENCRYPTION_KEY = "ab".repeat(32);
+const ADMIN = { email: "admin-push@teste.com", password: "AdminSenha123" };
 const catalog = (lang: string, ns: string) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../app/i18n/locales/${lang}/${ns}.json`), "utf8"));
 
 interface Received {
@@ -108,7 +111,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => pushServer.listen(0, "127.0.0.1", r));
   pushUrl = `https://127.0.0.1:${(pushServer.address() as AddressInfo).port}`;
   env = await createTradingEnv();
-  app = await env.startApp({ NODE_EXTRA_CA_CERTS: certFile, SESSION_SECRET, ENCRYPTION_KEY });
+  app = await env.startApp({ NODE_EXTRA_CA_CERTS: certFile, SESSION_SECRET, ENCRYPTION_KEY, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
 }, 120_000);
 
 afterAll(async () => {
@@ -128,6 +131,28 @@ describe("VAPID key", () => {
     const [row] = await env.db.sql<{ value: { publicKey: string; privateKey: string } }[]>`select value from system_settings where key = 'vapid'`;
     expect(row!.value.publicKey).toBe(a.body.key);
     expect(row!.value.privateKey).toMatch(/^v1:/);
+  });
+});
+
+describe("VAPID key in the admin settings", () => {
+  it("shows the generated pair (private masked), and a pair the admin saves signs the next push", async () => {
+    const key = (await apiClient(app.url)<{ key: string }>("GET", "/api/push/public-key")).body.key;
+    const login = await apiClient(app.url)<{ token: string }>("POST", "/api/auth/login", ADMIN);
+    const admin = apiClient(app.url, login.body.token);
+    const view = await admin<{ values: { vapidPublicKey: string; vapidPrivateKey: string }; meta: { vapidConfigured: boolean } }>("GET", "/api/admin/settings");
+    expect(view.body.values.vapidPublicKey).toBe(key);
+    expect(view.body.values.vapidPrivateKey).toContain("••••");
+    expect(view.body.meta.vapidConfigured).toBe(true);
+
+    const fresh = webpush.generateVAPIDKeys();
+    expect((await admin("PUT", "/api/admin/settings", { vapidPublicKey: fresh.publicKey, vapidPrivateKey: fresh.privateKey, vapidSubject: "mailto:ops@empresa.com" })).status).toBe(200);
+    expect((await apiClient(app.url)<{ key: string }>("GET", "/api/push/public-key")).body.key).toBe(fresh.publicKey);
+    const u = await newUser();
+    const d = device();
+    expect((await u.call("POST", "/api/push/subscribe", { subscription: d.subscription() })).status).toBe(201);
+    await u.call("POST", "/api/push/test");
+    const got = await until(() => d.received()[0], (r) => !!r);
+    expect(String(got!.headers.authorization)).toContain(`k=${fresh.publicKey}`);
   });
 });
 
