@@ -42,9 +42,20 @@ const MAX_PENDING = 64;
 /** Browser reconnect delay sent in `retry:`, ms. */
 const RETRY_MS = 3_000;
 
+/** Each price's frame, encoded once for all its subscribers (a fan-out to thousands writes the same bytes). */
+const frames = new WeakMap<HubPrice, Buffer>();
+function priceFrame(p: HubPrice): Buffer {
+  let f = frames.get(p);
+  if (!f) {
+    f = Buffer.from(sseFrame("price", { instrument: p.instrument, bid: p.bid, ask: p.ask, mid: p.mid, time: p.time, tradeable: p.tradeable, pub: p.pub }, String(p.seq)));
+    frames.set(p, f);
+  }
+  return f;
+}
+
 /** One open SSE response with its coalescing buffer. */
 class SseConnection {
-  private readonly pending = new Map<string, string>();
+  private readonly pending = new Map<string, string | Buffer>();
   private congestedSince = 0;
   closed = false;
 
@@ -56,7 +67,7 @@ class SseConnection {
   }
 
   /** Writes a frame now, or keeps it under `key` (replacing an older one) while the socket is full. */
-  send(key: string, frame: string): void {
+  send(key: string, frame: string | Buffer): void {
     if (this.closed) return;
     if (this.res.writableNeedDrain) {
       this.pending.delete(key);
@@ -68,7 +79,7 @@ class SseConnection {
   }
 
   /** A heartbeat: skipped while congested; a client congested too long is disconnected. */
-  heartbeat(frame: string): void {
+  heartbeat(frame: Buffer): void {
     if (this.closed) return;
     if (this.res.writableNeedDrain) {
       if (this.congestedSince && Date.now() - this.congestedSince > SLOW_CLIENT_MS) this.drop("cliente lento");
@@ -110,7 +121,7 @@ let shuttingDown = false;
 function startHeartbeats(): void {
   if (heartbeatTimer) return;
   heartbeatTimer = setInterval(() => {
-    const frame = sseFrame("heartbeat", { time: new Date().toISOString() });
+    const frame = Buffer.from(sseFrame("heartbeat", { time: new Date().toISOString() }));
     for (const c of connections) c.heartbeat(frame);
   }, config().SSE_HEARTBEAT_MS);
   heartbeatTimer.unref();
@@ -205,8 +216,6 @@ function serve(kind: "prices" | "open-trades", req: ExpressRequest, res: Express
   const lastEventId = Number(req.headers["last-event-id"] ?? (typeof req.query.lastEventId === "string" ? req.query.lastEventId : NaN));
   const resumeAfter = Number.isFinite(lastEventId) && lastEventId > 0 ? lastEventId : 0;
 
-  const priceFrame = (p: HubPrice) =>
-    sseFrame("price", { instrument: p.instrument, bid: p.bid, ask: p.ask, mid: p.mid, time: p.time, tradeable: p.tradeable, pub: p.pub }, String(p.seq));
   let refreshing = false;
   const sub: HubSubscriber = {
     environment,
