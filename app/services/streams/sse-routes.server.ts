@@ -53,8 +53,8 @@ function priceFrame(p: HubPrice): Buffer {
   return f;
 }
 
-/** One open SSE response with its coalescing buffer. */
-class SseConnection {
+/** One open SSE response with its coalescing buffer (exported for its unit test). */
+export class SseConnection {
   private readonly pending = new Map<string, string | Buffer>();
   private congestedSince = 0;
   closed = false;
