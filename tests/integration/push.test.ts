@@ -11,7 +11,8 @@
  * subscribes it last); a notification fanned out to four devices — two answer 201, one answers 500
  * once (retried, then delivered), one answers 410 (its subscription deleted) — in the user's language
  * with its deep link; a topic switched off in /settings sends nothing; the one-tap action token
- * (valid → AI paused + a confirmation push; reused, expired, forged, wrong action → refused, nothing done).
+ * (valid → AI paused + a confirmation push; reused, expired, forged, wrong action → refused, nothing
+ * done; "Fechar tudo" closes the open trade at the broker).
  */
 import { execFileSync } from "node:child_process";
 import { createECDH, randomBytes, type ECDH } from "node:crypto";
@@ -309,5 +310,25 @@ describe("one-tap actions", () => {
     expect(again.body.message).toBe("Esta ação já foi usada.");
     expect(await isActive()).toBe(true);
     expect(await confirmations()).toBe(1);
+
+    // "Fechar tudo" with the other token of the same push: the open trade is closed at the broker.
+    const order = await fetch(`${env.sim.url}/practice/v3/accounts/${u.accountId}/orders`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${u.brokerToken}` },
+      body: JSON.stringify({ order: { type: "MARKET", instrument: "EUR_USD", units: "1000", timeInForce: "FOK", positionFill: "DEFAULT" } }),
+    });
+    expect(order.status).toBe(201);
+    const openAtBroker = async () => {
+      const res = await fetch(`${env.sim.url}/practice/v3/accounts/${u.accountId}/openTrades`, { headers: { authorization: `Bearer ${u.brokerToken}` } });
+      return ((await res.json()) as { trades: unknown[] }).trades.length;
+    };
+    expect(await openAtBroker()).toBe(1);
+    const closed = await anon<{ message: string }>("POST", "/api/push/action", { token: closeAll, action: "close_all" });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    expect(await openAtBroker()).toBe(0);
+    const closedBody = catalog("es", "push").confirm.closedBody.replace("{{closed}}", "1");
+    expect(closed.body.message).toBe(closedBody);
+    expect(await until(() => d.received().some((r) => r.payload.body === closedBody), (v) => v)).toBe(true);
+    expect((await anon("POST", "/api/push/action", { token: closeAll, action: "close_all" })).status).toBe(409);
   }, 120_000);
 });
