@@ -83,6 +83,8 @@ interface Upstream {
   idleSince?: number;
   lastLockCheck: number;
   connecting?: boolean;
+  /** The broker connection whose token the stream uses. */
+  owner?: { userId: string; accountId: string };
   /** No usable token or a refused one: the next attempt waits until then (ms since the epoch). */
   retryAt?: number;
 }
@@ -269,6 +271,15 @@ export class PriceHub {
         await this.release(env, up);
         return;
       }
+      // The user whose token we stream with disconnected (or was deleted): stop using the token.
+      if (up.owner && up.abort) {
+        const [still] = await this.sql`select 1 from broker_connections where user_id = ${up.owner.userId} and account_id = ${up.owner.accountId}`;
+        if (!still) {
+          up.abort.abort();
+          up.abort = undefined;
+          up.instruments = [];
+        }
+      }
     }
     if (!up.abort && now < (up.retryAt ?? 0)) return;
     const wanted = [...new Set([...up.instruments, ...demand])].sort().slice(0, MAX_UPSTREAM_INSTRUMENTS);
@@ -296,6 +307,7 @@ export class PriceHub {
       const abort = new AbortController();
       up.abort = abort;
       up.instruments = instruments;
+      up.owner = { userId: pick.user_id, accountId: pick.account_id };
       this.stats.upstreamOpens++;
       const client = clientFor(decryptSecret(pick.token_encrypted), env);
       client
