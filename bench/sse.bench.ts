@@ -9,7 +9,8 @@
  * Target (issue 11): p99 ≤ 100 ms with 5,000 subscribers on 2 cores.
  *
  * Run: BUILD_DIR=build TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:sse [-- N seconds]
- * (a throw-away database is created on that server and dropped at the end).
+ * (a throw-away database is created on that server and dropped at the end). The server holds one socket per
+ * subscriber: the run stops early when `ulimit -n` is below N + 1000 (raise it in the shell first).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -111,9 +112,16 @@ function percentile(hist: number[], total: number, p: number): number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The soft open-files limit of this process (inherited by the server and the workers): the server holds one socket per subscriber. */
+function openFilesLimit(): number {
+  const line = readFileSync("/proc/self/limits", "utf8").split("\n").find((l) => l.startsWith("Max open files"));
+  return Number(line?.split(/\s{2,}/)[1] ?? Infinity);
+}
+
 async function main() {
   const N = Number(process.argv[2] ?? "5000");
   const SECONDS = Number(process.argv[3] ?? "30");
+  if (openFilesLimit() < N + 1_000) throw new Error(`ulimit -n ${openFilesLimit()} é pouco para ${N} assinantes: rode \`ulimit -n ${N + 5_000}\` antes`);
   const adminUrl = process.env.TEST_DATABASE_URL ?? process.env.BENCH_DATABASE_URL;
   if (!adminUrl) throw new Error("defina TEST_DATABASE_URL (um servidor PostgreSQL onde criar um banco descartável)");
   const name = `bench_sse_${randomBytes(4).toString("hex")}`;
