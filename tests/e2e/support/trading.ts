@@ -149,8 +149,36 @@ export const SUBSCRIBER_PAGES = [
   { name: "billing", path: "/billing" },
 ] as const;
 
-/** Waits until a page has settled: network idle (bounded) and fonts ready. */
+/** Long-lived requests that never finish (the live-price EventSource): not counted as network activity. */
+const LONG_LIVED = /\/api\/stream\/(prices|open-trades)/;
+
+/**
+ * Waits until a page has settled: loaded, then no request in flight for 500 ms (bounded at 10 s), and
+ * fonts ready. Playwright's own "networkidle" never comes on a page holding an SSE connection (the
+ * hero and dashboard with live prices), so in-flight requests are counted here without it.
+ */
 export async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => {});
+  await page.waitForLoadState("load").catch(() => {});
+  const inFlight = new Set<unknown>();
+  const started = (r: { url(): string }) => {
+    if (!LONG_LIVED.test(r.url())) inFlight.add(r);
+  };
+  const ended = (r: unknown) => inFlight.delete(r);
+  page.on("request", started);
+  page.on("requestfinished", ended);
+  page.on("requestfailed", ended);
+  try {
+    const deadline = Date.now() + 10_000;
+    let quietSince = Date.now();
+    while (Date.now() < deadline) {
+      await page.waitForTimeout(100);
+      if (inFlight.size > 0) quietSince = Date.now();
+      else if (Date.now() - quietSince >= 500) break;
+    }
+  } finally {
+    page.off("request", started);
+    page.off("requestfinished", ended);
+    page.off("requestfailed", ended);
+  }
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
 }
