@@ -8,8 +8,9 @@
  * Covers: the generated VAPID key (stored encrypted, served by both routes, shown on the admin
  * settings; a pair the admin saves signs the next push); subscribe (full body and
  * the bare subscription), validation, unsubscribe and ownership (an endpoint moves to the user who
- * subscribes it last); a notification fanned out to four devices — two answer 201, one answers 500
- * once (retried, then delivered), one answers 410 (its subscription deleted) — in the user's language
+ * subscribes it last); a notification fanned out to five devices — two answer 201, one answers 500
+ * once (retried, then delivered), one 429 once (sent again after Retry-After), one answers 410 (its
+ * subscription deleted) — in the user's language
  * with its deep link; a topic switched off in /settings sends nothing; the one-tap action token
  * (valid → AI paused + a confirmation push; reused, expired, forged, wrong action → refused, nothing
  * done; "Fechar tudo" closes the open trade at the broker).
@@ -197,31 +198,33 @@ describe("subscriptions", () => {
 });
 
 describe("delivery", () => {
-  it("fans a notification out to every device: 500 retried, 410 deleted, the others delivered; in the user's language with a deep link", async () => {
+  it("fans a notification out to every device: 500 retried, 429 after Retry-After, 410 deleted, the others delivered; in the user's language with a deep link", async () => {
     const u = await newUser("en");
     const ok1 = device();
     const ok2 = device();
     const flaky = device((n) => (n === 1 ? 500 : 201));
     const gone = device(() => 410);
-    for (const d of [ok1, ok2, flaky, gone]) expect((await u.call("POST", "/api/push/subscribe", { subscription: d.subscription() })).status).toBe(201);
+    const limited = device((n) => (n === 1 ? 429 : 201)); // answers 429 with Retry-After: 1 once
+    for (const d of [ok1, ok2, flaky, gone, limited]) expect((await u.call("POST", "/api/push/subscribe", { subscription: d.subscription() })).status).toBe(201);
 
     const test = await u.call<{ devices: number; notification: { id: string } }>("POST", "/api/push/test");
     expect(test.status).toBe(201);
-    expect(test.body.devices).toBe(4);
+    expect(test.body.devices).toBe(5);
 
     const en = catalog("en", "notices").test;
-    await until(() => [ok1, ok2, flaky].every((d) => d.received().length > 0), (v) => v, 45_000);
-    for (const d of [ok1, ok2, flaky]) {
+    await until(() => [ok1, ok2, flaky, limited].every((d) => d.received().length > 0), (v) => v, 45_000);
+    for (const d of [ok1, ok2, flaky, limited]) {
       const [got] = d.received();
       expect(got!.payload).toMatchObject({ title: en.title, body: en.message, url: "/notifications", tag: `n-${test.body.notification.id}`, actions: [] });
       expect(String(got!.headers.authorization)).toMatch(/^vapid t=.+, k=.+/);
       expect(got!.headers.ttl).toBeTruthy();
     }
     expect(flaky.hits).toBe(2); // the 500 was retried, the others were not held by it
+    expect(limited.hits).toBe(2); // the 429 was tried again after its Retry-After
     expect(ok1.hits).toBe(1);
     const left = await until(
       () => env.db.sql<{ endpoint: string }[]>`select endpoint from push_subscriptions where user_id = ${u.userId}`,
-      (rows) => rows.length === 3,
+      (rows) => rows.length === 4,
     );
     expect(left.map((r) => r.endpoint)).not.toContain(gone.subscription().endpoint);
     expect(gone.hits).toBe(1);
