@@ -314,7 +314,7 @@ describe("one-tap actions", () => {
     expect(await isActive()).toBe(true);
     expect(await confirmations()).toBe(1);
 
-    // "Fechar tudo" with the other token of the same push: the open trade is closed at the broker.
+    // "Fechar tudo" with the other token of the same push: the open trades are closed at the broker.
     const order = await fetch(`${env.sim.url}/practice/v3/accounts/${u.accountId}/orders`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${u.brokerToken}` },
@@ -325,11 +325,13 @@ describe("one-tap actions", () => {
       const res = await fetch(`${env.sim.url}/practice/v3/accounts/${u.accountId}/openTrades`, { headers: { authorization: `Bearer ${u.brokerToken}` } });
       return ((await res.json()) as { trades: unknown[] }).trades.length;
     };
-    expect(await openAtBroker()).toBe(1);
+    // (The AI's first tick, before the licence lapsed, may have opened one of its own: all of them close.)
+    const open = await openAtBroker();
+    expect(open).toBeGreaterThanOrEqual(1);
     const closed = await anon<{ message: string }>("POST", "/api/push/action", { token: closeAll, action: "close_all" });
     expect(closed.status, JSON.stringify(closed.body)).toBe(200);
     expect(await openAtBroker()).toBe(0);
-    const closedBody = catalog("es", "push").confirm.closedBody.replace("{{closed}}", "1");
+    const closedBody = catalog("es", "push").confirm.closedBody.replace("{{closed}}", String(open));
     expect(closed.body.message).toBe(closedBody);
     expect(await until(() => d.received().some((r) => r.payload.body === closedBody), (v) => v)).toBe(true);
     expect((await anon("POST", "/api/push/action", { token: closeAll, action: "close_all" })).status).toBe(409);
