@@ -13,6 +13,26 @@ export type PushTopic = (typeof PUSH_TOPICS)[number];
 export const PUSH_ACTIONS = ["pause", "close_all"] as const;
 export type PushAction = (typeof PUSH_ACTIONS)[number];
 
+/**
+ * The browsers' push services (host, or parent domain of the host): Chrome/Edge/Opera (FCM), Firefox
+ * (Mozilla autopush), Edge on Windows (WNS), Safari (Apple). A subscription endpoint elsewhere would
+ * let a user aim the server's signed POSTs at any host, so it is refused (ADR 0016).
+ */
+export const KNOWN_PUSH_SERVICES = ["fcm.googleapis.com", "android.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com"] as const;
+
+/** True when an https endpoint's host is a known push service or one of `extraHosts` (exact names or parent domains). */
+export function isAllowedPushEndpoint(endpoint: string, extraHosts: readonly string[] = []): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "https:") return false;
+  const host = url.hostname.toLowerCase();
+  return [...KNOWN_PUSH_SERVICES, ...extraHosts].some((h) => host === h || host.endsWith(`.${h}`));
+}
+
 /** The largest payload we send, in bytes of JSON: push services refuse about 4 KB once encrypted (STACK.md). */
 export const MAX_PAYLOAD_BYTES = 3600;
 

@@ -100,6 +100,15 @@ const schema = z.object({
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),
   VAPID_SUBJECT: z.string().min(1).optional(),
   /**
+   * Extra push-service host names a subscription endpoint may point at, comma-separated (a
+   * self-hosted push service; the tests' local one). The browsers' own services are always allowed
+   * (app/lib/push.ts KNOWN_PUSH_SERVICES).
+   */
+  PUSH_SERVICE_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  /**
    * ForexFactory-style weekly JSON feed of the economic calendar (app/services/calendar.server.ts,
    * ADR 0018), e.g. https://nfs.faireconomy.media/ff_calendar_thisweek.json; unset: the shipped
    * data/calendar files.

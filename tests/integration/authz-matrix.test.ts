@@ -87,7 +87,7 @@ const PUSH_KEYS = (() => {
   ecdh.generateKeys();
   return { p256dh: ecdh.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") };
 })();
-const pushSubscription = (name: string) => ({ endpoint: `https://push.authz.invalid/${name}`, keys: PUSH_KEYS });
+const pushSubscription = (name: string) => ({ endpoint: `https://fcm.googleapis.com/fcm/send/authz-${name}`, keys: PUSH_KEYS });
 const NOT_CONNECTED = status(400, (r) => expect(r.json?.message).toBe("Nenhuma conta Oanda conectada."));
 
 /** The caller's own broker account in an `account` / `accountId` field. */

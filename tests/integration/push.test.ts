@@ -113,7 +113,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => pushServer.listen(0, "127.0.0.1", r));
   pushUrl = `https://127.0.0.1:${(pushServer.address() as AddressInfo).port}`;
   env = await createTradingEnv();
-  app = await env.startApp({ NODE_EXTRA_CA_CERTS: certFile, SESSION_SECRET, ENCRYPTION_KEY, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+  app = await env.startApp({ NODE_EXTRA_CA_CERTS: certFile, PUSH_SERVICE_HOSTS: "127.0.0.1", SESSION_SECRET, ENCRYPTION_KEY, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
 }, 120_000);
 
 afterAll(async () => {
@@ -181,6 +181,10 @@ describe("subscriptions", () => {
     const bad = await a.call<{ message: string }>("POST", "/api/push/subscribe", { subscription: { ...d.subscription(), endpoint: "http://127.0.0.1/x" } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe("Inscrição push inválida.");
+    // An https endpoint that is not a push service (the server would POST wherever a user says).
+    const elsewhere = await a.call<{ message: string }>("POST", "/api/push/subscribe", { subscription: { ...d.subscription(), endpoint: "https://intranet.example.com/admin" } });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.message).toBe("Serviço de push desconhecido: use um navegador compatível.");
     const shortKey = await a.call("POST", "/api/push/subscribe", { subscription: { ...d.subscription(), keys: { p256dh: "abc", auth: "abc" } } });
     expect(shortKey.status).toBe(400);
 

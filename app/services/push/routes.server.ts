@@ -4,9 +4,11 @@
  */
 import { msg } from "../../../core/i18n/message";
 import { translateMsg } from "~/i18n";
+import { isAllowedPushEndpoint } from "~/lib/push";
 import { apiRoute, json, readBody } from "../api.server";
 import { requireApiUser } from "../auth.server";
-import { NotFoundError } from "../errors.server";
+import { config } from "../config.server";
+import { NotFoundError, ValidationError } from "../errors.server";
 import { sendTestNotification } from "../notifications.server";
 import { requestLanguage } from "../request-language.server";
 import { consumeUserAction } from "../user-rate-limit.server";
@@ -26,6 +28,7 @@ export const subscribeRoute = (request: Request) =>
   apiRoute(request, "POST", async () => {
     const user = await requireApiUser(request);
     const input = await readBody(request, subscribeSchema);
+    if (!isAllowedPushEndpoint(input.subscription.endpoint, config().PUSH_SERVICE_HOSTS)) throw new ValidationError(msg("push:unknownPushService"));
     const id = await saveSubscription(user.id, input);
     return json({ success: true, message: translateMsg(msg("push:subscribed"), user.preferences?.language), id }, 201);
   });

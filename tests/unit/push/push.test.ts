@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { msg } from "../../../core/i18n/message";
-import { buildPushPayload, deepLinkOf, enabledTopics, MAX_PAYLOAD_BYTES, payloadBytes, topicOf } from "../../../app/lib/push";
+import { buildPushPayload, deepLinkOf, enabledTopics, isAllowedPushEndpoint, MAX_PAYLOAD_BYTES, payloadBytes, topicOf } from "../../../app/lib/push";
 import { actionKey, ACTION_TOKEN_TTL_SEC, signActionToken, verifyActionToken } from "../../../app/services/push/action-token";
 import { retryAfterSeconds } from "../../../app/services/push/push.server";
 
@@ -104,5 +104,22 @@ describe("topics", () => {
     expect(retryAfterSeconds(new Date(now + 90_000).toUTCString(), now)).toBe(90);
     expect(retryAfterSeconds(undefined, now)).toBe(60);
     expect(retryAfterSeconds("999999", now)).toBe(3600);
+  });
+});
+
+describe("isAllowedPushEndpoint", () => {
+  it("accepts the browsers' push services and listed extra hosts, over https only", () => {
+    expect(isAllowedPushEndpoint("https://fcm.googleapis.com/fcm/send/abc")).toBe(true);
+    expect(isAllowedPushEndpoint("https://updates.push.services.mozilla.com/wpush/v2/x")).toBe(true);
+    expect(isAllowedPushEndpoint("https://web.push.apple.com/Q")).toBe(true);
+    expect(isAllowedPushEndpoint("https://wns2-by3p.notify.windows.com/w/?token=x")).toBe(true);
+    expect(isAllowedPushEndpoint("https://127.0.0.1:8443/p", ["127.0.0.1"])).toBe(true);
+  });
+  it("refuses other hosts, look-alikes and plain http", () => {
+    expect(isAllowedPushEndpoint("https://127.0.0.1:8443/p")).toBe(false);
+    expect(isAllowedPushEndpoint("https://evilfcm.googleapis.com.attacker.net/x")).toBe(false);
+    expect(isAllowedPushEndpoint("https://notfcm.googleapis.co/x")).toBe(false);
+    expect(isAllowedPushEndpoint("http://fcm.googleapis.com/fcm/send/abc")).toBe(false);
+    expect(isAllowedPushEndpoint("not a url")).toBe(false);
   });
 });
