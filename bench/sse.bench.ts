@@ -1,7 +1,7 @@
 /**
  * SSE benchmark (issue 11): N concurrent subscribers of `GET /api/stream/prices` on the real server
  * process (production build in BUILD_DIR, embedded OANDA simulator at SIM_SPEED=60, one upstream
- * stream), the clients in separate worker processes (raw `http` + eventsource-parser). Measures:
+ * stream), the clients in separate worker processes (raw TCP sockets, a minimal HTTP/SSE reader that parses the event name and `pub`). Measures:
  * - price-to-client latency: the hub stamps `pub` (ms since the epoch) when it publishes a price;
  *   each client subtracts it from its own `Date.now()` on parsing the event (same machine, same clock);
  * - server memory per subscriber: (server RSS with N subscribers − RSS before) / N;
@@ -11,19 +11,20 @@
  * Run: BUILD_DIR=build TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:sse [-- N seconds]
  * (a throw-away database is created on that server and dropped at the end). The server holds one socket per
  * subscriber: the run stops early when `ulimit -n` is below N + 1000 (raise it in the shell first).
+ * `BENCH_CLIENT_WORKERS` (default 2): how many client processes share the N subscribers.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import { cpus, loadavg, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
-import { createParser } from "eventsource-parser";
 import postgres from "postgres";
 import { startAppServer, type AppServer } from "../tests/setup/app-server";
 import { registerVerifiedAndLogin } from "../tests/setup/verify";
 
-const WORKERS = 2;
+const WORKERS = Number(process.env.BENCH_CLIENT_WORKERS ?? "2");
 /** Latency histogram: 1 ms buckets up to 5 s. */
 const BUCKETS = 5_000;
 
@@ -39,39 +40,76 @@ function runWorker(): void {
   let errors = 0;
   let dropped = 0;
   let hellos = 0;
-  const reqs: http.ClientRequest[] = [];
-  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  const sockets: net.Socket[] = [];
+  // Raw TCP sockets with a hand-written GET and a minimal reader, rather than `http` + an SSE
+  // library: per event the client then costs one `data` callback and a scan for the blank line,
+  // which keeps the 2 client processes from being what the latency measures (they share the 2
+  // cores with the server). The reader checks the status line, skips the headers, and splits the
+  // body on the blank line that ends each SSE event (the HTTP chunk-size lines sit between events
+  // and are ignored); it reads the event name and `pub` only. A price's latency is taken when the
+  // chunk holding it has been read (client cost included).
   const open = (url: string, token: string) =>
     new Promise<void>((resolve) => {
-      const req = http.get(url, { agent, headers: { accept: "text/event-stream", authorization: `Bearer ${token}` } }, (res) => {
-        if (res.statusCode !== 200) {
-          errors++;
-          res.resume();
-          resolve();
-          return;
+      const u = new URL(url);
+      const socket = net.connect(Number(u.port), u.hostname);
+      sockets.push(socket);
+      let buf = "";
+      let body = false;
+      let ended = false;
+      const fail = () => {
+        if (ended) return;
+        ended = true;
+        if (body) {
+          if (measuring) dropped++;
+        } else errors++;
+        resolve();
+      };
+      socket.setNoDelay(true);
+      socket.on("connect", () =>
+        socket.write(`GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${token}\r\nConnection: keep-alive\r\n\r\n`),
+      );
+      socket.on("data", (chunk: Buffer) => {
+        buf += chunk.toString("latin1");
+        if (!body) {
+          const h = buf.indexOf("\r\n\r\n");
+          if (h < 0) return;
+          if (!buf.startsWith("HTTP/1.1 200")) {
+            fail();
+            socket.destroy();
+            return;
+          }
+          body = true;
+          buf = buf.slice(h + 4);
         }
-        const parser = createParser({
-          onEvent(ev) {
-            if (ev.event === "hello") {
+        let end = buf.indexOf("\n\n");
+        if (end < 0) return;
+        let start = 0;
+        let now = 0;
+        while (end >= 0) {
+          const e = buf.indexOf("event: ", start);
+          if (e >= 0 && e < end) {
+            if (buf.startsWith("price\n", e + 7)) {
+              if (measuring) {
+                const at = buf.indexOf('"pub":', e);
+                const pub = at >= 0 && at < end ? parseInt(buf.slice(at + 6, at + 26), 10) : NaN;
+                if (Number.isFinite(pub)) {
+                  now ||= Date.now();
+                  hist[Math.min(BUCKETS, Math.max(0, now - pub))]!++;
+                  events++;
+                } else errors++;
+              }
+            } else if (buf.startsWith("hello\n", e + 7)) {
               hellos++;
               resolve();
-            } else if (ev.event === "price" && measuring) {
-              const pub = (JSON.parse(ev.data) as { pub: number }).pub;
-              const ms = Math.max(0, Date.now() - pub);
-              hist[Math.min(BUCKETS, Math.floor(ms))]!++;
-              events++;
             }
-          },
-        });
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => parser.feed(chunk));
-        res.on("end", () => measuring && dropped++);
+          }
+          start = end + 2;
+          end = buf.indexOf("\n\n", start);
+        }
+        buf = buf.slice(start);
       });
-      req.on("error", () => {
-        errors++;
-        resolve();
-      });
-      reqs.push(req);
+      socket.on("error", fail);
+      socket.on("close", fail);
     });
   process.on("message", (m: ToWorker) => {
     if (m.t === "start") {
@@ -87,7 +125,7 @@ function runWorker(): void {
     } else if (m.t === "stop") {
       measuring = false;
       process.send!({ t: "done", hist, events, errors, dropped } satisfies FromWorker, undefined, {}, () => {
-        for (const r of reqs) r.destroy();
+        for (const sk of sockets) sk.destroy();
         process.exit(0);
       });
     }
@@ -246,7 +284,7 @@ Run ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpu}),
 the server, both client worker processes and PostgreSQL all run on it, so the figures are an upper bound for a dedicated host.
 
 Setup: one server process (production build, \`WORKERS=off\`, embedded OANDA simulator at \`SIM_SPEED=60\`, one upstream pricing stream for EUR_USD),
-${r.N} subscribers of \`GET /api/stream/prices?instruments=EUR_USD\` opened by 2 worker processes (raw \`http\` + eventsource-parser), ${r.seconds} s measured
+${r.N} subscribers of \`GET /api/stream/prices?instruments=EUR_USD\` opened by 2 worker processes (raw TCP sockets and a minimal HTTP/SSE reader: status, event name and \`pub\` only), ${r.seconds} s measured
 after all had their \`hello\`. Latency = client \`Date.now()\` on parsing a \`price\` event − the hub's \`pub\` stamp when it published the price (same clock).
 Memory per subscriber = (server RSS with the subscribers, averaged over the window − RSS before them) / subscribers.
 

@@ -15,6 +15,9 @@
  * The user's session is required (401 JSON otherwise, in the user's language); `SSE_MAX_PER_USER`
  * connections per user and `SSE_MAX_CONNECTIONS` per process (429 beyond).
  *
+ * Writes: after the headers, frames go straight to the socket as pre-framed HTTP chunks (`SocketSink`:
+ * one `socket.write` per frame per subscriber; ADR 0017 "Writing the fan-out").
+ *
  * Back-pressure: a connection whose socket buffer is full (`write` returned false, not drained yet)
  * gets nothing written; the latest price of each instrument waits in a small map (coalesced: a slow
  * client skips intermediate prices, never buffers them) and is written on `drain`. A client that
@@ -42,57 +45,147 @@ const MAX_PENDING = 64;
 /** Browser reconnect delay sent in `retry:`, ms. */
 const RETRY_MS = 3_000;
 
+/**
+ * Where a connection's frames go: the Node response (`res.write`), or — for a live stream — its
+ * socket, written with pre-framed HTTP/1.1 chunks (`SocketSink`). Both report back-pressure the same
+ * way (`write` returns false, `writableNeedDrain`, `drain`).
+ */
+export interface SseSink {
+  write(frame: string | Buffer): boolean;
+  readonly writableNeedDrain: boolean;
+  on(event: "drain", listener: () => void): unknown;
+  destroy(): void;
+}
+
+/** Pre-framed chunks of shared frames (each price's frame is framed once for all its subscribers). */
+const chunkCache = new WeakMap<Buffer, Buffer>();
+let lastShared: Buffer | undefined;
+let lastChunk: Buffer | undefined;
+
+/**
+ * One HTTP/1.1 chunk (RFC 9112 §7.1: size in hex, CRLF, data, CRLF) holding `frame`; without
+ * chunked transfer coding (an HTTP/1.0 client: the connection's end delimits the body) the bytes as they are.
+ */
+export function httpChunk(frame: string | Buffer, chunked = true): Buffer {
+  const data = typeof frame === "string" ? Buffer.from(frame) : frame;
+  if (!chunked || data.length === 0) return data;
+  if (frame === lastShared) return lastChunk!; // a fan-out frames one price for thousands of sockets in a row
+  const cached = typeof frame === "string" ? undefined : chunkCache.get(frame);
+  if (cached) return cached;
+  const head = `${data.length.toString(16)}\r\n`;
+  const out = Buffer.allocUnsafe(head.length + data.length + 2);
+  out.write(head, 0, "latin1");
+  data.copy(out, head.length);
+  out.write("\r\n", head.length + data.length, "latin1");
+  if (typeof frame !== "string") {
+    chunkCache.set(frame, out);
+    lastShared = frame;
+    lastChunk = out;
+  }
+  return out;
+}
+
+/**
+ * The socket of a streaming response whose headers are flushed: one `socket.write` of one
+ * pre-framed buffer per frame. `res.write` would do four corked socket writes (size, CRLF, data,
+ * CRLF), a `nextTick` and a `writev` per call — the bulk of a 5,000-subscriber fan-out (bench/sse.bench.ts).
+ * The response still ends normally (`res.end` writes the last chunk and the terminating `0` chunk).
+ */
+export class SocketSink implements SseSink {
+  private readonly socket: NodeJS.WritableStream & { writableNeedDrain: boolean; destroy(): void };
+  private readonly chunked: boolean;
+
+  constructor(res: ExpressResponse) {
+    this.socket = res.socket!;
+    this.chunked = (res as unknown as { chunkedEncoding: boolean }).chunkedEncoding;
+  }
+
+  write(frame: string | Buffer): boolean {
+    return this.socket.write(httpChunk(frame, this.chunked));
+  }
+
+  get writableNeedDrain(): boolean {
+    return this.socket.writableNeedDrain;
+  }
+
+  on(event: "drain", listener: () => void): this {
+    this.socket.on(event, listener);
+    return this;
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
+
 /** Each price's frame, encoded once for all its subscribers (a fan-out to thousands writes the same bytes). */
 const frames = new WeakMap<HubPrice, Buffer>();
+let lastPrice: HubPrice | undefined;
+let lastFrame: Buffer | undefined;
 function priceFrame(p: HubPrice): Buffer {
+  if (p === lastPrice) return lastFrame!; // the fan-out asks for the same price 5,000 times in a row
   let f = frames.get(p);
   if (!f) {
     f = Buffer.from(sseFrame("price", { instrument: p.instrument, bid: p.bid, ask: p.ask, mid: p.mid, time: p.time, tradeable: p.tradeable, pub: p.pub }, String(p.seq)));
     frames.set(p, f);
   }
+  lastPrice = p;
+  lastFrame = f;
   return f;
+}
+
+/** The coalescing key of an instrument's prices (one string per instrument, not one per send). */
+const priceKeys = new Map<string, string>();
+function priceKey(instrument: string): string {
+  let k = priceKeys.get(instrument);
+  if (!k) priceKeys.set(instrument, (k = `p:${instrument}`));
+  return k;
 }
 
 /** One open SSE response with its coalescing buffer (exported for its unit test). */
 export class SseConnection {
   private readonly pending = new Map<string, string | Buffer>();
   private congestedSince = 0;
+  private readonly out: SseSink;
   closed = false;
 
+  /** `out`: where frames are written (the response itself unless given; serve() passes its socket). */
   constructor(
     readonly res: ExpressResponse,
     readonly userId: string,
+    out?: SseSink,
   ) {
-    res.on("drain", () => this.flush());
+    this.out = out ?? (res as unknown as SseSink);
+    this.out.on("drain", () => this.flush());
   }
 
   /** Writes a frame now, or keeps it under `key` (replacing an older one) while the socket is full. */
   send(key: string, frame: string | Buffer): void {
     if (this.closed) return;
-    if (this.res.writableNeedDrain) {
+    if (this.out.writableNeedDrain) {
       this.pending.delete(key);
       this.pending.set(key, frame);
       if (this.pending.size > MAX_PENDING) this.drop("fila cheia");
       return;
     }
-    if (!this.res.write(frame)) this.congestedSince = Date.now();
+    if (!this.out.write(frame)) this.congestedSince = Date.now();
   }
 
   /** A heartbeat: skipped while congested; a client congested too long is disconnected. */
   heartbeat(frame: Buffer): void {
     if (this.closed) return;
-    if (this.res.writableNeedDrain) {
+    if (this.out.writableNeedDrain) {
       if (this.congestedSince && Date.now() - this.congestedSince > SLOW_CLIENT_MS) this.drop("cliente lento");
       return;
     }
-    this.res.write(frame);
+    this.out.write(frame);
   }
 
   private flush(): void {
     this.congestedSince = 0;
     for (const [key, frame] of this.pending) {
       this.pending.delete(key);
-      if (!this.res.write(frame)) {
+      if (!this.out.write(frame)) {
         this.congestedSince = Date.now();
         return;
       }
@@ -102,6 +195,7 @@ export class SseConnection {
   private drop(reason: string): void {
     logger().warn({ userId: this.userId, reason }, "SSE: conexão encerrada (back-pressure)");
     this.closed = true;
+    this.out.destroy();
     this.res.destroy();
   }
 
@@ -207,7 +301,8 @@ function serve(kind: "prices" | "open-trades", req: ExpressRequest, res: Express
   req.socket.setTimeout(0);
   req.socket.setNoDelay(true);
   res.flushHeaders();
-  const conn = new SseConnection(res, user.id);
+  // From here on frames go straight to the socket as pre-framed chunks (SocketSink).
+  const conn = new SseConnection(res, user.id, new SocketSink(res));
   connections.add(conn);
   perUser.set(user.id, (perUser.get(user.id) ?? 0) + 1);
   startHeartbeats();
@@ -221,7 +316,7 @@ function serve(kind: "prices" | "open-trades", req: ExpressRequest, res: Express
     environment,
     instruments: wanted,
     userId: user.id,
-    onPrice: (p) => conn.send(`p:${p.instrument}`, priceFrame(p)),
+    onPrice: (p) => conn.send(priceKey(p.instrument), priceFrame(p)),
     onTrade: (e: TradeEvent) => {
       if (kind === "prices") conn.send(`t:${e.event}:${e.tradeId}`, sseFrame(e.event, { tradeId: e.tradeId }));
       else if (!refreshing) {
@@ -230,7 +325,7 @@ function serve(kind: "prices" | "open-trades", req: ExpressRequest, res: Express
         void openTradeInstruments(user.id)
           .then((list) => {
             for (const i of list) wanted.add(i);
-            for (const p of hub.latestFor(environment, list)) conn.send(`p:${p.instrument}`, priceFrame(p));
+            for (const p of hub.latestFor(environment, list)) conn.send(priceKey(p.instrument), priceFrame(p));
           })
           .catch(() => {})
           .finally(() => (refreshing = false));
@@ -239,14 +334,14 @@ function serve(kind: "prices" | "open-trades", req: ExpressRequest, res: Express
     onEnsure: kind === "prices" ? (list: string[]) => {
       const added = list.filter((i) => !wanted.has(i));
       for (const i of added) wanted.add(i);
-      for (const p of hub.latestFor(environment, added)) conn.send(`p:${p.instrument}`, priceFrame(p));
+      for (const p of hub.latestFor(environment, added)) conn.send(priceKey(p.instrument), priceFrame(p));
     } : undefined,
   };
 
   res.write(sseRetry(RETRY_MS));
   if (kind === "prices") {
     res.write(sseFrame("hello", { serverTime: new Date().toISOString(), environment, instruments: [...wanted], heartbeatMs: config().SSE_HEARTBEAT_MS }));
-    for (const p of hub.latestFor(environment, wanted, resumeAfter)) conn.send(`p:${p.instrument}`, priceFrame(p));
+    for (const p of hub.latestFor(environment, wanted, resumeAfter)) conn.send(priceKey(p.instrument), priceFrame(p));
   } else {
     const latest = hub.latestFor(environment, wanted);
     res.write(sseFrame("snapshot", { prices: latest.map((p) => ({ instrument: p.instrument, bid: p.bid, ask: p.ask, mid: p.mid, timestamp: p.time })) }, latest.length ? String(Math.max(...latest.map((p) => p.seq))) : undefined));
