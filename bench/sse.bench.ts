@@ -25,6 +25,10 @@ import { startAppServer, type AppServer } from "../tests/setup/app-server";
 import { registerVerifiedAndLogin } from "../tests/setup/verify";
 
 const WORKERS = Number(process.env.BENCH_CLIENT_WORKERS ?? "2");
+const HEAD_END = Buffer.from("\r\n\r\n");
+const EVENT_END = Buffer.from("\n\n");
+const EVENT_NAME = Buffer.from("event: ");
+const PUB = Buffer.from('"pub":');
 /** Latency histogram: 1 ms buckets up to 5 s. */
 const BUCKETS = 5_000;
 
@@ -53,7 +57,7 @@ function runWorker(): void {
       const u = new URL(url);
       const socket = net.connect(Number(u.port), u.hostname);
       sockets.push(socket);
-      let buf = "";
+      let rest: Buffer | undefined;
       let body = false;
       let ended = false;
       const fail = () => {
@@ -69,44 +73,53 @@ function runWorker(): void {
         socket.write(`GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${token}\r\nConnection: keep-alive\r\n\r\n`),
       );
       socket.on("data", (chunk: Buffer) => {
-        buf += chunk.toString("latin1");
+        // Bytes, not strings: most chunks hold whole events and are scanned in place.
+        const b = rest ? Buffer.concat([rest, chunk]) : chunk;
+        rest = undefined;
+        let start = 0;
         if (!body) {
-          const h = buf.indexOf("\r\n\r\n");
-          if (h < 0) return;
-          if (!buf.startsWith("HTTP/1.1 200")) {
+          const h = b.indexOf(HEAD_END);
+          if (h < 0) {
+            rest = b;
+            return;
+          }
+          if (b.toString("latin1", 0, 12) !== "HTTP/1.1 200") {
             fail();
             socket.destroy();
             return;
           }
           body = true;
-          buf = buf.slice(h + 4);
+          start = h + 4;
         }
-        let end = buf.indexOf("\n\n");
-        if (end < 0) return;
-        let start = 0;
+        let end = b.indexOf(EVENT_END, start);
         let now = 0;
         while (end >= 0) {
-          const e = buf.indexOf("event: ", start);
+          const e = b.indexOf(EVENT_NAME, start);
           if (e >= 0 && e < end) {
-            if (buf.startsWith("price\n", e + 7)) {
+            const n = e + EVENT_NAME.length;
+            if (b[n] === 0x70 && b[n + 1] === 0x72 && b[n + 5] === 0x0a) {
+              // "price"
               if (measuring) {
-                const at = buf.indexOf('"pub":', e);
-                const pub = at >= 0 && at < end ? parseInt(buf.slice(at + 6, at + 26), 10) : NaN;
-                if (Number.isFinite(pub)) {
+                const at = b.indexOf(PUB, n);
+                let pub = 0;
+                if (at >= 0 && at < end) for (let i = at + PUB.length; b[i]! >= 0x30 && b[i]! <= 0x39; i++) pub = pub * 10 + b[i]! - 0x30;
+                if (pub > 0) {
                   now ||= Date.now();
                   hist[Math.min(BUCKETS, Math.max(0, now - pub))]!++;
                   events++;
                 } else errors++;
               }
-            } else if (buf.startsWith("hello\n", e + 7)) {
+            } else if (b[n] === 0x68 && b[n + 2] === 0x6c && b[n + 5] === 0x0a) {
+              // "hello"
               hellos++;
               resolve();
             }
           }
           start = end + 2;
-          end = buf.indexOf("\n\n", start);
+          end = b.indexOf(EVENT_END, start);
         }
-        buf = buf.slice(start);
+        // What follows the last whole event: the chunk's closing CRLF (dropped) or the start of the next one.
+        if (b.length - start > 2) rest = Buffer.from(b.subarray(start));
       });
       socket.on("error", fail);
       socket.on("close", fail);
