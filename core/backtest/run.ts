@@ -69,6 +69,12 @@ export interface BacktestOptions {
    * same risk rule as live and counted in `newsBlocked`. Without it nothing is blacked out.
    */
   calendar?: NewsCalendar;
+  /**
+   * Research candidates (core/research/candidates.ts): an extra entry rule, called with every
+   * strategy decision (not the random baseline's) in tick order; an "open" it rejects becomes
+   * "none". Without it (the default, and the live bot) every decision passes unchanged.
+   */
+  entryFilter?: (d: Decision, ctx: { now: Date; engine: DecisionEngine }) => boolean;
 }
 
 export interface BacktestTrade {
@@ -219,7 +225,11 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   const random = opts.entry;
   const noEntry = (d: Decision): Decision => ({ ...d, action: "none" });
   const decideWith = (engine: DecisionEngine, input: StreamInput): Decision => {
-    if (!random) return engine.decide(input);
+    if (!random) {
+      const d = engine.decide(input);
+      const keep = opts.entryFilter ? opts.entryFilter(d, { now: input.now, engine }) : true;
+      return keep || d.action !== "open" ? d : noEntry(d);
+    }
     if (random.random() >= random.probability) return noEntry(engine.decide(input));
     return engine.decideForced(input, random.random() < 0.5 ? "buy" : "sell");
   };

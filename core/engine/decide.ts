@@ -125,6 +125,11 @@ export class DecisionEngine {
     return this.trackers.get(tf)!.lastCandleTime;
   }
 
+  /** Features of a timeframe after the candles pushed so far (null until MIN_CANDLES). */
+  features(tf: Timeframe): Features | null {
+    return this.trackers.get(tf)!.snapshot();
+  }
+
   /** The decision on the candles pushed so far. Pure given the pushed candles. */
   decide(input: StreamInput): Decision {
     return decideFrom((tf) => this.trackers.get(tf)!, input);
