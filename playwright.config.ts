@@ -58,14 +58,29 @@ const chromium = {
   },
 };
 
+/** The viewports every spec runs at (desktop 1440×900, mobile 390×844, and JavaScript off for @nojs tests). */
+const VIEWPORTS = [
+  { name: "desktop", grepInvert: /@nojs/, use: { viewport: { width: 1440, height: 900 } } },
+  {
+    name: "mobile",
+    grepInvert: /@nojs/,
+    use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+  },
+  { name: "nojs", grep: /@nojs/, use: { viewport: { width: 1440, height: 900 }, javaScriptEnabled: false } },
+];
+const ADMIN_SPEC = /admin\.spec\.ts$/;
+
 export default defineConfig({
   testDir: "tests/e2e",
   // Per-port output folder: parallel runs on other E2E_PORTs do not wipe each other's artifacts.
   outputDir: `test-results/playwright-${PORT}`,
   timeout: 120_000,
   expect: { timeout: 15_000 },
+  // Two spec files at a time (each file's tests in order, one user per test). The admin spec reads
+  // deployment-wide figures and creates a plan the subscription modal lists, so it runs alone after
+  // the others (its projects depend on theirs). E2E_WORKERS=1 runs everything in sequence.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   reporter: [["list"]],
   globalSetup: "./tests/e2e/global-setup.ts",
@@ -78,13 +93,14 @@ export default defineConfig({
     ...chromium,
   },
   projects: [
-    { name: "desktop", grepInvert: /@nojs/, use: { viewport: { width: 1440, height: 900 } } },
-    {
-      name: "mobile",
-      grepInvert: /@nojs/,
-      use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
-    },
-    { name: "nojs", grep: /@nojs/, use: { viewport: { width: 1440, height: 900 }, javaScriptEnabled: false } },
+    ...VIEWPORTS.map((v) => ({ ...v, testIgnore: ADMIN_SPEC })),
+    // One after another: each reads the figures the others' journeys change.
+    ...VIEWPORTS.map((v, i) => ({
+      ...v,
+      name: `admin-${v.name}`,
+      testMatch: ADMIN_SPEC,
+      dependencies: i === 0 ? VIEWPORTS.map((d) => d.name) : [`admin-${VIEWPORTS[i - 1]!.name}`],
+    })),
   ],
   webServer: [
     {

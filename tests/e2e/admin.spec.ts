@@ -42,7 +42,7 @@ async function expectAxeClean(page: Page, name: string) {
 /** Full-page screenshot at test-results/screenshots/<name>-<project>.png (as screenshots.spec.ts). */
 async function capture(page: Page, testInfo: TestInfo, name: string) {
   await settle(page);
-  await page.screenshot({ path: `test-results/screenshots/${name}-${testInfo.project.name}.png`, fullPage: true, animations: "disabled" });
+  await page.screenshot({ path: `test-results/screenshots/${name}-${testInfo.project.name.replace(/^admin-/, "")}.png`, fullPage: true, animations: "disabled" });
 }
 
 /** A second browser context with the project's options (viewport, JavaScript, locale, base URL). */
