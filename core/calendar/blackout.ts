@@ -11,6 +11,7 @@
  *   now, then the earliest; `until` is the end of the continuous blackout (chained windows merge).
  * Pure: `now` is passed in (the tick's market time, so a replay of history meets its own events).
  */
+import { instrumentSpec } from "../instruments";
 import type { TradingSettings } from "../settings";
 import type { NewsCalendar } from "../trading/tick";
 import type { CalendarIndex } from "./calendar-index";
@@ -28,16 +29,13 @@ export function sensitivityImpacts(sensitivity: NewsSensitivity): readonly Impac
   return ["high", "medium", "low"];
 }
 
-/** The two currencies of an `XXX_YYY` instrument. */
-export function instrumentCurrencies(instrument: string): string[] {
-  return instrument.toUpperCase().split("_").filter(Boolean);
-}
-
 /** Whether `event` concerns `instrument` under the settings' sensitivity and `impactedOnly`. */
 export function eventAffects(event: CalendarEvent, instrument: string, news: NewsSettings): boolean {
   if (!sensitivityImpacts(news.sensitivity).includes(event.impact)) return false;
   if (!news.impactedOnly || event.currency === ALL_CURRENCIES) return true;
-  return instrumentCurrencies(instrument).includes(event.currency.toUpperCase());
+  const { base, quote } = instrumentSpec(instrument);
+  const currency = event.currency.toUpperCase();
+  return currency === base || currency === quote;
 }
 
 /** `Title (CUR)`: how the reason and the hero name an event. */
