@@ -34,23 +34,89 @@ export interface BaselineResult {
   netPnlPercentile: number;
   /** Median of the random runs' net P&L. */
   medianNetPnl: number;
+  /** Per-time band of the random runs' NAV (only when the options ask for an equity curve). */
+  band?: EquityBand;
+}
+
+/**
+ * The random runs' NAV across seeds on the common step grid (runBacktest `equityCurve`): at each
+ * time (UTC seconds) the 5th, 50th and 95th percentiles (linear interpolation between order
+ * statistics), account currency as numbers (plotting only).
+ */
+export interface EquityBand {
+  time: number[];
+  p5: number[];
+  p50: number[];
+  p95: number[];
+}
+
+/** The q-quantile (0–1) of an ascending sample, linear between order statistics (type 7); NaN when empty. */
+export function quantileSorted(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  const h = (sorted.length - 1) * q;
+  const lo = Math.floor(h);
+  const hi = Math.min(sorted.length - 1, lo + 1);
+  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
+}
+
+/**
+ * Per-time percentile band of several equity curves sampled on one grid.
+ * @throws Error when the curves do not share their times (different options or markets).
+ */
+export function equityBand(curves: readonly (readonly { time: number; nav: number }[])[]): EquityBand {
+  const band: EquityBand = { time: [], p5: [], p50: [], p95: [] };
+  if (curves.length === 0) return band;
+  const n = curves[0]!.length;
+  for (const c of curves) if (c.length !== n) throw new Error("Curvas de capital em grades diferentes");
+  const round = (x: number) => Math.round(x * 100) / 100;
+  for (let i = 0; i < n; i++) {
+    const time = curves[0]![i]!.time;
+    const values: number[] = [];
+    for (const c of curves) {
+      if (c[i]!.time !== time) throw new Error("Curvas de capital em grades diferentes");
+      values.push(c[i]!.nav);
+    }
+    values.sort((a, b) => a - b);
+    band.time.push(time);
+    band.p5.push(round(quantileSorted(values, 0.05)));
+    band.p50.push(round(quantileSorted(values, 0.5)));
+    band.p95.push(round(quantileSorted(values, 0.95)));
+  }
+  return band;
 }
 
 /**
  * Runs `seeds` random-entry backtests (seeds 1..N) with the options of `strategy`'s run and ranks
- * the strategy's net P&L. @throws what runBacktest throws.
+ * the strategy's net P&L. With `opts.equityCurve` the seeds keep their curves and the result has
+ * their per-time `band`. `onProgress(fraction)` is called after each seed (opts.onProgress is not
+ * passed to the seeds). @throws what runBacktest throws.
  */
-export async function randomBaseline(opts: BacktestOptions, strategy: BacktestResult, seeds: number): Promise<BaselineResult> {
+export async function randomBaseline(
+  opts: BacktestOptions,
+  strategy: BacktestResult,
+  seeds: number,
+  onProgress?: (fraction: number) => void,
+): Promise<BaselineResult> {
   // entries per instrument decision: a tick decides once per instrument
   const decisions = strategy.ticks * strategy.instruments.length;
   const probability = decisions > 0 ? Math.min(1, strategy.trades.length / decisions) : 0;
   const netPnl: number[] = [];
+  const curves: NonNullable<BacktestResult["equity"]>[] = [];
   for (let seed = 1; seed <= seeds; seed++) {
-    const r = await runBacktest({ ...opts, clock: undefined, entry: { kind: "random", probability, random: mulberry32(seed) } });
+    const r = await runBacktest({ ...opts, clock: undefined, onProgress: undefined, entry: { kind: "random", probability, random: mulberry32(seed) } });
     netPnl.push(Number(r.stats.netPnl));
+    if (r.equity) curves.push(r.equity);
+    onProgress?.(seed / seeds);
   }
   const sorted = [...netPnl].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  return { seeds, probability, netPnl, netPnlPercentile: percentileRank(netPnl, Number(strategy.stats.netPnl)), medianNetPnl: Math.round(median * 100) / 100 };
+  return {
+    seeds,
+    probability,
+    netPnl,
+    netPnlPercentile: percentileRank(netPnl, Number(strategy.stats.netPnl)),
+    medianNetPnl: Math.round(median * 100) / 100,
+    ...(opts.equityCurve && curves.length === seeds ? { band: equityBand(curves) } : {}),
+  };
 }

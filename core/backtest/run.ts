@@ -75,6 +75,29 @@ export interface BacktestOptions {
    * "none". Without it (the default, and the live bot) every decision passes unchanged.
    */
   entryFilter?: (d: Decision, ctx: { now: Date; engine: DecisionEngine }) => boolean;
+  /**
+   * Progress of the run: called with the share (0 < fraction ≤ 1) of the steps inside [from, to)
+   * done, at most PROGRESS_CALLS times per run (the backtest page's progress bar). Without it
+   * nothing is called.
+   */
+  onProgress?: (fraction: number) => void;
+  /**
+   * Equity curve: the account's NAV and balance sampled on the step grid, at most `maxPoints`
+   * points (every ⌈steps / maxPoints⌉-th step inside [from, to), plus the last after the final
+   * close), in `result.equity`. The grid depends on the market only (never on the entries), so runs
+   * over the same options share it (the random baseline's band). Without it no curve is kept.
+   */
+  equityCurve?: { maxPoints: number };
+}
+
+/** Most onProgress calls per run. */
+export const PROGRESS_CALLS = 50;
+
+/** One point of an equity curve: UTC seconds, account currency as numbers (for plotting only). */
+export interface EquityPoint {
+  time: number;
+  nav: number;
+  balance: number;
 }
 
 export interface BacktestTrade {
@@ -135,6 +158,8 @@ export interface BacktestResult {
   candlesPerSecond?: number;
   /** Executor ticks per second (each decides every instrument): the speed when the bot is never halted. */
   ticksPerSecond?: number;
+  /** NAV and balance along the run (only with `equityCurve`). */
+  equity?: EquityPoint[];
 }
 
 function toMs(v: Date | string | undefined, fallback: number): number {
@@ -251,6 +276,17 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   let lastStep: number | undefined;
   const stops: BacktestResult["stops"] = [];
 
+  // Progress and the equity curve count the steps inside [from, to) (only when asked for).
+  const tracked = opts.onProgress || opts.equityCurve ? steps.filter((t) => t - stepMs >= from && t - stepMs < to).length : 0;
+  const stride = opts.equityCurve ? Math.max(1, Math.ceil(tracked / Math.max(1, opts.equityCurve.maxPoints))) : 0;
+  const equity: EquityPoint[] | undefined = opts.equityCurve ? [] : undefined;
+  let done = 0;
+  let reported = 0;
+  const sample = (ms: number) => {
+    const a = account.accountSummary();
+    equity!.push({ time: Math.floor(ms / 1000), nav: Number(a.NAV), balance: Number(a.balance) });
+  };
+
   for (const t of steps) {
     if (t - stepMs >= to) break;
     clockMs = t;
@@ -268,6 +304,14 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     if (t - stepMs < from) continue;
     firstTraded ??= t - stepMs;
     lastStep = t;
+    if (tracked > 0) {
+      done++;
+      if (equity && (done - 1) % stride === 0) sample(t);
+      if (opts.onProgress && Math.floor((done / tracked) * PROGRESS_CALLS) > reported) {
+        reported = Math.floor((done / tracked) * PROGRESS_CALLS);
+        opts.onProgress(done / tracked);
+      }
+    }
     if (t < haltedUntil) continue;
     ticks++;
     const report = await executeTick(ports, { settings, timezone: tz, licenceValid: true, highWaterMark, runStartedAt });
@@ -285,6 +329,11 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     }
   }
   if (lastStep !== undefined) account.closeAll(lastStep, "end");
+  if (equity && lastStep !== undefined) {
+    // The last point: after the final close (replaces a sample taken at the same step).
+    if (equity.at(-1)?.time === Math.floor(lastStep / 1000)) equity.pop();
+    sample(lastStep);
+  }
 
   const trades = closedTrades(account, pricing);
   const window = firstTraded !== undefined && lastStep !== undefined ? { from: firstTraded, to: lastStep } : undefined;
@@ -302,6 +351,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     stops,
     blocked: account.blocked,
     newsBlocked,
+    ...(equity ? { equity } : {}),
   };
   if (opts.clock && started !== undefined) {
     const ms = opts.clock() - started;
