@@ -1,13 +1,26 @@
 /**
  * Instrument facts the product trades, and the unit conventions around them.
  *
- * Source: OANDA v20 instrument list (oanda/PROTOCOL.md §6): FX pairs quoted in JPY, THB, INR or HUF
- * have displayPrecision 3 / pipLocation -2, the others 5 / -4. Lots = units / 100 000 (DESIGN.md §6).
- * When a broker instrument list is at hand, prefer its values (`displayPrecision`, `pipLocation`).
+ * Sources:
+ * - Precision: OANDA v20 instrument list (oanda/PROTOCOL.md §6; recorded response
+ *   oanda/fixtures/async_v20/account_instruments.json): FX pairs quoted in JPY, THB, INR or HUF have
+ *   displayPrecision 3 / pipLocation -2, the others 5 / -4; every FX pair has tradeUnitsPrecision 0
+ *   (whole units) and minimumTradeSize 1. The recorded list gives exactly these values for the eight
+ *   supported pairs (EUR_USD, GBP_USD, USD_JPY, AUD_USD, USD_CAD, USD_CHF, EUR_GBP, EUR_JPY).
+ * - Margin: the recorded (2017, non-EU) account shows marginRate 0.02 for all eight; OANDA sets it by
+ *   division. We use the stricter EU retail limits (ESMA product intervention, Decision (EU) 2018/796,
+ *   kept by national regulators): 30:1 = 0.0333 for pairs of two major currencies (USD, EUR, JPY, GBP,
+ *   CAD, CHF), 20:1 = 0.05 for the others (AUD_USD). A broker's own instrument list wins when at hand.
+ * - Lots = units / 100 000 (DESIGN.md §6).
+ * When a broker instrument list is at hand, prefer its values (`displayPrecision`, `pipLocation`, `marginRate`).
  */
 import { Decimal } from "./decimal";
 
-export const SUPPORTED_INSTRUMENTS = ["EUR_USD", "GBP_USD", "USD_JPY"] as const;
+/**
+ * Pairs the product supports (issue 12: the pairs people trade), majors first. The settings' '*'
+ * means all of them; the bot skips those the broker account does not offer (core/trading/tick.ts).
+ */
+export const SUPPORTED_INSTRUMENTS = ["EUR_USD", "GBP_USD", "USD_JPY", "AUD_USD", "USD_CAD", "USD_CHF", "EUR_GBP", "EUR_JPY"] as const;
 export type SupportedInstrument = (typeof SUPPORTED_INSTRUMENTS)[number];
 
 /** Timeframes (OANDA granularities) the AI chooses among (PRODUCT.md §9). */
@@ -24,6 +37,12 @@ export const GRANULARITY_SECONDS: Record<string, number> = {
 export const UNITS_PER_LOT = 100_000;
 
 const THREE_DECIMAL_QUOTES = new Set(["JPY", "THB", "INR", "HUF"]);
+/** ESMA "major currencies": a pair of two of them gets 30:1 retail leverage, any other FX pair 20:1. */
+const ESMA_MAJOR_CURRENCIES = new Set(["USD", "EUR", "JPY", "GBP", "CAD", "CHF"]);
+/** Margin rate of a pair of two ESMA major currencies (30:1). */
+export const MAJOR_MARGIN_RATE = "0.0333";
+/** Margin rate of any other FX pair (20:1). */
+export const MINOR_MARGIN_RATE = "0.05";
 
 export interface InstrumentSpec {
   name: string;
@@ -35,6 +54,8 @@ export interface InstrumentSpec {
   pipLocation: number;
   /** Margin rate as a decimal string, e.g. "0.0333" (30:1 leverage). */
   marginRate: string;
+  /** Decimal places of units: 0 for every FX pair (whole units). */
+  tradeUnitsPrecision: number;
 }
 
 /**
@@ -54,7 +75,8 @@ export function instrumentSpec(name: string): InstrumentSpec {
     quote,
     displayPrecision: three ? 3 : 5,
     pipLocation: three ? -2 : -4,
-    marginRate: "0.0333",
+    marginRate: ESMA_MAJOR_CURRENCIES.has(base) && ESMA_MAJOR_CURRENCIES.has(quote) ? MAJOR_MARGIN_RATE : MINOR_MARGIN_RATE,
+    tradeUnitsPrecision: 0,
   });
   specs.set(name, spec);
   return spec;
@@ -78,6 +100,11 @@ export function pipSize(instrument: string): Decimal {
 export function formatPrice(instrument: string, price: Decimal.Value): string {
   return new Decimal(price).toDecimalPlaces(instrumentSpec(instrument).displayPrecision, Decimal.ROUND_HALF_UP)
     .toFixed(instrumentSpec(instrument).displayPrecision);
+}
+
+/** True when `name` is one of SUPPORTED_INSTRUMENTS. */
+export function isSupportedInstrument(name: string): name is SupportedInstrument {
+  return (SUPPORTED_INSTRUMENTS as readonly string[]).includes(name);
 }
 
 /** Lots from units (signed or not), e.g. "-25000" → 0.25 lots (absolute value). */

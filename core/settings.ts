@@ -402,7 +402,11 @@ export function effectiveLotMode(settings: { lotMode?: unknown; fixedLot?: unkno
   return settings.lotMode === "fixed" && typeof lot === "number" && Number.isFinite(lot) && lot > 0 ? "fixed" : "auto";
 }
 
-/** The instruments the bot trades: '*' means every supported instrument (EUR_USD, GBP_USD, USD_JPY). */
+/**
+ * The instruments the bot trades: '*' means every supported instrument (core/instruments.ts
+ * SUPPORTED_INSTRUMENTS, the eight pairs of issue 12); the tick then keeps those the broker account
+ * offers (core/trading/tick.ts).
+ */
 export function resolveInstruments(settings: Pick<TradingSettings, "instruments">): string[] {
   return settings.instruments === "*" ? [...SUPPORTED_INSTRUMENTS] : [...settings.instruments];
 }

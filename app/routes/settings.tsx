@@ -18,7 +18,7 @@ import { useEffect, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { msg, type Msg } from "../../core/i18n/message";
 import { decodeIssueMessage, translateIssue } from "../../core/i18n/zod-message";
-import { AI_TIMEFRAMES } from "../../core/instruments";
+import { AI_TIMEFRAMES, SUPPORTED_INSTRUMENTS } from "../../core/instruments";
 import { defaultSettings, NEWS_SENSITIVITIES, type TradingSettings } from "../../core/settings";
 import { BrokerSection, PushInfoCard, SubscriptionCard } from "~/components/settings/account-sections";
 import { CheckboxField, DaysField, NumberField, SelectField, TextField, TimeField } from "~/components/settings/fields";
@@ -314,7 +314,7 @@ export default function SettingsPage() {
               name="instruments"
               label={t("ai.instruments")}
               defaultValue={s.instruments === "*" ? "*" : s.instruments.join(", ")}
-              hint={t("ai.instrumentsHint")}
+              hint={t("ai.instrumentsHint", { list: SUPPORTED_INSTRUMENTS.join(", ") })}
               error={err("instruments")}
             />
           </div>

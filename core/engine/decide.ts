@@ -154,6 +154,26 @@ export function decide(input: EngineInput): Decision {
   return engine.decide(input);
 }
 
+/**
+ * The "none" decision for an instrument the bot cannot trade this tick (issue 12): the broker does
+ * not offer it (`engine:decision.notOffered`) or sent no price for it (`engine:decision.noPrice`).
+ * Timeframe: the manual one, else the style's regime timeframe; the id is per instrument (no candle).
+ */
+export function unavailableDecision(instrument: string, settings: TradingSettings, key: "engine:decision.notOffered" | "engine:decision.noPrice" | string): Decision {
+  const reason = say(key, { instrument });
+  const tf = settings.timeframe ?? regimeTimeframe(settings.aiSettings.tradingStyle);
+  return {
+    id: decisionId(instrument, tf, NaN),
+    instrument,
+    action: "none",
+    confidence: 0,
+    timeframe: tf,
+    regime: { volatility: "normal", trend: "ranging", reason: reason.text, reasonMsg: reason.msg },
+    reason: reason.text,
+    reasonMsg: reason.msg,
+  };
+}
+
 /** Numbers in engine reasons: 2 decimals with a point in every language ("0.60"), passed preformatted. */
 function fmt2(n: number): string {
   return n.toFixed(2);

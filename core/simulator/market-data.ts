@@ -20,6 +20,18 @@ import { parse } from "csv-parse/sync";
 import type { Candle } from "../candles";
 import { GRANULARITY_SECONDS, SUPPORTED_INSTRUMENTS } from "../instruments";
 
+/** An FX instrument name as OANDA writes it (EUR_USD). */
+const INSTRUMENT_NAME = /^[A-Z]{3}_[A-Z]{3}$/;
+
+/** Supported instruments first, in their table order, then any others alphabetically. */
+function bySupportedOrder(a: string, b: string): number {
+  const rank = (n: string) => {
+    const i = (SUPPORTED_INSTRUMENTS as readonly string[]).indexOf(n);
+    return i < 0 ? SUPPORTED_INSTRUMENTS.length : i;
+  };
+  return rank(a) - rank(b) || a.localeCompare(b);
+}
+
 /** One granularity of one instrument, columnar. Times are bar starts (epoch ms, within one period). */
 export interface Series {
   gran: string;
@@ -143,21 +155,25 @@ export class MarketData {
   ) {}
 
   /**
-   * Builds the market from the CSV texts of the supported instruments (one entry per instrument and
-   * granularity; entries of other instruments or unknown granularities are ignored).
+   * Builds the market from the CSV texts of whatever instruments are given (one entry per
+   * instrument and granularity; entries with an instrument name not of the form XXX_YYY or an
+   * unknown granularity are ignored). The simulator offers exactly these instruments: GET
+   * A/instruments lists them and pricing/candles answer OANDA's 400 for any other (issue 12).
    * @param source where the files came from, for error messages (e.g. the folder)
-   * @throws Error when an instrument has no file, or a file is malformed or outside one 91-day window
+   * @throws Error when no instrument has a file, or a file is malformed or outside one 91-day window
    */
   static fromCsv(files: readonly CandleCsv[], source = "the candle files"): MarketData {
     const data = new Map<string, InstrumentData>();
-    for (const name of SUPPORTED_INSTRUMENTS) {
+    const names = [...new Set(files.filter((f) => INSTRUMENT_NAME.test(f.instrument)).map((f) => f.instrument))].sort(bySupportedOrder);
+    for (const name of names) {
       const mine = files.filter((f) => f.instrument === name && GRANULARITY_SECONDS[f.granularity] !== undefined);
-      if (mine.length === 0) throw new Error(`No candle file for ${name} in ${source}`);
+      if (mine.length === 0) continue;
       mine.sort((a, b) => GRANULARITY_SECONDS[a.granularity]! - GRANULARITY_SECONDS[b.granularity]!);
       const series = new Map<string, Series>();
       for (const f of mine) series.set(f.granularity, readSeries(f.text, f.granularity, f.name ?? `${name}_${f.granularity}.csv`));
       data.set(name, { src: series.get(mine[0]!.granularity)!, series });
     }
+    if (data.size === 0) throw new Error(`No candle file in ${source}`);
     const first = Math.min(...[...data.values()].map((d) => d.src.t[0]!));
     const day = Math.floor(first / 86_400_000) * 86_400_000;
     const epoch = day - new Date(day).getUTCDay() * 86_400_000;

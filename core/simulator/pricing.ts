@@ -6,7 +6,8 @@
  * a third of the bar. Between bars it jumps to the next open. Outside bars the last close holds.
  *
  * Spread rule (full spread in pips, constant within a bar, set by the bar's start time):
- * EUR_USD 1.0, GBP_USD 1.5, USD_JPY 1.2; ×3 around the daily rollover (20:55–22:15 UTC, which also
+ * EUR_USD 1.0, GBP_USD 1.5, USD_JPY 1.2, AUD_USD 1.4, USD_CAD 2.0, USD_CHF 1.8, EUR_GBP 1.5, EUR_JPY 2.0
+ * (typical retail practice-account spreads; 2.0 for any other pair); ×3 around the daily rollover (20:55–22:15 UTC, which also
  * covers the Sunday open); on Fridays ×1.5 from 18:00 and ×2.5 from 20:00 UTC (into the close).
  * bid = mid − spread/2, ask = mid + spread/2, each rounded to displayPrecision.
  */
@@ -16,7 +17,9 @@ import type { MarketData, Bar } from "./market-data";
 import { rfc3339 } from "./time";
 
 /** Normal full spread in pips per instrument (fallback 2.0 for others). */
-export const BASE_SPREAD_PIPS: Record<string, string> = { EUR_USD: "1.0", GBP_USD: "1.5", USD_JPY: "1.2" };
+export const BASE_SPREAD_PIPS: Record<string, string> = {
+  EUR_USD: "1.0", GBP_USD: "1.5", USD_JPY: "1.2", AUD_USD: "1.4", USD_CAD: "2.0", USD_CHF: "1.8", EUR_GBP: "1.5", EUR_JPY: "2.0",
+};
 
 /** Liquidity shown in every price bucket (as OANDA's practice feed). */
 export const LIQUIDITY = 10_000_000;

@@ -4,7 +4,7 @@
  * fill (and the scalper's trailing stop), tagged as the AI's (core/trading/exits.ts).
  */
 import type { MarketOrderRequest } from "../broker/port";
-import { Decimal } from "../decimal";
+import { conversionRate, midsOf } from "../conversion";
 import type { Decision } from "../engine/decide";
 import { AI_TRADE_TAG } from "./exits";
 
@@ -31,8 +31,9 @@ export function marketOrderFor(decision: Decision, clientId: string): MarketOrde
 
 /**
  * Account-currency value of one unit of the pair's quote currency, from the tick's mid prices,
- * when derivable (quote = account currency → "1"; else the quote/account pair, direct or inverse).
- * Decimal string; undefined when no price links the two currencies.
+ * when derivable (quote = account currency → "1"; else the quote/account pair, direct or inverse,
+ * else through USD for crosses: core/conversion.ts). Decimal string; undefined when no price links
+ * the two currencies.
  */
 export function quoteToAccountRate(
   quoteCurrency: string,
@@ -40,12 +41,5 @@ export function quoteToAccountRate(
   prices: readonly { instrument: string; bid: string; ask: string }[],
 ): string | undefined {
   if (quoteCurrency === accountCurrency) return "1";
-  const mid = (name: string) => {
-    const p = prices.find((x) => x.instrument === name);
-    return p ? new Decimal(p.bid).plus(p.ask).div(2) : undefined;
-  };
-  const direct = mid(`${quoteCurrency}_${accountCurrency}`);
-  if (direct) return direct.toString();
-  const inverse = mid(`${accountCurrency}_${quoteCurrency}`);
-  return inverse ? new Decimal(1).div(inverse).toString() : undefined;
+  return conversionRate(quoteCurrency, accountCurrency, midsOf(prices))?.toString();
 }

@@ -22,7 +22,9 @@
  */
 import type { AccountSummary, ClientPrice, Trade } from "../broker/port";
 import type { Decision, StreamInput } from "../engine/decide";
-import { instrumentSpec } from "../instruments";
+import { conversionInstruments } from "../conversion";
+import { unavailableDecision } from "../engine/decide";
+import { instrumentSpec, SUPPORTED_INSTRUMENTS } from "../instruments";
 import { evaluateRisk, manageOnlyVerdict, spreadInPips, tradingDayStart } from "../risk";
 import type { ManageOnlyReason, RiskVerdict, StopBotReason } from "../risk";
 import { resolveInstruments } from "../settings";
@@ -40,6 +42,11 @@ export interface TickBroker {
   accountSummary(): MaybePromise<AccountSummary>;
   openTrades(): MaybePromise<Trade[]>;
   prices(instruments: string[]): MaybePromise<ClientPrice[]>;
+  /**
+   * Names of the instruments the account offers (live: GET A/instruments, cached). Absent: every
+   * instrument asked for is taken as offered (the backtest, whose market was checked beforehand).
+   */
+  instruments?(): MaybePromise<readonly string[]>;
   /** Closes one of the AI's trades at market; false when the broker did not fill (e.g. market halted). */
   closeTrade(trade: Trade, reason: AiExitReason): MaybePromise<boolean>;
   /**
@@ -127,6 +134,33 @@ export interface TickReport {
 }
 
 /**
+ * The instruments of a tick: the settings' list ('*' = every supported pair) split into those the
+ * broker offers (`instruments`, in settings order) and those it does not (`skipped`: only for an
+ * explicit list; '*' means "every supported pair this account offers", so nothing is reported for
+ * it), plus the extra pairs whose prices convert a quote currency into the account currency
+ * (`extra`, core/conversion.ts: e.g. GBP_USD for EUR_GBP on a USD account).
+ */
+async function tradableInstruments(broker: TickBroker, settings: TradingSettings, accountCurrency: string) {
+  const wanted = resolveInstruments(settings);
+  const offered = broker.instruments ? await broker.instruments() : undefined;
+  const instruments = offered ? wanted.filter((i) => offered.includes(i)) : wanted;
+  const skipped = offered && settings.instruments !== "*" ? wanted.filter((i) => !offered.includes(i)) : [];
+  const extra = new Set<string>();
+  for (const i of instruments) {
+    for (const c of conversionInstruments(instrumentSpec(i).quote, accountCurrency, offered ?? SUPPORTED_INSTRUMENTS)) {
+      if (!instruments.includes(c)) extra.add(c);
+    }
+  }
+  return { instruments, skipped, extra: [...extra] };
+}
+
+/** A "none" decision for an instrument the tick cannot trade (not offered, no price), allowed by no rule. */
+function skipRecord(instrument: string, settings: TradingSettings, key: string): DecisionRecord {
+  const decision = unavailableDecision(instrument, settings, key);
+  return { decision, verdict: { allowed: true, code: "ok", reason: decision.reason, reasonMsg: decision.reasonMsg }, execute: false };
+}
+
+/**
  * Runs one tick. Steps: (1) store.sync; (2) account, prices, open trades; (3) close the AI's
  * trades past their max hold or inside the weekend "flat" window, then sync again; (4) counters
  * from the store's trades; in manage-only (an invalid licence) the tick ends here; (5) per
@@ -140,8 +174,8 @@ export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<T
   const { settings, timezone } = ctx;
   await store.sync();
   const summary = await broker.accountSummary();
-  const instruments = resolveInstruments(settings);
-  const prices = await broker.prices(instruments);
+  const { instruments, skipped, extra } = await tradableInstruments(broker, settings, summary.currency);
+  const prices = instruments.length + extra.length ? await broker.prices([...instruments, ...extra]) : [];
   const newest = prices.reduce((t, p) => Math.max(t, Date.parse(p.time)), 0);
   const now = newest > 0 ? new Date(newest) : ports.clock();
 
@@ -177,10 +211,15 @@ export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<T
   for (const t of openTrades) openCount.by.set(t.instrument, (openCount.by.get(t.instrument) ?? 0) + 1);
 
   const decisions: DecisionRecord[] = [];
+  // Instruments the user listed that the broker does not offer: a decision saying so, never a failed tick.
+  for (const instrument of skipped) decisions.push(skipRecord(instrument, settings, "engine:decision.notOffered"));
   let stopped: TickReport["stopped"];
   for (const instrument of instruments) {
     const price = prices.find((p) => p.instrument === instrument);
-    if (!price) continue;
+    if (!price) {
+      decisions.push(skipRecord(instrument, settings, "engine:decision.noPrice"));
+      continue;
+    }
     const rate = quoteToAccountRate(instrumentSpec(instrument).quote, account.currency, prices);
     const decision = decide({
       now,

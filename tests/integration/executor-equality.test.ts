@@ -71,9 +71,11 @@ describe("one executor: the backtest is the live bot", () => {
     const live = ((await res.json()) as { trades: SimTrade[] }).trades.sort((a, b) => Number(a.id) - Number(b.id));
 
     const end = Date.parse(START) + TICKS * STEP_SEC * 1000;
+    const market = loadMarketData(path.resolve(import.meta.dirname, "../../data"));
     const bt: BacktestResult = await runBacktest({
-      instruments: resolveInstruments(settings),
-      market: loadMarketData(path.resolve(import.meta.dirname, "../../data")),
+      // '*' is every supported pair; the live tick keeps those the simulator offers (its data).
+      instruments: resolveInstruments(settings).filter((i) => market.has(i)),
+      market,
       settings,
       from: START,
       to: new Date(end).toISOString(),

@@ -304,14 +304,30 @@ export class PriceHub {
         logger().warn({ environment: env }, "price hub: nenhuma conexão de corretora utilizável para o stream de preços");
         return;
       }
+      const client = clientFor(decryptSecret(pick.token_encrypted), env);
+      // Only the instruments this account offers (issue 12: a supported pair the broker lacks would
+      // make OANDA refuse the whole stream with a 400); `up.instruments` keeps the demand, so an
+      // unchanged demand does not re-open.
+      const offered = await client.getInstruments(pick.account_id).then(
+        (list) => new Set(list.map((i) => i.name)),
+        (err: unknown) => {
+          if (err instanceof BrokerError) this.badTokens.set(`${pick.user_id}:${pick.account_id}`, Date.now() + BAD_TOKEN_MS);
+          return null;
+        },
+      );
+      const streamed = offered ? instruments.filter((i) => offered.has(i)) : [];
+      if (streamed.length === 0) {
+        up.instruments = offered ? instruments : [];
+        up.retryAt = Date.now() + (offered ? 60_000 : 1_000);
+        return;
+      }
       const abort = new AbortController();
       up.abort = abort;
       up.instruments = instruments;
       up.owner = { userId: pick.user_id, accountId: pick.account_id };
       this.stats.upstreamOpens++;
-      const client = clientFor(decryptSecret(pick.token_encrypted), env);
       client
-        .streamPricing(pick.account_id, instruments, { onPrice: (p) => this.onUpstreamPrice(env, p) }, abort.signal)
+        .streamPricing(pick.account_id, streamed, { onPrice: (p) => this.onUpstreamPrice(env, p) }, abort.signal)
         .catch((err: unknown) => {
           if (abort.signal.aborted) return;
           if (err instanceof BrokerError) this.badTokens.set(`${pick.user_id}:${pick.account_id}`, Date.now() + BAD_TOKEN_MS);

@@ -26,7 +26,7 @@ describe("settings defaults (PRODUCT.md §9)", () => {
       },
     });
     expect(tradingSettingsSchema.safeParse(DEFAULT_SETTINGS).success).toBe(true);
-    expect(resolveInstruments(DEFAULT_SETTINGS)).toEqual(["EUR_USD", "GBP_USD", "USD_JPY"]);
+    expect(resolveInstruments(DEFAULT_SETTINGS)).toEqual(["EUR_USD", "GBP_USD", "USD_JPY", "AUD_USD", "USD_CAD", "USD_CHF", "EUR_GBP", "EUR_JPY"]);
   });
 });
 
