@@ -116,30 +116,74 @@ test.describe("hero gating and shell", () => {
   test("status is polled every 5 s; a failed toggle shows its error for 5 s and re-reads the status after 1 s", async ({ page, request }) => {
     await loginNewSubscriber(page, request);
     await connectSimAccount(page);
+    // The page's timers run on Playwright's clock, paused below and advanced by exactly the spans the
+    // rules name (PRODUCT.md §9), so a loaded machine (late timers, slow answers) cannot shift what is
+    // measured. Each status read is logged in page time by a fetch wrapper, which also counts the
+    // requests in flight (a late answer from before a change must not land after the change's poll).
+    await page.addInitScript(() => {
+      const w = window as unknown as { __statusReads: number[]; __inFlight: number };
+      w.__statusReads = [];
+      w.__inFlight = 0;
+      const original = window.fetch.bind(window);
+      window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+        if (url.includes("/api/trades/ai/loop/status")) w.__statusReads.push(Date.now());
+        w.__inFlight++;
+        return original(input, init).finally(() => w.__inFlight--);
+      };
+    });
+    await page.clock.install();
     await page.reload();
     await expectHero(page, PAUSED);
+    const pageNow = () => page.evaluate(() => Date.now());
+    const reads = () => page.evaluate(() => (window as unknown as { __statusReads: number[] }).__statusReads.slice());
+    const idle = () => expect.poll(() => page.evaluate(() => (window as unknown as { __inFlight: number }).__inFlight), { timeout: 30_000 }).toBe(0);
+    await page.clock.pauseAt((await pageNow()) + 1_000);
 
-    // Started elsewhere (API): the screen follows within one poll, without reload (account refresh is 15 s).
+    // Every 5 s: three reads in 15 s of page time, exactly 5 s apart.
+    const t0 = await pageNow();
+    await page.clock.runFor(15_000);
+    const polls = (await reads()).filter((t) => t > t0);
+    expect(polls).toHaveLength(3);
+    expect([polls[1]! - polls[0]!, polls[2]! - polls[1]!]).toEqual([5_000, 5_000]);
+    await idle();
+
+    // Started elsewhere (API): the screen follows within one poll, without reload.
     const started = await page.request.post("/api/trades/ai/loop/start", { data: { intervalSec: 60 } });
     expect(started.ok()).toBeTruthy();
-    await expect(page.getByTestId("hero-title")).toHaveText("IA Ativa", { timeout: 7_000 });
+    await page.clock.runFor(5_000);
+    await expect(page.getByTestId("hero-title")).toHaveText("IA Ativa");
+    await idle();
     const stopped = await page.request.post("/api/trades/ai/loop/stop");
     expect(stopped.ok()).toBeTruthy();
-    await expect(page.getByTestId("hero-title")).toHaveText("IA Pausada", { timeout: 7_000 });
+    await page.clock.runFor(5_000);
+    await expect(page.getByTestId("hero-title")).toHaveText("IA Pausada");
+    await idle();
 
-    // A failing start: the server message is shown, then hidden after 5 s; the status is re-read after ~1 s.
+    // A failing start: the server message is shown, the status is re-read 1 s later, the message hides at 5 s.
     await page.route("**/api/trades/ai/loop/start", (route) => route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ success: false, message: "Falha simulada no servidor" }) }));
-    const statusReads: number[] = [];
-    page.on("request", (r) => {
-      if (r.url().endsWith("/api/trades/ai/loop/status")) statusReads.push(Date.now());
-    });
     await page.getByTestId("power-button").click();
-    const failedAt = Date.now();
     await expect(page.getByTestId("toggle-error")).toHaveText("Falha simulada no servidor");
-    await expect.poll(() => statusReads.some((t) => t - failedAt >= 800 && t - failedAt <= 2_500), { timeout: 4_000 }).toBe(true);
-    await page.waitForTimeout(Math.max(0, failedAt + 3_500 - Date.now()));
-    await expect(page.getByTestId("toggle-error")).toBeVisible(); // still shown at ~3.5 s
-    await expect(page.getByTestId("toggle-error")).toHaveCount(0, { timeout: 3_500 }); // gone by ~7 s
+    const failedAt = await pageNow(); // the clock is paused: the moment the failure was handled
+    const lastPoll = Math.max(...(await reads()));
+    // Reads in (failedAt, upTo] other than the 5 s polls (each of which must be there).
+    const otherReads = async (upTo: number) => {
+      const list = (await reads()).filter((t) => t > failedAt && t <= upTo);
+      for (let p = lastPoll + 5_000; p <= upTo; p += 5_000) {
+        if (p <= failedAt) continue;
+        expect(list).toContain(p);
+        list.splice(list.indexOf(p), 1);
+      }
+      return list;
+    };
+    await page.clock.runFor(999);
+    expect(await otherReads(failedAt + 999)).toEqual([]);
+    await page.clock.runFor(1);
+    expect(await otherReads(failedAt + 1_000)).toEqual([failedAt + 1_000]);
+    await page.clock.runFor(3_999);
+    await expect(page.getByTestId("toggle-error")).toBeVisible(); // still shown at 4.999 s
+    await page.clock.runFor(1);
+    await expect(page.getByTestId("toggle-error")).toHaveCount(0); // gone at 5 s
     await expectHero(page, PAUSED);
   });
 
@@ -150,7 +194,7 @@ test.describe("hero gating and shell", () => {
     await expectHero(page, PAUSED);
 
     await page.route("**/api/trades/ai/loop/status", (route) => route.abort("connectionrefused"));
-    await expect(page.getByTestId("poll-error")).toHaveText("Erro de conexão com o servidor", { timeout: 8_000 });
+    await expect(page.getByTestId("poll-error")).toHaveText("Erro de conexão com o servidor", { timeout: 30_000 }); // next 5 s poll, bound for a loaded machine
     await expect(page.getByText("Erro de Conexão", { exact: true })).toBeVisible();
     await expect(page.getByTestId("local-data")).toHaveText("Usando dados locais - Backend indisponível");
     if (testInfo.project.name === "desktop") await expect(page.getByTestId("health-system")).toHaveText("Sistema Offline");
@@ -194,8 +238,14 @@ test.describe("hero gating and shell", () => {
       await loginNewSubscriber(page, request);
       await expect(page.getByTestId("hero-title")).toBeVisible();
       expect((await page.request.get("/api/auth/me")).status()).toBe(200);
+      // Waits on the events themselves (the next 5 s poll answered with the status, the logout it
+      // triggers), each with a bound that holds on a loaded machine, not on a fixed scheduling slack.
+      const rejected = page.waitForResponse((r) => r.url().endsWith("/api/trades/ai/loop/status") && r.status() === status, { timeout: 30_000 });
+      const loggedOut = page.waitForResponse((r) => r.url().endsWith("/api/auth/logout"), { timeout: 30_000 });
       await page.route("**/api/trades/ai/loop/status", (route) => route.fulfill({ status, contentType: "application/json", body: JSON.stringify({ message: "não autorizado" }) }));
-      await expect(page).toHaveURL(/\/auth$/, { timeout: 10_000 });
+      await rejected;
+      await loggedOut;
+      await expect(page).toHaveURL(/\/auth$/, { timeout: 30_000 });
       await page.unroute("**/api/trades/ai/loop/status");
       expect((await page.request.get("/api/auth/me")).status()).toBe(401); // the session was revoked, not just left
     });
