@@ -514,6 +514,24 @@ async function tradeOnce(
   return { status: "done", decisions, ...(report.stopped ? { stopped: report.stopped.stopBot } : {}) };
 }
 
+/** How long the list of instruments an account offers is reused (it changes on the broker's side only). */
+const OFFERED_TTL_MS = 60 * 60_000;
+const offered = new Map<string, { at: number; names: readonly string[] }>();
+
+/**
+ * Names of the instruments the connected account offers (GET A/instruments), read at most once per
+ * OFFERED_TTL_MS per account: the tick skips the user's instruments that are not in it (issue 12).
+ * @throws the broker's error when the list cannot be read
+ */
+async function offeredInstruments(conn: BrokerConnectionRow, client: BrokerPort): Promise<readonly string[]> {
+  const key = `${conn.environment}:${conn.account_id}`;
+  const hit = offered.get(key);
+  if (hit && Date.now() - hit.at < OFFERED_TTL_MS) return hit.names;
+  const names = (await client.getInstruments(conn.account_id)).map((i) => i.name);
+  offered.set(key, { at: Date.now(), names });
+  return names;
+}
+
 /** The executor's broker port over the user's broker client (core/trading/tick.ts TickBroker). */
 function liveBroker(userId: string, conn: BrokerConnectionRow, client: BrokerPort): TickBroker {
   return {
@@ -526,6 +544,7 @@ function liveBroker(userId: string, conn: BrokerConnectionRow, client: BrokerPor
       if (market > 0 && Math.abs(market - brokerNow(conn)) > 1000) await recordMarketTime(userId, market);
       return prices;
     },
+    instruments: () => offeredInstruments(conn, client),
     closeTrade: async (trade, reason) => {
       crashPoint("before-exit-close");
       const r = await client.closeTrade(conn.account_id, trade.id);
