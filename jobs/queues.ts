@@ -122,4 +122,16 @@ export const pushSendQueue = {
   options: { retryLimit: 5, retryDelay: 3, retryBackoff: true, expireInSeconds: 60, deadLetter: DEAD_LETTER_QUEUE },
 };
 
-export const ALL_QUEUES = [botTickQueue, botSchedulerQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue, pushNotifyQueue, pushSendQueue, calendarRefreshQueue];
+/**
+ * One user's backtest run (issue 12, ADR 0019: a row of `backtest_runs`). No pg-boss retry: the
+ * handler stores a failure on the row itself, and a crashed run is failed by the stale sweep
+ * (app/services/backtest/runs.server.ts `failStaleRuns`), so a retry could only repeat it.
+ * singletonKey = run id.
+ */
+export const backtestRunQueue = {
+  name: "backtest-run",
+  payload: z.object({ runId: z.uuid() }),
+  options: { retryLimit: 0, expireInSeconds: 900, deadLetter: DEAD_LETTER_QUEUE },
+};
+
+export const ALL_QUEUES = [botTickQueue, botSchedulerQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue, pushNotifyQueue, pushSendQueue, calendarRefreshQueue, backtestRunQueue];

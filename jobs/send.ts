@@ -5,7 +5,7 @@
  */
 import type postgres from "postgres";
 import { queue } from "./boss";
-import { botTickQueue, emailSendQueue, pushNotifyQueue, pushSendQueue, stripeEventQueue } from "./queues";
+import { backtestRunQueue, botTickQueue, emailSendQueue, pushNotifyQueue, pushSendQueue, stripeEventQueue } from "./queues";
 
 /**
  * Queues a tick for a bot, `delaySeconds` from now. The queue keeps at most one waiting tick per bot
@@ -56,4 +56,11 @@ export async function enqueuePushSend(notificationId: string, subscriptionId: st
   if (!boss) return null;
   const data = pushSendQueue.payload.parse({ notificationId, subscriptionId, attempt });
   return boss.send(pushSendQueue.name, data, { singletonKey: `${notificationId}:${subscriptionId}:${attempt}`, startAfter: delaySeconds });
+}
+
+/** Queues a user's backtest run (a `backtest_runs` row); null when no queue runs in this process. */
+export async function enqueueBacktestRun(runId: string): Promise<string | null> {
+  const boss = queue();
+  if (!boss) return null;
+  return boss.send(backtestRunQueue.name, backtestRunQueue.payload.parse({ runId }), { singletonKey: runId });
 }

@@ -3,11 +3,12 @@
  * per-minute scheduler, and a first scheduler pass at boot so active bots resume at once.
  */
 import type PgBoss from "pg-boss";
+import { handleBacktestRun } from "./backtest-handler";
 import { handleCalendarRefresh } from "./calendar-handler";
 import { handleEmailSend } from "./email-handler";
 import { handleBotTick, handleScheduler } from "./handlers";
 import { handlePushNotify, handlePushSend } from "./push-handlers";
-import { botSchedulerQueue, botTickQueue, calendarRefreshQueue, emailSendQueue, pushNotifyQueue, pushSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue } from "./queues";
+import { backtestRunQueue, botSchedulerQueue, botTickQueue, calendarRefreshQueue, emailSendQueue, pushNotifyQueue, pushSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue } from "./queues";
 import { handleStripeEvent, handleStripePending, handleStripeSweep } from "./stripe-handlers";
 
 /** What the workers of this process may do at once. */
@@ -36,6 +37,8 @@ export async function startWorkers(boss: PgBoss, opts: WorkerOptions): Promise<v
   await boss.schedule(stripeSweepQueue.name, stripeSweepQueue.cron, {}, { singletonKey: "stripe-sweep" });
   await boss.work(calendarRefreshQueue.name, { pollingIntervalSeconds: 5 }, handleCalendarRefresh);
   await boss.schedule(calendarRefreshQueue.name, calendarRefreshQueue.cron, {}, { singletonKey: "calendar-refresh" });
+  // One backtest at a time per process: a run is CPU-bound and shares the process with the web and the ticks.
+  await boss.work(backtestRunQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleBacktestRun);
   await boss.send(calendarRefreshQueue.name, {}); // once at boot: the bot has its calendar before the first cron
   await handleScheduler([]);
 }

@@ -88,14 +88,15 @@ export function equityBand(curves: readonly (readonly { time: number; nav: numbe
 /**
  * Runs `seeds` random-entry backtests (seeds 1..N) with the options of `strategy`'s run and ranks
  * the strategy's net P&L. With `opts.equityCurve` the seeds keep their curves and the result has
- * their per-time `band`. `onProgress(fraction)` is called after each seed (opts.onProgress is not
- * passed to the seeds). @throws what runBacktest throws.
+ * their per-time `band`. `onProgress(fraction)` follows the seeds' runs (fraction of all seeds,
+ * ending at 1 with the last; awaited when it returns a promise); opts.onProgress is not passed to
+ * the seeds. @throws what runBacktest throws.
  */
 export async function randomBaseline(
   opts: BacktestOptions,
   strategy: BacktestResult,
   seeds: number,
-  onProgress?: (fraction: number) => void,
+  onProgress?: (fraction: number) => void | Promise<void>,
 ): Promise<BaselineResult> {
   // entries per instrument decision: a tick decides once per instrument
   const decisions = strategy.ticks * strategy.instruments.length;
@@ -103,10 +104,10 @@ export async function randomBaseline(
   const netPnl: number[] = [];
   const curves: NonNullable<BacktestResult["equity"]>[] = [];
   for (let seed = 1; seed <= seeds; seed++) {
-    const r = await runBacktest({ ...opts, clock: undefined, onProgress: undefined, entry: { kind: "random", probability, random: mulberry32(seed) } });
+    const progress = onProgress ? (f: number) => onProgress((seed - 1 + f) / seeds) : undefined;
+    const r = await runBacktest({ ...opts, clock: undefined, onProgress: progress, entry: { kind: "random", probability, random: mulberry32(seed) } });
     netPnl.push(Number(r.stats.netPnl));
     if (r.equity) curves.push(r.equity);
-    onProgress?.(seed / seeds);
   }
   const sorted = [...netPnl].sort((a, b) => a - b);
   const mid = sorted.length >> 1;

@@ -77,10 +77,11 @@ export interface BacktestOptions {
   entryFilter?: (d: Decision, ctx: { now: Date; engine: DecisionEngine }) => boolean;
   /**
    * Progress of the run: called with the share (0 < fraction ≤ 1) of the steps inside [from, to)
-   * done, at most PROGRESS_CALLS times per run (the backtest page's progress bar). Without it
-   * nothing is called.
+   * done, at most PROGRESS_CALLS times per run (the backtest page's progress bar). When it returns
+   * a promise the run waits for it (a job writes its progress, and lets its process serve other
+   * work meanwhile). Without it nothing is called.
    */
-  onProgress?: (fraction: number) => void;
+  onProgress?: (fraction: number) => void | Promise<void>;
   /**
    * Equity curve: the account's NAV and balance sampled on the step grid, at most `maxPoints`
    * points (every ⌈steps / maxPoints⌉-th step inside [from, to), plus the last after the final
@@ -309,7 +310,8 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       if (equity && (done - 1) % stride === 0) sample(t);
       if (opts.onProgress && Math.floor((done / tracked) * PROGRESS_CALLS) > reported) {
         reported = Math.floor((done / tracked) * PROGRESS_CALLS);
-        opts.onProgress(done / tracked);
+        const wait = opts.onProgress(done / tracked);
+        if (wait) await wait;
       }
     }
     if (t < haltedUntil) continue;

@@ -1,0 +1,384 @@
+/**
+ * The user's own backtest (issue 12, ADR 0019): a run of the user's CURRENT trading settings
+ * through the live executor over history (core/backtest/run.ts `runBacktest`), plus the random-entry
+ * baseline (core/backtest/baseline.ts), as a `backtest-run` pg-boss job; the row `backtest_runs`
+ * keeps the parameters, the progress and the result (jsonb). Every read and write goes through the
+ * owner (WHERE user_id = the session's user). Limits: one queued/running run per user (429), the
+ * last MAX_RUNS_KEPT runs kept (older ones deleted). A run whose process died is failed by the
+ * stale sweep (no progress for STALE_RUNNING_SECONDS, or queued for STALE_QUEUED_SECONDS).
+ */
+import { z } from "zod";
+import { equityBand, randomBaseline } from "../../../core/backtest/baseline";
+import type { BaselineResult } from "../../../core/backtest/baseline";
+import { runBacktest } from "../../../core/backtest/run";
+import type { BacktestOptions, BacktestResult, BacktestTrade, EquityPoint } from "../../../core/backtest/run";
+import type { CandlesByTimeframe } from "../../../core/engine/decide";
+import { msg, type Msg } from "../../../core/i18n/message";
+import type { TradeStats } from "../../../core/stats";
+import type { TradingSettings } from "../../../core/settings";
+import { enqueueBacktestRun } from "../../../jobs/send";
+import { brokerFailure, brokerNow, getConnection, requireBroker } from "../broker.server";
+import { newsCalendarFor } from "../calendar.server";
+import { db } from "../db.server";
+import { DomainError, NotFoundError, RateLimitedError, ServiceUnavailableError, ValidationError } from "../errors.server";
+import { logger } from "../logger.server";
+import { getSettings } from "../settings.server";
+import { brokerCandles, brokerRange, MAX_PERIOD_DAYS, shippedCandles, shippedRange, type SourceRange } from "./data.server";
+
+/** Runs kept per user; creating one more deletes the oldest finished ones. */
+export const MAX_RUNS_KEPT = 20;
+/** Random-entry seeds of the baseline band (ADR 0019: keeps a 3-month M5 one-pair run well under 10 s). */
+export const BASELINE_SEEDS = 8;
+/** Most points of the equity curve (and of the band) stored per run. */
+export const CURVE_POINTS = 1500;
+/** A running run without progress for this long is taken for dead (its process crashed or restarted). */
+export const STALE_RUNNING_SECONDS = 180;
+/** A queued run not picked up for this long is failed (its job was lost). */
+export const STALE_QUEUED_SECONDS = 900;
+/** Progress is written when it moved by at least this many points. */
+export const PROGRESS_STEP = 5;
+/** Initial balance when the user gives none (account currency). */
+export const DEFAULT_INITIAL_BALANCE = "10000";
+/** Share of the progress bar taken by the strategy's own run (the baseline seeds take the rest). */
+const STRATEGY_SHARE = 0.3;
+const DAY_MS = 86_400_000;
+
+export type RunStatus = "queued" | "running" | "done" | "failed";
+export type CandleSource = "shipped" | "broker";
+
+/** What a run was asked, with the settings snapshot it used. */
+export interface RunParams {
+  instruments: string[];
+  source: CandleSource;
+  /** First day traded, UTC (YYYY-MM-DD). */
+  from: string;
+  /** Last day traded, UTC, inclusive (YYYY-MM-DD). */
+  to: string;
+  settings: TradingSettings;
+  initialBalance: string;
+  accountCurrency: string;
+  seeds: number;
+}
+
+/** A point of a chart: UTC seconds and a number (plotting only; the figures are in `stats`). */
+export interface CurvePoint {
+  time: number;
+  value: number;
+}
+
+/** A trade of the result, as the page lists it (reason as a translatable message). */
+export type RunTrade = Omit<BacktestTrade, "reason" | "costs">;
+
+/** What a finished run stores. */
+export interface RunResult {
+  stats: TradeStats;
+  trades: RunTrade[];
+  /** NAV along the run. */
+  equity: CurvePoint[];
+  /** Fall from the running NAV peak, % (≤ 0). */
+  drawdown: CurvePoint[];
+  /** The random entries' NAV band (p5, p50, p95) on the same times. */
+  band: { time: number[]; p5: number[]; p50: number[]; p95: number[] };
+  baseline: Omit<BaselineResult, "band" | "netPnl"> & { netPnl: number[] };
+  stops: { time: string; code: string; reasonMsg: Msg }[];
+  blocked: Record<string, number>;
+  newsBlocked: number;
+  ticks: number;
+  candles: number;
+  stepTimeframe: string;
+  spreadPips: Record<string, string>;
+  /** Wall time of the strategy's run alone, ms. */
+  coreMs: number;
+}
+
+/** A run as the API returns it. */
+export interface RunView {
+  id: string;
+  status: RunStatus;
+  progress: number;
+  params: RunParams;
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  durationMs: number | null;
+  result?: RunResult | null;
+}
+
+interface RunRow {
+  id: string;
+  user_id: string;
+  status: RunStatus;
+  progress: number;
+  params: RunParams;
+  result: RunResult | null;
+  error: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  duration_ms: number | null;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function view(row: RunRow, withResult: boolean): RunView {
+  return {
+    id: row.id,
+    status: row.status,
+    progress: row.progress,
+    params: row.params,
+    error: row.error,
+    createdAt: row.created_at.toISOString(),
+    startedAt: iso(row.started_at),
+    finishedAt: iso(row.finished_at),
+    durationMs: row.duration_ms,
+    ...(withResult ? { result: row.result } : {}),
+  };
+}
+
+/** The message of an invalid body field. */
+const invalid = (key: string, params?: Record<string, string | number>, field?: string) => new ValidationError(msg(`backtest:errors.${key}`, params), field ? { field } : {});
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const bodySchema = z.object({
+  instruments: z.array(z.string()).optional(),
+  instrument: z.union([z.string(), z.array(z.string())]).optional(),
+  source: z.string().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  initialBalance: z.union([z.string(), z.number()]).optional(),
+});
+
+/** What each source offers the user now (the page's form). */
+export interface SourceOffer {
+  shipped: SourceRange | null;
+  /** Null without a broker connection. */
+  broker: SourceRange | null;
+}
+
+/** The sources, their pairs and date ranges for a user. */
+export async function sourceOffer(userId: string): Promise<SourceOffer> {
+  const conn = await getConnection(userId);
+  return { shipped: shippedRange(), broker: conn ? brokerRange(brokerNow(conn)) : null };
+}
+
+/** Default form values: the last three months of the shipped data (else of the broker's), all pairs' first. */
+export function defaultForm(offer: SourceOffer): { source: CandleSource; instruments: string[]; from: string; to: string } | null {
+  const source: CandleSource | null = offer.shipped ? "shipped" : offer.broker ? "broker" : null;
+  if (!source) return null;
+  const r = offer[source]!;
+  const to = Date.parse(r.maxDate);
+  const from = Math.max(Date.parse(r.minDate), to - (MAX_PERIOD_DAYS - 2) * DAY_MS);
+  return { source, instruments: r.instruments.slice(0, 1), from: new Date(from).toISOString().slice(0, 10), to: r.maxDate };
+}
+
+/**
+ * Validates a create request against what the sources offer (1–3 pairs of the source, a period of
+ * whole UTC days inside its range, ≤ MAX_PERIOD_DAYS, an initial balance 100–10,000,000).
+ * @throws ValidationError (400) naming the field, in Portuguese for a pt reader.
+ */
+export function validateRequest(body: unknown, offer: SourceOffer): Omit<RunParams, "settings" | "accountCurrency" | "seeds"> {
+  const parsed = bodySchema.safeParse(body ?? {});
+  if (!parsed.success) throw invalid("body");
+  const b = parsed.data;
+  if (b.source !== "shipped" && b.source !== "broker") throw invalid("source", undefined, "source");
+  const range = offer[b.source];
+  if (!range) throw invalid(b.source === "broker" ? "noBroker" : "noData", undefined, "source");
+  const raw = b.instruments ?? (b.instrument === undefined ? [] : Array.isArray(b.instrument) ? b.instrument : [b.instrument]);
+  const instruments = [...new Set(raw)];
+  if (instruments.length < 1 || instruments.length > 3) throw invalid("instruments", { max: 3 }, "instruments");
+  for (const i of instruments) if (!range.instruments.includes(i)) throw invalid("instrumentUnavailable", { instrument: i.slice(0, 20) }, "instruments");
+  if (!b.from || !b.to || !DATE.test(b.from) || !DATE.test(b.to) || !Number.isFinite(Date.parse(b.from)) || !Number.isFinite(Date.parse(b.to)))
+    throw invalid("dates", undefined, b.from && DATE.test(b.from) ? "to" : "from");
+  if (b.from < range.minDate || b.to > range.maxDate || b.from > b.to) throw invalid("range", { min: range.minDate, max: range.maxDate }, "from");
+  if ((Date.parse(b.to) - Date.parse(b.from)) / DAY_MS + 1 > MAX_PERIOD_DAYS) throw invalid("tooLong", { days: MAX_PERIOD_DAYS }, "to");
+  const balance = Number(b.initialBalance ?? DEFAULT_INITIAL_BALANCE);
+  if (!Number.isFinite(balance) || balance < 100 || balance > 10_000_000) throw invalid("balance", undefined, "initialBalance");
+  return { instruments, source: b.source, from: b.from, to: b.to, initialBalance: String(Math.round(balance * 100) / 100) };
+}
+
+/**
+ * Fails the user's runs whose process is gone (no progress written for STALE_RUNNING_SECONDS, or
+ * queued for STALE_QUEUED_SECONDS); all users' when `userId` is omitted.
+ */
+export async function failStaleRuns(userId?: string): Promise<number> {
+  const sql = db();
+  const error = "O backtest foi interrompido (o servidor reiniciou). Rode de novo.";
+  const rows = await sql`
+    update backtest_runs set status = 'failed', error = ${error}, finished_at = now(), updated_at = now()
+    where ${userId ? sql`user_id = ${userId} and` : sql``}
+      ((status = 'running' and updated_at < now() - make_interval(secs => ${STALE_RUNNING_SECONDS}))
+       or (status = 'queued' and created_at < now() - make_interval(secs => ${STALE_QUEUED_SECONDS})))
+    returning id`;
+  return rows.length;
+}
+
+/**
+ * Creates a run with the user's current settings and queues its job.
+ * @throws ValidationError (400) for a bad request; RateLimitedError (429) when a run of the user is
+ *   still queued or running; ServiceUnavailableError (503) when no job queue runs.
+ */
+export async function createRun(userId: string, body: unknown): Promise<RunView> {
+  const offer = await sourceOffer(userId);
+  const req = validateRequest(body, offer);
+  const settings = await getSettings(userId);
+  const conn = await getConnection(userId);
+  const params: RunParams = { ...req, settings, accountCurrency: conn?.account_currency ?? "USD", seeds: BASELINE_SEEDS };
+  await failStaleRuns(userId);
+  const row = await db().begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtext(${`backtest:${userId}`}))`;
+    const [busy] = await tx<{ n: number }[]>`select count(*)::int as n from backtest_runs where user_id = ${userId} and status in ('queued', 'running')`;
+    if ((busy?.n ?? 0) > 0) throw new RateLimitedError(msg("backtest:errors.busy"), { retryAfter: 5 });
+    const [created] = await tx<RunRow[]>`insert into backtest_runs (user_id, params) values (${userId}, ${tx.json(params as never)}) returning *`;
+    await tx`
+      delete from backtest_runs where user_id = ${userId} and status in ('done', 'failed') and id not in (
+        select id from backtest_runs where user_id = ${userId} order by created_at desc limit ${MAX_RUNS_KEPT})`;
+    return created!;
+  });
+  const job = await enqueueBacktestRun(row.id).catch((err: unknown) => {
+    logger().error({ err, runId: row.id }, "falha ao enfileirar o backtest");
+    return null;
+  });
+  if (!job) {
+    await db()`update backtest_runs set status = 'failed', error = ${"A fila de tarefas está indisponível."}, finished_at = now(), updated_at = now() where id = ${row.id}`;
+    throw new ServiceUnavailableError(msg("backtest:errors.queue"));
+  }
+  return view(row, false);
+}
+
+/** The user's runs, newest first (without their results). */
+export async function listRuns(userId: string): Promise<RunView[]> {
+  await failStaleRuns(userId);
+  const rows = await db()<RunRow[]>`
+    select id, user_id, status, progress, params, null as result, error, created_at, started_at, finished_at, duration_ms
+    from backtest_runs where user_id = ${userId} order by created_at desc limit ${MAX_RUNS_KEPT}`;
+  return rows.map((r) => view(r, false));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One of the user's runs with its result. @throws NotFoundError (404) for another user's or a missing id. */
+export async function getRun(userId: string, id: string): Promise<RunView> {
+  if (!UUID.test(id)) throw new NotFoundError(msg("backtest:errors.notFound"));
+  await failStaleRuns(userId);
+  const [row] = await db()<RunRow[]>`select * from backtest_runs where id = ${id} and user_id = ${userId}`;
+  if (!row) throw new NotFoundError(msg("backtest:errors.notFound"));
+  return view(row, true);
+}
+
+/** Several of the user's runs with results (the comparison); unknown or foreign ids are skipped. */
+export async function getRuns(userId: string, ids: readonly string[]): Promise<RunView[]> {
+  const valid = ids.filter((i) => UUID.test(i)).slice(0, 6);
+  if (!valid.length) return [];
+  const rows = await db()<RunRow[]>`select * from backtest_runs where user_id = ${userId} and id in ${db()(valid)} order by created_at`;
+  return rows.map((r) => view(r, true));
+}
+
+/** Deletes one of the user's finished runs. @throws NotFoundError (404); ValidationError while it runs. */
+export async function deleteRun(userId: string, id: string): Promise<void> {
+  const run = await getRun(userId, id);
+  if (run.status === "queued" || run.status === "running") throw invalid("stillRunning");
+  await db()`delete from backtest_runs where id = ${id} and user_id = ${userId}`;
+}
+
+/** Fall from the running peak of each point, % (≤ 0, 2 decimals). */
+export function drawdownCurve(points: readonly CurvePoint[]): CurvePoint[] {
+  let peak = -Infinity;
+  return points.map((p) => {
+    peak = Math.max(peak, p.value);
+    return { time: p.time, value: peak > 0 ? Math.round(((p.value - peak) / peak) * 10_000) / 100 : 0 };
+  });
+}
+
+/** The stored result of a finished run. */
+export function toRunResult(r: BacktestResult, base: BaselineResult, coreMs: number): RunResult {
+  const equity = (r.equity ?? []).map((p: EquityPoint) => ({ time: p.time, value: p.nav }));
+  const band = base.band ?? equityBand([]);
+  return {
+    stats: r.stats,
+    trades: r.trades.map(({ reason: _r, costs: _c, ...t }) => t),
+    equity,
+    drawdown: drawdownCurve(equity),
+    band,
+    baseline: { seeds: base.seeds, probability: Math.round(base.probability * 1e6) / 1e6, netPnl: base.netPnl, netPnlPercentile: base.netPnlPercentile, medianNetPnl: base.medianNetPnl },
+    stops: r.stops.map((s) => ({ time: s.time, code: s.code, reasonMsg: s.reasonMsg })),
+    blocked: r.blocked,
+    newsBlocked: r.newsBlocked.length,
+    ticks: r.ticks,
+    candles: r.candles,
+    stepTimeframe: r.stepTimeframe,
+    spreadPips: r.spreadPips,
+    coreMs: Math.round(coreMs),
+  };
+}
+
+/** A failure's Portuguese text for the row. */
+function failureText(err: unknown): string {
+  if (err instanceof DomainError) return err.messageIn("pt");
+  return `O backtest falhou: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
+}
+
+/**
+ * Runs a queued run (the `backtest-run` job): claims it (queued → running), loads the candles,
+ * runs the strategy and the baseline, writes the progress every PROGRESS_STEP points and the
+ * result. A failure is stored (status failed, Portuguese error), never thrown: a retry would only
+ * repeat it. A run already claimed, finished or deleted is left alone.
+ */
+export async function executeRun(runId: string): Promise<void> {
+  const sql = db();
+  const [row] = await sql<RunRow[]>`
+    update backtest_runs set status = 'running', started_at = now(), updated_at = now(), progress = 0
+    where id = ${runId} and status = 'queued' returning *`;
+  if (!row) return;
+  const started = performance.now();
+  let written = 0;
+  const setProgress = (pct: number): Promise<void> => {
+    const p = Math.min(99, Math.floor(pct));
+    if (p < written + PROGRESS_STEP) return new Promise((resolve) => setImmediate(resolve));
+    written = p;
+    return sql`update backtest_runs set progress = ${p}, updated_at = now() where id = ${runId} and status = 'running'`.then(() => undefined);
+  };
+  try {
+    const p = row.params;
+    const candles: Record<string, CandlesByTimeframe> = {};
+    if (p.source === "shipped") {
+      for (const i of p.instruments) candles[i] = shippedCandles(i);
+    } else {
+      const { client } = await requireBroker(row.user_id);
+      const fromMs = Date.parse(p.from);
+      const toMs = Date.parse(p.to) + DAY_MS;
+      for (const i of p.instruments) {
+        candles[i] = await brokerCandles(client, i, fromMs, toMs).catch((err: unknown) => {
+          throw brokerFailure(err);
+        });
+        if (!candles[i]!.M5?.length && !candles[i]!.M15?.length && !candles[i]!.H1?.length) throw invalid("brokerNoCandles", { instrument: i });
+      }
+    }
+    const opts: BacktestOptions = {
+      instruments: p.instruments,
+      candles,
+      settings: p.settings,
+      from: `${p.from}T00:00:00Z`,
+      to: new Date(Date.parse(p.to) + DAY_MS).toISOString(),
+      initialBalance: p.initialBalance,
+      accountCurrency: p.accountCurrency,
+      calendar: await newsCalendarFor(p.settings),
+      equityCurve: { maxPoints: CURVE_POINTS },
+    };
+    const coreStart = performance.now();
+    const strategy = await runBacktest({ ...opts, onProgress: (f) => setProgress(f * STRATEGY_SHARE * 100) });
+    const coreMs = performance.now() - coreStart;
+    const base = await randomBaseline(opts, strategy, p.seeds, (f) => setProgress((STRATEGY_SHARE + f * (1 - STRATEGY_SHARE)) * 100));
+    const result = toRunResult(strategy, base, coreMs);
+    await sql`
+      update backtest_runs set status = 'done', progress = 100, result = ${sql.json(result as never)}, error = null,
+        finished_at = now(), updated_at = now(), duration_ms = ${Math.round(performance.now() - started)}
+      where id = ${runId}`;
+  } catch (err) {
+    logger().warn({ runId, err: err instanceof Error ? err.message : String(err) }, "backtest falhou");
+    await sql`
+      update backtest_runs set status = 'failed', error = ${failureText(err)}, finished_at = now(), updated_at = now(),
+        duration_ms = ${Math.round(performance.now() - started)}
+      where id = ${runId}`;
+  }
+}
