@@ -15,18 +15,21 @@ import enBroker from "./locales/en/broker.json";
 import enEngine from "./locales/en/engine.json";
 import enRisk from "./locales/en/risk.json";
 import enValidation from "./locales/en/validation.json";
+import enPreflight from "./locales/en/preflight.json";
 import esBroker from "./locales/es/broker.json";
 import esEngine from "./locales/es/engine.json";
 import esRisk from "./locales/es/risk.json";
 import esValidation from "./locales/es/validation.json";
+import esPreflight from "./locales/es/preflight.json";
 import ptBroker from "./locales/pt/broker.json";
 import ptEngine from "./locales/pt/engine.json";
 import ptRisk from "./locales/pt/risk.json";
 import ptValidation from "./locales/pt/validation.json";
+import ptPreflight from "./locales/pt/preflight.json";
 
 /** language → namespace → nested keys. */
 export const CORE_RESOURCES: Record<string, Record<string, Record<string, unknown>>> = {
-  pt: { engine: ptEngine, risk: ptRisk, broker: ptBroker, validation: ptValidation, "admin-users": ptAdminUsers, "admin-plans": ptAdminPlans, "admin-settings": ptAdminSettings },
-  en: { engine: enEngine, risk: enRisk, broker: enBroker, validation: enValidation, "admin-users": enAdminUsers, "admin-plans": enAdminPlans, "admin-settings": enAdminSettings },
-  es: { engine: esEngine, risk: esRisk, broker: esBroker, validation: esValidation, "admin-users": esAdminUsers, "admin-plans": esAdminPlans, "admin-settings": esAdminSettings },
+  pt: { engine: ptEngine, risk: ptRisk, broker: ptBroker, validation: ptValidation, preflight: ptPreflight, "admin-users": ptAdminUsers, "admin-plans": ptAdminPlans, "admin-settings": ptAdminSettings },
+  en: { engine: enEngine, risk: enRisk, broker: enBroker, validation: enValidation, preflight: enPreflight, "admin-users": enAdminUsers, "admin-plans": enAdminPlans, "admin-settings": enAdminSettings },
+  es: { engine: esEngine, risk: esRisk, broker: esBroker, validation: esValidation, preflight: esPreflight, "admin-users": esAdminUsers, "admin-plans": esAdminPlans, "admin-settings": esAdminSettings },
 };
