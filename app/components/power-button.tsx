@@ -13,15 +13,31 @@ const RING: Record<HeroView["tone"], string> = {
   green: "from-emerald-400 to-emerald-600 shadow-emerald-500/40 ring-emerald-300/60 text-emerald-950",
 };
 
-/** Round power button; shows the state's label (ASSINAR, CONECTAR OANDA, ATIVAR IA, DESATIVAR IA). */
-export function PowerButton({ view, busy, disabled, onClick }: { view: HeroView; busy: boolean; disabled?: boolean; onClick: () => void }) {
+/**
+ * Round power button; shows the state's label (ASSINAR, CONECTAR OANDA, ATIVAR IA, DESATIVAR IA).
+ * With `submit` it is the submit button of the enclosing form (name/value posted: the hero's no-JS
+ * path) and `onClick` is not used (the form's onSubmit handles the press when JS runs).
+ */
+export function PowerButton({
+  view,
+  busy,
+  disabled,
+  onClick,
+  submit,
+}: {
+  view: HeroView;
+  busy: boolean;
+  disabled?: boolean;
+  onClick?: () => void;
+  submit?: { name: string; value: string };
+}) {
   const { t } = useTranslation("hero");
   return (
     <div className="relative grid place-items-center">
       {view.state === "active" && <span aria-hidden="true" className="absolute h-56 w-56 animate-pulse-ring rounded-full bg-emerald-400/30 md:h-64 md:w-64" />}
       <button
-        type="button"
-        onClick={onClick}
+        type={submit ? "submit" : "button"}
+        {...(submit ? { name: submit.name, value: submit.value } : { onClick })}
         disabled={disabled || busy}
         aria-busy={busy}
         data-testid="power-button"

@@ -6,12 +6,12 @@
  * its licence lapsed shows 'Somente Gestão' (issue 9): it opens nothing and manages the open trades. The mobile variant is
  * used under 768 px or on a mobile user agent. Logged out → /auth; admins → /admin.
  */
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
 import clsx from "clsx";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { formatMsg, isMsg, type Msg } from "../../core/i18n/message";
+import { formatMsg, isMsg, msg, type Msg } from "../../core/i18n/message";
 import { BalanceCard, ConnectedAccountCard, type AccountView } from "~/components/account-cards";
 import { LiveStatus } from "~/components/live-status";
 import { liveAccount } from "~/lib/live-prices";
@@ -20,6 +20,7 @@ import { BrokerWizard } from "~/components/broker-wizard";
 import { NewsCard } from "~/components/news-card";
 import { CpuIcon, PlugIcon, ShieldIcon } from "~/components/icons";
 import { PowerButton } from "~/components/power-button";
+import { PreflightCard, PreflightConfirm, preflightNeedsConfirmation, type PreflightView } from "~/components/preflight-card";
 import { Badge, Banner, Card, type Tone } from "~/components/ui";
 import { ApiCallError, apiFetch, errorMessage } from "~/lib/api";
 import { formatInstrument, normaliseTimeframe } from "~/lib/format";
@@ -30,14 +31,59 @@ import { publicUser } from "~/services/auth.server";
 import { botStatus } from "~/services/bot.server";
 import { heroNews } from "~/services/calendar.server";
 import { brokerStatus } from "~/services/broker.server";
+import { translateMsg } from "~/i18n";
+import { assertSameOrigin, DomainError } from "~/services/api.server";
+import { readForm } from "~/lib/form.server";
+import { startBot, stopBot } from "~/services/bot.server";
+import { userPreflight } from "~/services/preflight.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "hero", "meta");
+
+/** The pre-flight check (issue 12) for a user who could press ATIVAR IA now, or why it is missing. */
+async function preflightFor(userId: string, language: unknown): Promise<{ preflight: PreflightView | null; preflightError: string | null }> {
+  return userPreflight(userId).then(
+    (p) => ({ preflight: p as PreflightView, preflightError: null }),
+    (err: unknown) => ({ preflight: null, preflightError: err instanceof DomainError ? err.messageIn(language) : translateMsg(msg("api:broker.unexpected"), language) }),
+  );
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAppUser(request);
   const [pub, broker, bot] = await Promise.all([publicUser(user), brokerStatus(user.id, user.preferences?.language), botStatus(user.id, user.preferences?.language)]);
   const news = await heroNews(user.id); // issue 11: calendar card (no broker call)
-  return { user: pub, broker, bot, news };
+  // Issue 12: the pre-flight figures, shown before ATIVAR IA (only then: paused, licensed, connected).
+  const check = broker.isConnected && pub.hasValidLicense && !bot.isActive ? await preflightFor(user.id, user.preferences?.language) : { preflight: null, preflightError: null };
+  return { user: pub, broker, bot, news, ...check };
+}
+
+/**
+ * The power button without JavaScript (issue 12): intent=start starts the AI unless the pre-flight
+ * check has warnings and `confirm` is not 1 (then the page shows the confirmation); intent=stop
+ * stops it. With JavaScript the page calls the API instead and never posts here.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireAppUser(request);
+  const language = user.preferences?.language;
+  try {
+    assertSameOrigin(request);
+    const form = await readForm(request, language);
+    const intent = form.get("intent");
+    if (intent === "stop") {
+      await stopBot(user.id, "manual");
+      return redirect("/");
+    }
+    if (intent === "start") {
+      if (form.get("confirm") !== "1") {
+        const { preflight } = await preflightFor(user.id, language);
+        if (preflightNeedsConfirmation(preflight)) return data({ confirm: true as const, error: null });
+      }
+      await startBot(user.id, LOOP_INTERVAL_SEC, language);
+    }
+    return redirect("/");
+  } catch (err) {
+    if (err instanceof DomainError) return data({ confirm: false as const, error: err.messageIn(language) }, { status: err.status });
+    throw err;
+  }
 }
 
 /** AI loop interval used when the UI starts the loop (PRODUCT.md §9). */
@@ -71,7 +117,11 @@ type BotStatus = Awaited<ReturnType<typeof botStatus>>;
 /** The hero/control screen (mobile and desktop variants). */
 export default function HeroPage() {
   const { user, broker, bot: loaderBot } = useLoaderData<typeof loader>();
-  const { news } = useLoaderData<typeof loader>();
+  const { news, preflight: preflightRaw, preflightError } = useLoaderData<typeof loader>();
+  const preflight = preflightRaw as PreflightView | null;
+  const actionData = useActionData<typeof action>();
+  // Issue 12: ATIVAR IA with pre-flight warnings asks first (JS: this flag; no JS: the action's answer).
+  const [confirming, setConfirming] = useState(false);
   const { t } = useTranslation("hero");
   const fmt = useDisplay();
   const online = useOnline();
@@ -144,11 +194,13 @@ export default function HeroPage() {
 
   const reloadSoon = useCallback(() => window.setTimeout(() => revalidate(), TOGGLE_ANIMATION_MS), [revalidate]);
 
-  async function toggle() {
+  async function toggle(confirmed = false) {
     if (view.state === "offline") return;
     if (view.state === "no-licence") return navigate("/billing");
     if (view.state === "no-broker") return setWizardOpen(true);
     const starting = view.state === "paused";
+    if (starting && !confirmed && preflightNeedsConfirmation(preflight)) return setConfirming(true);
+    setConfirming(false);
     const fallback = starting ? t("errors.start") : t("errors.stop");
     setBusy(true);
     const started = Date.now();
@@ -264,7 +316,21 @@ export default function HeroPage() {
             variant === "mobile" ? "py-8" : "py-10",
           )}
         >
-          <PowerButton view={view} busy={busy} disabled={view.state === "offline"} onClick={() => void toggle()} />
+          <Form
+            method="post"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void toggle();
+            }}
+          >
+            <PowerButton
+              view={view}
+              busy={busy}
+              disabled={view.state === "offline"}
+              onClick={() => void toggle()}
+              {...(view.state === "paused" ? { submit: { name: "intent", value: "start" } } : view.state === "active" || manageOnly ? { submit: { name: "intent", value: "stop" } } : {})}
+            />
+          </Form>
           <h2 id="hero-title" className={clsx("mt-8 text-3xl font-extrabold md:text-4xl", TITLE_COLOUR[view.tone])} data-testid="hero-title" data-tone={view.tone}>
             {t(view.titleKey)}
           </h2>
@@ -276,9 +342,12 @@ export default function HeroPage() {
               {t("manageOnly.subscribe")}
             </Link>
           )}
-          {error && (
+          {view.state === "paused" && preflight && (confirming || actionData?.confirm) && (
+            <PreflightConfirm preflight={preflight} onConfirm={() => void toggle(true)} onCancel={() => setConfirming(false)} />
+          )}
+          {(error || actionData?.error) && (
             <Banner tone="error" className="mt-4 w-full max-w-sm text-left">
-              <span data-testid="toggle-error">{error}</span>
+              <span data-testid="toggle-error">{error || actionData?.error}</span>
             </Banner>
           )}
           <dl className="mt-6 grid w-full max-w-sm grid-cols-2 gap-2 text-left text-sm">
@@ -308,6 +377,7 @@ export default function HeroPage() {
         </section>
 
         <div className="space-y-4">
+          {view.state === "paused" && (preflight || preflightError) && <PreflightCard preflight={preflight} error={preflightError} />}
           {broker.isConnected && account ? (
             <div className={clsx("grid gap-4", variant === "desktop" && "md:grid-cols-2 lg:grid-cols-1")}>
               <div>

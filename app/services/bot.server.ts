@@ -18,7 +18,7 @@
  * text next to the message and are rendered in the reader's language when read.
  */
 import { createHash } from "node:crypto";
-import type { BrokerPort } from "../../core/broker/port";
+import type { BrokerInstrument, BrokerPort } from "../../core/broker/port";
 import { decide, type Decision } from "../../core/engine/decide";
 import { isMsg, msg, type Msg } from "../../core/i18n/message";
 import { AI_TIMEFRAMES } from "../../core/instruments";
@@ -516,20 +516,26 @@ async function tradeOnce(
 
 /** How long the list of instruments an account offers is reused (it changes on the broker's side only). */
 const OFFERED_TTL_MS = 60 * 60_000;
-const offered = new Map<string, { at: number; names: readonly string[] }>();
+const offered = new Map<string, { at: number; list: readonly BrokerInstrument[] }>();
 
 /**
- * Names of the instruments the connected account offers (GET A/instruments), read at most once per
- * OFFERED_TTL_MS per account: the tick skips the user's instruments that are not in it (issue 12).
+ * The instruments the connected account offers (GET A/instruments: names, precision, margin rates),
+ * read at most once per OFFERED_TTL_MS per account: the tick skips the user's instruments that are
+ * not in it and the pre-flight check uses the broker's margin rates (issue 12).
  * @throws the broker's error when the list cannot be read
  */
-async function offeredInstruments(conn: BrokerConnectionRow, client: BrokerPort): Promise<readonly string[]> {
+export async function offeredInstrumentList(conn: Pick<BrokerConnectionRow, "environment" | "account_id">, client: BrokerPort): Promise<readonly BrokerInstrument[]> {
   const key = `${conn.environment}:${conn.account_id}`;
   const hit = offered.get(key);
-  if (hit && Date.now() - hit.at < OFFERED_TTL_MS) return hit.names;
-  const names = (await client.getInstruments(conn.account_id)).map((i) => i.name);
-  offered.set(key, { at: Date.now(), names });
-  return names;
+  if (hit && Date.now() - hit.at < OFFERED_TTL_MS) return hit.list;
+  const list = await client.getInstruments(conn.account_id);
+  offered.set(key, { at: Date.now(), list });
+  return list;
+}
+
+/** Names of the instruments the account offers (offeredInstrumentList). */
+async function offeredInstruments(conn: BrokerConnectionRow, client: BrokerPort): Promise<readonly string[]> {
+  return (await offeredInstrumentList(conn, client)).map((i) => i.name);
 }
 
 /** The executor's broker port over the user's broker client (core/trading/tick.ts TickBroker). */

@@ -90,6 +90,8 @@ export interface PreflightResult {
   accountCurrency: string;
   balance: string;
   lotMode: "auto" | "fixed";
+  /** The fixed lot setting (lots; used when lotMode is fixed). */
+  fixedLot: number;
   /** Risk per trade the user chose (automatic sizing's %), and that amount. */
   riskPct: number;
   riskAmount: string;
@@ -240,6 +242,7 @@ export function preflight(input: PreflightInput): PreflightResult {
     accountCurrency,
     balance: balance.toFixed(2),
     lotMode: mode,
+    fixedLot: settings.fixedLot,
     riskPct: RISK_PER_TRADE_PCT,
     riskAmount: money(riskAmount),
     instruments: rows,

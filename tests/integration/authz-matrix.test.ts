@@ -265,6 +265,32 @@ const MATRIX: Record<string, Probe[]> = {
     { method: "POST", kind: "page", path: "/auth/reset-password", body: () => form({ token: "invalido", password: "Senha123", confirm: "Senha123" }), expect: same(status(400)) },
   ],
   "auth_.verify.tsx": [{ method: "GET", kind: "page", path: "/auth/verify", expect: same(to("/auth?error=token_missing")) }],
+  // The user's own backtest (issue 12): runs are read through their owner; every role is sent an id that is no one's.
+  "backtest.tsx": [
+    { method: "GET", kind: "page", path: "/backtest", expect: userPage(status(200, (r) => expect(r.text).toContain("Novo backtest"))) },
+    {
+      method: "POST",
+      kind: "page",
+      path: "/backtest",
+      body: () => form({ source: "arquivo", instruments: "EUR_USD", from: "2026-01-12", to: "2026-02-06" }),
+      expect: userPage(status(400, (r) => expect(r.text).toContain("Fonte de candles inválida"))),
+    },
+  ],
+  "backtest_.$id.tsx": [{ method: "GET", kind: "page", path: `/backtest/${NO_SUCH_PLAN}`, expect: userPage(status(404)) }],
+  "api.backtest.ts": [
+    { method: "GET", kind: "api", path: "/api/backtest", expect: userApi(status(200, (r) => expect(r.json?.runs).toEqual([]))) },
+    {
+      method: "POST",
+      kind: "api",
+      path: "/api/backtest",
+      body: () => ({ source: "shipped", instruments: [], from: "2026-01-12", to: "2026-02-06" }),
+      expect: userApi(status(400, (r) => expect(r.json?.message).toBe("Escolha de 1 a 3 pares."))),
+    },
+  ],
+  "api.backtest.$id.ts": [
+    { method: "GET", kind: "api", path: `/api/backtest/${NO_SUCH_PLAN}`, expect: userApi(status(404, (r) => expect(r.json?.message).toBe("Backtest não encontrado."))) },
+    { method: "DELETE", kind: "api", path: `/api/backtest/${NO_SUCH_PLAN}`, expect: userApi(status(404)) },
+  ],
   "billing.tsx": [
     // The modal opens over the page for a trial user (no subscription yet), closable.
     { method: "GET", kind: "page", path: "/billing", expect: userPage(status(200, (r) => expect(r.text).toContain("Assinatura Necessária"))) },
@@ -304,6 +330,31 @@ const MATRIX: Record<string, Probe[]> = {
   "subscription.canceled.tsx": [{ method: "GET", kind: "page", path: "/subscription/canceled", expect: userPage(status(200, (r) => expect(r.text).toContain("Pagamento cancelado"))) }],
   "dashboard.tsx": [{ method: "GET", kind: "page", path: "/dashboard", expect: userPage() }],
   "history.tsx": [{ method: "GET", kind: "page", path: "/history", expect: userPage() }],
+  // Trade detail (issue 12): A's closed trade by its broker id; B (and the admin's API) get 404, never A's data.
+  "history_.$id.tsx": [
+    {
+      method: "GET",
+      kind: "page",
+      path: (c) => `/history/${c.closedTradeA}`,
+      expect: {
+        ...userPage(),
+        userA: status(200, (r) => expect(r.text).toContain("AUD/CAD")),
+        userB: status(404, (r) => expect(r.text).toContain("Trade não encontrado.")),
+      },
+    },
+  ],
+  "api.trades.$id.ts": [
+    {
+      method: "GET",
+      kind: "api",
+      path: (c) => `/api/trades/${c.closedTradeA}`,
+      expect: userApi(
+        status(200, (r, c) => expect((r.json?.trade as { id?: string })?.id).toBe(c.closedTradeA)),
+        status(404, (r) => expect(r.json?.message).toBe("Trade não encontrado.")),
+        status(404, (r) => expect(r.json?.message).toBe("Trade não encontrado.")),
+      ),
+    },
+  ],
   "history[.csv].ts": [
     {
       method: "GET",
@@ -569,6 +620,8 @@ const MATRIX: Record<string, Probe[]> = {
       expect: userApi(status(200), NOT_CONNECTED, status(404, (r) => expect(r.json?.message).toBe("Trade não encontrado entre as posições abertas."))),
     },
   ],
+  // Pre-flight check (issue 12): the caller's own settings and account; 400 without a broker.
+  "api.trades.ai.preflight.ts": [{ method: "GET", kind: "api", path: "/api/trades/ai/preflight", expect: userApi(status(200), NOT_CONNECTED) }],
   "api.trades.ai.loop.status.ts": [{ method: "GET", kind: "api", path: "/api/trades/ai/loop/status", expect: userApi(status(200)) }],
   "api.trades.ai.loop.start.ts": [{ method: "POST", kind: "api", path: "/api/trades/ai/loop/start", body: () => ({ intervalSec: 60 }), expect: userApi(status(200), NOT_CONNECTED) }],
   "api.trades.ai.loop.run-once.ts": [{ method: "POST", kind: "api", path: "/api/trades/ai/loop/run-once", expect: userApi(status(200)) }],

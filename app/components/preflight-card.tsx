@@ -1,0 +1,182 @@
+/**
+ * "Verificação antes de ativar" (issue 12): the pre-flight figures of core/risk/preflight.ts on the
+ * hero — worst-case loss per trade and per day, margin needed, the per-instrument table and the
+ * warnings — and the confirmation shown when ATIVAR IA is pressed with warnings ("Ativar mesmo
+ * assim" / "Cancelar"). Server-rendered, so it reads the same without JavaScript; the confirmation's
+ * buttons are form submits (the hero's no-JS action) that the page intercepts when JS runs.
+ */
+import { Form, Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { formatMsg, type Msg } from "../../core/i18n/message";
+import { formatInstrument } from "~/lib/format";
+import { useDisplay } from "~/lib/hooks";
+import { Banner, Card } from "./ui";
+
+/** The loader's view of core/risk/preflight.ts PreflightResult (JSON-serialised). */
+export interface PreflightView {
+  accountCurrency: string;
+  balance: string;
+  lotMode: "auto" | "fixed";
+  fixedLot: number;
+  riskPct: number;
+  riskAmount: string;
+  instruments: { instrument: string; timeframe: string; stopPips: number; units: string; lossPerTrade: string; lossPct: string; margin: string; refused: boolean }[];
+  worstTradeLoss: string;
+  concurrent: number;
+  marginNeeded: string;
+  marginPct: string;
+  dailyLossLimit: string;
+  worstDayLoss: string;
+  worstDayPct: string;
+  binding: "maxDailyTrades" | "dailyLossLimit";
+  warnings: { code: string; instrument?: string; message: Msg }[];
+}
+
+/** True when the check has warnings the user must confirm (a missing price alone is not one). */
+export function preflightNeedsConfirmation(p: PreflightView | null | undefined): boolean {
+  return !!p && p.warnings.some((w) => w.code !== "noPrice");
+}
+
+/** The warnings list (amber), each in the reader's language. */
+function Warnings({ preflight }: { preflight: PreflightView }) {
+  const { t } = useTranslation("preflight");
+  if (preflight.warnings.length === 0) return <p className="mt-3 text-sm text-emerald-300" data-testid="preflight-ok">{t("noWarnings")}</p>;
+  return (
+    <ul className="mt-3 space-y-1.5" data-testid="preflight-warnings">
+      {preflight.warnings.map((w, i) => (
+        <li key={`${w.code}-${w.instrument ?? ""}-${i}`} className={w.code === "noPrice" ? "text-sm text-slate-400" : "rounded-lg bg-amber-500/10 px-3 py-2 text-sm font-medium text-amber-200 ring-1 ring-amber-400/30"} data-code={w.code}>
+          {formatMsg(t, w.message)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The compact card with the three figures, the sizing line, the per-instrument table and the warnings. */
+export function PreflightCard({ preflight, error }: { preflight: PreflightView | null; error?: string | null }) {
+  const { t } = useTranslation("preflight");
+  const fmt = useDisplay();
+  if (!preflight) {
+    return (
+      <Card title={t("title")} data-testid="preflight-card">
+        <p className="text-sm text-slate-400" data-testid="preflight-unavailable">
+          {t("unavailable", { reason: error ?? "—" })}
+        </p>
+      </Card>
+    );
+  }
+  const ccy = preflight.accountCurrency;
+  const money = (v: string) => fmt.money(v, ccy);
+  const figure = (testId: string, label: string, value: string, detail: string) => (
+    <div className="rounded-xl bg-white/[0.03] p-3 ring-1 ring-white/5">
+      <dt className="text-xs text-slate-400">{label}</dt>
+      <dd className="mt-0.5 text-lg font-bold text-slate-100" data-testid={testId}>
+        {value}
+      </dd>
+      <dd className="text-xs text-slate-400">{detail}</dd>
+    </div>
+  );
+  const widest = preflight.instruments.find((i) => i.lossPerTrade === preflight.worstTradeLoss) ?? preflight.instruments[0];
+  return (
+    <Card
+      title={t("title")}
+      action={
+        <Link to="/settings" className="text-xs font-semibold text-emerald-300 hover:underline">
+          {t("adjust")}
+        </Link>
+      }
+      data-testid="preflight-card"
+      data-warnings={preflight.warnings.filter((w) => w.code !== "noPrice").length}
+    >
+      <p className="text-xs text-slate-400">{t("subtitle", { currency: ccy })}</p>
+      <dl className="mt-3 grid gap-2 sm:grid-cols-3">
+        {figure(
+          "preflight-per-trade",
+          t("perTrade"),
+          money(preflight.worstTradeLoss),
+          widest ? t("perTradeDetail", { pct: widest.lossPct, pips: widest.stopPips, timeframe: widest.timeframe }) : "",
+        )}
+        {figure("preflight-per-day", t("perDay"), money(preflight.worstDayLoss), `${t("perDayDetail", { pct: preflight.worstDayPct, limit: money(preflight.dailyLossLimit) })} · ${t(`binding.${preflight.binding}`)}`)}
+        {figure("preflight-margin", t("margin"), money(preflight.marginNeeded), t("marginDetail", { trades: preflight.concurrent, pct: preflight.marginPct }))}
+      </dl>
+      <p className="mt-2 text-xs text-slate-300" data-testid="preflight-sizing">
+        {preflight.lotMode === "fixed" ? t("sizing.fixed", { lots: fmt.number(preflight.fixedLot, 2) }) : t("sizing.auto", { pct: preflight.riskPct })}
+      </p>
+      <Warnings preflight={preflight} />
+      {preflight.instruments.length > 0 && (
+        <details className="mt-3 text-sm">
+          <summary className="cursor-pointer text-xs text-slate-400">{t("instrument")}</summary>
+          <div className="mt-2 overflow-x-auto">
+            <table className="w-full text-left text-xs" data-testid="preflight-table">
+              <thead className="text-slate-400">
+                <tr>
+                  <th className="py-1 pr-2">{t("instrument")}</th>
+                  <th className="py-1 pr-2 text-right">{t("units")}</th>
+                  <th className="py-1 pr-2 text-right">{t("loss")}</th>
+                  <th className="py-1 text-right">{t("marginCol")}</th>
+                </tr>
+              </thead>
+              <tbody className="text-slate-200">
+                {preflight.instruments.map((i) => (
+                  <tr key={i.instrument} className="border-t border-white/5">
+                    <td className="py-1 pr-2">{formatInstrument(i.instrument)}</td>
+                    <td className="py-1 pr-2 text-right">{fmt.number(Number(i.units), 0)}</td>
+                    <td className="py-1 pr-2 text-right">{money(i.lossPerTrade)}</td>
+                    <td className="py-1 text-right">{money(i.margin)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      )}
+      <p className="mt-2 text-[11px] text-slate-500">{t("assumption")}</p>
+    </Card>
+  );
+}
+
+/**
+ * The confirmation after ATIVAR IA when the check has warnings: the warnings, "Ativar mesmo assim"
+ * (posts intent=start with confirm=1) and "Cancelar". `onConfirm`/`onCancel` run instead of the
+ * form submission when JavaScript is on.
+ */
+export function PreflightConfirm({ preflight, onConfirm, onCancel }: { preflight: PreflightView; onConfirm?: () => void; onCancel?: () => void }) {
+  const { t } = useTranslation("preflight");
+  return (
+    <div role="alertdialog" aria-labelledby="preflight-confirm-title" className="mt-4 w-full max-w-sm text-left" data-testid="preflight-confirm">
+      <Banner tone="warning">
+        <p id="preflight-confirm-title" className="font-semibold">
+          {t("warningsTitle")}
+        </p>
+        <Warnings preflight={preflight} />
+        <Form
+          method="post"
+          className="mt-3 flex flex-wrap gap-2"
+          onSubmit={(e) => {
+            if (!onConfirm) return;
+            e.preventDefault();
+            onConfirm();
+          }}
+        >
+          <input type="hidden" name="intent" value="start" />
+          <input type="hidden" name="confirm" value="1" />
+          <button type="submit" className="min-h-11 rounded-xl bg-amber-400 px-4 py-2 text-sm font-bold text-slate-950 hover:bg-amber-300" data-testid="preflight-confirm-start">
+            {t("confirm")}
+          </button>
+          <Link
+            to="/"
+            onClick={(e) => {
+              if (!onCancel) return;
+              e.preventDefault();
+              onCancel();
+            }}
+            className="inline-flex min-h-11 items-center rounded-xl border border-white/20 px-4 py-2 text-sm font-semibold text-slate-100 hover:bg-white/5"
+            data-testid="preflight-confirm-cancel"
+          >
+            {t("cancel")}
+          </Link>
+        </Form>
+      </Banner>
+    </div>
+  );
+}
