@@ -12,7 +12,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useRevalidator, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, type ShouldRevalidateFunction } from "@remix-run/react";
 import clsx from "clsx";
 import { useEffect, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -295,7 +295,15 @@ export default function SettingsPage() {
           </div>
         </Card>
 
-        <Card title={t("ai.title")} data-testid="ai-section">
+        <Card
+          title={t("ai.title")}
+          data-testid="ai-section"
+          action={
+            <Link to="/backtest" className="text-sm font-semibold text-emerald-300 underline-offset-2 hover:underline" data-testid="backtest-link">
+              {t("backtest:settingsLink")}
+            </Link>
+          }
+        >
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             <SelectField
               name="aiSettings.tradingStyle"
