@@ -11,11 +11,9 @@ import { z } from "zod";
 import { equityBand, randomBaseline } from "../../../core/backtest/baseline";
 import type { BaselineResult } from "../../../core/backtest/baseline";
 import { runBacktest } from "../../../core/backtest/run";
-import type { BacktestOptions, BacktestResult, BacktestTrade, EquityPoint } from "../../../core/backtest/run";
+import type { BacktestOptions, BacktestResult, EquityPoint } from "../../../core/backtest/run";
 import type { CandlesByTimeframe } from "../../../core/engine/decide";
-import { msg, type Msg } from "../../../core/i18n/message";
-import type { TradeStats } from "../../../core/stats";
-import type { TradingSettings } from "../../../core/settings";
+import { msg } from "../../../core/i18n/message";
 import { enqueueBacktestRun } from "../../../jobs/send";
 import { brokerFailure, brokerNow, getConnection, requireBroker } from "../broker.server";
 import { newsCalendarFor } from "../calendar.server";
@@ -24,6 +22,7 @@ import { DomainError, NotFoundError, RateLimitedError, ServiceUnavailableError, 
 import { logger } from "../logger.server";
 import { getSettings } from "../settings.server";
 import { brokerCandles, brokerRange, MAX_PERIOD_DAYS, shippedCandles, shippedRange, type SourceRange } from "./data.server";
+import type { CandleSource, CurvePoint, RunParams, RunResult, RunStatus, RunView } from "./types";
 
 /** Runs kept per user; creating one more deletes the oldest finished ones. */
 export const MAX_RUNS_KEPT = 20;
@@ -43,67 +42,7 @@ export const DEFAULT_INITIAL_BALANCE = "10000";
 const STRATEGY_SHARE = 0.3;
 const DAY_MS = 86_400_000;
 
-export type RunStatus = "queued" | "running" | "done" | "failed";
-export type CandleSource = "shipped" | "broker";
-
-/** What a run was asked, with the settings snapshot it used. */
-export interface RunParams {
-  instruments: string[];
-  source: CandleSource;
-  /** First day traded, UTC (YYYY-MM-DD). */
-  from: string;
-  /** Last day traded, UTC, inclusive (YYYY-MM-DD). */
-  to: string;
-  settings: TradingSettings;
-  initialBalance: string;
-  accountCurrency: string;
-  seeds: number;
-}
-
-/** A point of a chart: UTC seconds and a number (plotting only; the figures are in `stats`). */
-export interface CurvePoint {
-  time: number;
-  value: number;
-}
-
-/** A trade of the result, as the page lists it (reason as a translatable message). */
-export type RunTrade = Omit<BacktestTrade, "reason" | "costs">;
-
-/** What a finished run stores. */
-export interface RunResult {
-  stats: TradeStats;
-  trades: RunTrade[];
-  /** NAV along the run. */
-  equity: CurvePoint[];
-  /** Fall from the running NAV peak, % (≤ 0). */
-  drawdown: CurvePoint[];
-  /** The random entries' NAV band (p5, p50, p95) on the same times. */
-  band: { time: number[]; p5: number[]; p50: number[]; p95: number[] };
-  baseline: Omit<BaselineResult, "band" | "netPnl"> & { netPnl: number[] };
-  stops: { time: string; code: string; reasonMsg: Msg }[];
-  blocked: Record<string, number>;
-  newsBlocked: number;
-  ticks: number;
-  candles: number;
-  stepTimeframe: string;
-  spreadPips: Record<string, string>;
-  /** Wall time of the strategy's run alone, ms. */
-  coreMs: number;
-}
-
-/** A run as the API returns it. */
-export interface RunView {
-  id: string;
-  status: RunStatus;
-  progress: number;
-  params: RunParams;
-  error: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  durationMs: number | null;
-  result?: RunResult | null;
-}
+export type { CandleSource, CurvePoint, RunParams, RunResult, RunStatus, RunTrade, RunView } from "./types";
 
 interface RunRow {
   id: string;

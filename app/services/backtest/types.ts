@@ -1,0 +1,72 @@
+/**
+ * Shapes of the user's backtest runs (issue 12), shared by the service (runs.server.ts), the API and
+ * the pages (no server code here, so the browser bundle may import it).
+ */
+import type { BaselineResult } from "../../../core/backtest/baseline";
+import type { BacktestTrade } from "../../../core/backtest/run";
+import type { Msg } from "../../../core/i18n/message";
+import type { TradingSettings } from "../../../core/settings";
+import type { TradeStats } from "../../../core/stats";
+
+export type RunStatus = "queued" | "running" | "done" | "failed";
+export type CandleSource = "shipped" | "broker";
+
+/** What a run was asked, with the settings snapshot it used. */
+export interface RunParams {
+  instruments: string[];
+  source: CandleSource;
+  /** First day traded, UTC (YYYY-MM-DD). */
+  from: string;
+  /** Last day traded, UTC, inclusive (YYYY-MM-DD). */
+  to: string;
+  settings: TradingSettings;
+  initialBalance: string;
+  accountCurrency: string;
+  seeds: number;
+}
+
+/** A point of a chart: UTC seconds and a number (plotting only; the figures are in `stats`). */
+export interface CurvePoint {
+  time: number;
+  value: number;
+}
+
+/** A trade of the result, as the page lists it (reason as a translatable message). */
+export type RunTrade = Omit<BacktestTrade, "reason" | "costs">;
+
+/** What a finished run stores. */
+export interface RunResult {
+  stats: TradeStats;
+  trades: RunTrade[];
+  /** NAV along the run. */
+  equity: CurvePoint[];
+  /** Fall from the running NAV peak, % (≤ 0). */
+  drawdown: CurvePoint[];
+  /** The random entries' NAV band (p5, p50, p95) on the same times. */
+  band: { time: number[]; p5: number[]; p50: number[]; p95: number[] };
+  baseline: Omit<BaselineResult, "band" | "netPnl"> & { netPnl: number[] };
+  stops: { time: string; code: string; reasonMsg: Msg }[];
+  blocked: Record<string, number>;
+  newsBlocked: number;
+  ticks: number;
+  candles: number;
+  stepTimeframe: string;
+  spreadPips: Record<string, string>;
+  /** Wall time of the strategy's run alone, ms. */
+  coreMs: number;
+}
+
+/** A run as the API returns it. */
+export interface RunView {
+  id: string;
+  status: RunStatus;
+  progress: number;
+  params: RunParams;
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  durationMs: number | null;
+  result?: RunResult | null;
+}
+
