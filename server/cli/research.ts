@@ -224,12 +224,12 @@ export function bestPooled(oos: ReadonlyMap<string, readonly { pnl: string; risk
 }
 
 /** Hold-out: today's default and `chosen` once over the whole hold-out of `pair` (after a warm-up week), ranked against random entries. */
-async function holdoutStyle(pair: string, candles: CandlesByTimeframe, style: TradingStyle, chosen: Candidate, seeds: number): Promise<HoldoutRow[]> {
+async function holdoutStyle(pair: string, candles: CandlesByTimeframe, style: TradingStyle, chosen: Candidate, seeds: number, withDefault = true): Promise<HoldoutRow[]> {
   const { start, end } = dataSpan(candles);
   const w = { from: start + WEEK_MS, to: end };
   const base: BacktestOptions = { instruments: [pair], candles: { [pair]: candles }, settings: styleSettings(style), initialBalance: BALANCE, accountCurrency: "USD" };
   const out: HoldoutRow[] = [];
-  for (const c of chosen.name === CANDIDATES[0]!.name ? [chosen] : [CANDIDATES[0]!, chosen]) {
+  for (const c of chosen.name === CANDIDATES[0]!.name || !withDefault ? [chosen] : [CANDIDATES[0]!, chosen]) {
     const { r, b } = await scoreRun(base, candles, c, w, seeds);
     const span = { from: new Date(w.from).toISOString(), to: new Date(w.to).toISOString() };
     const dd = await runBacktest({ ...candidateOpts({ ...base, settings: styleSettings(style, true) }, c), ...span });
@@ -340,6 +340,7 @@ async function main(): Promise<void> {
         out: { type: "string", default: "docs/research" },
         holdout: { type: "string", default: DEFAULT_HOLDOUT },
         "holdout-seeds": { type: "string", default: "20" },
+        "holdout-only": { type: "string" },
       },
       strict: true,
     }) as { values: Record<string, string | undefined> });
@@ -371,6 +372,18 @@ async function main(): Promise<void> {
   }
   const results: StyleResult[] = [];
   const holdout: HoldoutRow[] = [];
+  // --holdout-only <candidate>: only that candidate on the hold-out (for runs split across processes;
+  // the candidate must be the one the pooled rule chose from the walk-forward results).
+  if (values["holdout-only"] !== undefined) {
+    const only = CANDIDATES.find((c) => c.name === values["holdout-only"]);
+    if (!only) fail(`candidato desconhecido: ${values["holdout-only"]}`);
+    if (!holdoutCandles.size) fail("sem dados de hold-out (--holdout)");
+    for (const style of styles) for (const [pair, c] of holdoutCandles) holdout.push(...(await holdoutStyle(pair, c, style, only, holdoutSeeds, false)));
+    mkdirSync(values.out!, { recursive: true });
+    writeFileSync(join(values.out!, "holdout.json"), JSON.stringify({ command, holdoutSeeds, holdout }, null, 2));
+    console.log(holdout.map((h) => `${h.pair} ${h.style} ${h.candidate}: R ${d(h.expectancyR)} pct ${h.baselinePercentile}`).join("\n"));
+    return;
+  }
   const chosen: Record<string, string> = {};
   let folds: Fold[] = [];
   const write = () => {
