@@ -1,4 +1,8 @@
-/** Trade lists of the dashboard: open positions (with close button) and the last closed trades with their summary header. */
+/**
+ * Trade lists of the dashboard: open positions (with close button) and the last closed trades with their summary header;
+ * each trade links to its detail page (/history/:id, issue 12).
+ */
+import { Link } from "@remix-run/react";
 import clsx from "clsx";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -130,10 +134,28 @@ export function OpenTradeCard({ trade, currency, now, onClosed }: { trade: OpenT
           {error}
         </Banner>
       )}
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <DetailLink trade={trade} />
+      </div>
       <Button variant="danger" className="mt-3 w-full sm:w-auto" loading={busy} onClick={() => void close()} aria-label={t("trade.closeLabel", { instrument: formatInstrument(trade.instrument) })}>
         {t("trade.close")}
       </Button>
     </li>
+  );
+}
+
+/** 'Detalhes →': the trade's detail page (chart and "Por que a IA entrou?"). */
+function DetailLink({ trade, className }: { trade: { id: string; instrument: string }; className?: string }) {
+  const { t } = useTranslation("trade");
+  return (
+    <Link
+      to={`/history/${encodeURIComponent(trade.id)}`}
+      className={clsx("inline-flex items-center text-xs font-semibold text-emerald-300 hover:underline", className)}
+      aria-label={t("detailLinkLabel", { instrument: formatInstrument(trade.instrument) })}
+      data-testid="trade-detail-link"
+    >
+      {t("detailLink")} →
+    </Link>
   );
 }
 
@@ -198,6 +220,7 @@ export function ClosedTradeRow({ trade, currency, now, className }: { trade: Clo
         <Badge tone={result === "WIN" ? "green" : result === "LOSS" ? "red" : "grey"} className="mt-0.5">
           {t(`trade.${result === "WIN" || result === "LOSS" ? result : "BE"}`)}
         </Badge>
+        <DetailLink trade={trade} className="mt-1 flex justify-end" />
       </div>
     </li>
   );

@@ -2,16 +2,20 @@
  * /dashboard (PRODUCT.md §2 Dashboard, §9): licence banner, AI status, 'Visão Geral' (stats, account,
  * subscription), 'Posições Abertas (n)' with live P&L and the price chip, and 'Últimos Trades Fechados (n)'
  * (8 on desktop ≥ 1024 px, 5 otherwise) with the list header. Data refreshes every 15 s.
+ * Issue 12: the account's balance curve (closed trades' cumulative P&L anchored on the balance the page already
+ * read: no extra broker call) drawn by LineChart, with a link to the backtest ("Testar minhas configurações").
  */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import clsx from "clsx";
 import { useTranslation } from "react-i18next";
 import { AccountSummaryCard, DEFAULT_CURRENCY, type AccountView } from "~/components/account-cards";
+import { LineChart } from "~/components/charts/line-chart";
 import { CpuIcon } from "~/components/icons";
 import { ClosedTradeRow, OpenTradeCard, TradeListHeader, type ClosedTradeView, type OpenTradeView } from "~/components/trade-cards";
 import { Badge, Banner, Card, signTone, Stat } from "~/components/ui";
 import { LiveStatus } from "~/components/live-status";
+import { equityCurve } from "~/lib/equity-curve";
 import { metaTitle, useBreakpoint, useDisplay, useNow, usePolling } from "~/lib/hooks";
 import { liveAccount, withLivePrice } from "~/lib/live-prices";
 import { useLivePrices } from "~/lib/use-event-source";
@@ -21,6 +25,7 @@ import { DomainError } from "~/services/errors.server";
 import { publicUser } from "~/services/auth.server";
 import { botStatus } from "~/services/bot.server";
 import { brokerStatus } from "~/services/broker.server";
+import { equityTrades } from "~/services/equity.server";
 import { openTrades, tradeHistory } from "~/services/trades.server";
 import { brokerNow, getConnection } from "~/services/broker.server";
 
@@ -34,13 +39,17 @@ const REFRESH_MS = 15_000;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAppUser(request);
-  const [pub, broker, bot, history, conn] = await Promise.all([
+  const [pub, broker, bot, history, conn, closed] = await Promise.all([
     publicUser(user),
     brokerStatus(user.id, user.preferences?.language),
     botStatus(user.id, user.preferences?.language),
     tradeHistory(user.id, 30),
     getConnection(user.id),
+    equityTrades(user.id),
   ]);
+  // The balance curve ends at the balance just read (none when the broker failed: cumulative P&L from 0).
+  const balance = broker.isConnected && !("error" in broker && broker.error) ? (broker.account?.balance ?? null) : null;
+  const equity = { anchored: balance !== null, trades: closed.length, points: equityCurve(closed, balance) };
   let open: OpenTradeView[] = [];
   let openError: string | null = null;
   if (broker.isConnected) {
@@ -51,14 +60,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       openError = err instanceof DomainError ? err.messageIn(user.preferences?.language) : "accountData";
     }
   }
-  return { user: pub, broker, bot, open, openError, history: history as ClosedTradeView[], loadedAt: new Date().toISOString(),
+  return { user: pub, broker, bot, open, openError, history: history as ClosedTradeView[], equity, loadedAt: new Date().toISOString(),
     // "Today" is the broker's day: the simulator replays history on its own clock (≈0 on real OANDA).
     marketOffsetMs: brokerNow(conn) - Date.now() };
 }
 
 /** The trading dashboard, refreshed every 15 s. */
 export default function DashboardPage() {
-  const { user, broker, bot, open, openError, history, loadedAt, marketOffsetMs } = useLoaderData<typeof loader>();
+  const { user, broker, bot, open, openError, history, equity, loadedAt, marketOffsetMs } = useLoaderData<typeof loader>();
   const { t } = useTranslation("dashboard");
   const fmt = useDisplay();
   const { revalidate } = useRevalidator();
@@ -205,6 +214,8 @@ export default function DashboardPage() {
 
       {licensed && (
         <>
+          <EquityCard equity={equity} currency={currency} />
+
           <section aria-labelledby="open-title">
             <h2 id="open-title" className="mb-3 text-lg font-semibold text-white">
               {t("open.title", { count: open.length })}
@@ -251,5 +262,45 @@ export default function DashboardPage() {
         </>
       )}
     </main>
+  );
+}
+
+/** 'Curva de saldo': the balance after each closed trade (LineChart), a text summary as fallback, and the backtest link. */
+function EquityCard({ equity, currency }: { equity: { anchored: boolean; trades: number; points: { time: number; value: number; balance: string }[] }; currency: string }) {
+  const { t } = useTranslation("trade");
+  const fmt = useDisplay();
+  const { points } = equity;
+  const first = points[0];
+  const last = points[points.length - 1];
+  const label = equity.anchored ? t("equity.balance") : t("equity.pnl");
+  return (
+    <Card
+      title={t("equity.title")}
+      data-testid="equity-card"
+      action={
+        <Link to="/backtest" className="text-xs font-semibold text-emerald-300 hover:underline" data-testid="backtest-link">
+          {t("equity.backtest")}
+        </Link>
+      }
+    >
+      {!first || !last ? (
+        <p className="py-4 text-center text-sm text-slate-400" data-testid="equity-empty">
+          {t("equity.empty")}
+        </p>
+      ) : (
+        <LineChart
+          testId="equity-chart"
+          ariaLabel={t("equity.aria")}
+          height={220}
+          series={[{ id: "balance", label, color: "#34d399", kind: "area", points: points.map((p) => ({ time: p.time, value: p.value })) }]}
+          valueFormat={(v) => fmt.money(v, currency)}
+          fallback={
+            <p data-testid="equity-summary">
+              {t("equity.summary", { start: fmt.money(first.balance, currency), end: fmt.money(last.balance, currency), count: equity.trades })}
+            </p>
+          }
+        />
+      )}
+    </Card>
   );
 }

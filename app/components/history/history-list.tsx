@@ -3,7 +3,8 @@
  * trade row (side/result badges, lots = units/100000 with 2 decimals, prices with 3 decimals for JPY
  * pairs else 5, times in the user's timezone) and the empty states. Money, percentages and dates
  * follow the reader's language (pt-BR, en-US, es-ES through `useDisplay`); prices and lots keep the
- * dot, as the forex convention (and the dashboard) shows them.
+ * dot, as the forex convention (and the dashboard) shows them. Each row links to the trade's detail
+ * (/history/:id, issue 12).
  */
 import { Link } from "@remix-run/react";
 import clsx from "clsx";
@@ -104,6 +105,14 @@ export function HistoryRowItem({ trade, currency, timezone }: { trade: HistoryTr
           {trade.aiReasonMsg ? formatMsg(t, trade.aiReasonMsg) : trade.aiReason}
         </p>
       )}
+      <Link
+        to={`/history/${encodeURIComponent(trade.id)}`}
+        className="mt-2 inline-flex min-h-11 items-center text-sm font-semibold text-emerald-300 hover:underline"
+        aria-label={t("trade:detailLinkLabel", { instrument: formatInstrument(trade.instrument) })}
+        data-testid="trade-detail-link"
+      >
+        {t("trade:detailLink")} →
+      </Link>
     </li>
   );
 }
