@@ -137,8 +137,9 @@ export function PreflightCard({ preflight, error }: { preflight: PreflightView |
 
 /**
  * The confirmation after ATIVAR IA when the check has warnings: the warnings, "Ativar mesmo assim"
- * (posts intent=start with confirm=1) and "Cancelar". `onConfirm`/`onCancel` run instead of the
- * form submission when JavaScript is on.
+ * (posts intent=start with confirm=1) and "Cancelar" (a link back to `/`, which also clears a no-JS
+ * answer). `onConfirm` runs instead of the form submission when JavaScript is on; `onCancel` runs
+ * before the link's navigation.
  */
 export function PreflightConfirm({ preflight, onConfirm, onCancel }: { preflight: PreflightView; onConfirm?: () => void; onCancel?: () => void }) {
   const { t } = useTranslation("preflight");
@@ -165,11 +166,7 @@ export function PreflightConfirm({ preflight, onConfirm, onCancel }: { preflight
           </button>
           <Link
             to="/"
-            onClick={(e) => {
-              if (!onCancel) return;
-              e.preventDefault();
-              onCancel();
-            }}
+            onClick={() => onCancel?.()}
             className="inline-flex min-h-11 items-center rounded-xl border border-white/20 px-4 py-2 text-sm font-semibold text-slate-100 hover:bg-white/5"
             data-testid="preflight-confirm-cancel"
           >
