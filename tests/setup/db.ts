@@ -1,4 +1,7 @@
-/** A fresh, migrated database for one test file, dropped at the end (DESIGN.md §8). */
+/**
+ * A fresh, migrated database for one test file, dropped at the end (DESIGN.md §8): a copy of the
+ * template database the global setup migrated once (tests/setup/global-db.ts, ADR 0023).
+ */
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { inject } from "vitest";
@@ -10,13 +13,19 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates `t_<random>` on the test server, applies migrations, returns its URL and a pool. */
+/**
+ * Creates `t_<random>` on the test server from the migrated template, checks that no migration is
+ * pending (a no-op then), returns its URL and a pool.
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = inject("adminDbUrl");
   const name = `t_${randomBytes(6).toString("hex")}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
+  try {
+    await admin.unsafe(`create database ${name} template ${inject("templateDb")}`);
+  } finally {
+    await admin.end();
+  }
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
   const url = u.toString();
