@@ -22,14 +22,12 @@ import { DomainError, NotFoundError, RateLimitedError, ServiceUnavailableError, 
 import { logger } from "../logger.server";
 import { getSettings } from "../settings.server";
 import { brokerCandles, brokerRange, MAX_PERIOD_DAYS, shippedCandles, shippedRange, type SourceRange } from "./data.server";
-import type { CandleSource, CurvePoint, RunParams, RunResult, RunStatus, RunView } from "./types";
+import { BASELINE_SEEDS, CURVE_POINTS, type CandleSource, type CurvePoint, type RunParams, type RunResult, type RunStatus, type RunView } from "./types";
+
+export { BASELINE_SEEDS, CURVE_POINTS };
 
 /** Runs kept per user; creating one more deletes the oldest finished ones. */
 export const MAX_RUNS_KEPT = 20;
-/** Random-entry seeds of the baseline band (ADR 0019: keeps a 3-month M5 one-pair run well under 10 s). */
-export const BASELINE_SEEDS = 8;
-/** Most points of the equity curve (and of the band) stored per run. */
-export const CURVE_POINTS = 1500;
 /** A running run without progress for this long is taken for dead (its process crashed or restarted). */
 export const STALE_RUNNING_SECONDS = 180;
 /** A queued run not picked up for this long is failed (its job was lost). */

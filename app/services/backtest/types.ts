@@ -8,6 +8,11 @@ import type { Msg } from "../../../core/i18n/message";
 import type { TradingSettings } from "../../../core/settings";
 import type { TradeStats } from "../../../core/stats";
 
+/** Random-entry seeds of the baseline band (ADR 0019: keeps a 3-month M5 one-pair run well under 10 s). */
+export const BASELINE_SEEDS = 8;
+/** Most points of the equity curve (and of the band) stored per run. */
+export const CURVE_POINTS = 1500;
+
 export type RunStatus = "queued" | "running" | "done" | "failed";
 export type CandleSource = "shipped" | "broker";
 
