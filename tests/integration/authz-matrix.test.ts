@@ -355,31 +355,6 @@ const MATRIX: Record<string, Probe[]> = {
       ),
     },
   ],
-  // Trade detail (issue 12): A's closed trade by its broker id; B (and the admin's API) get 404, never A's data.
-  "history_.$id.tsx": [
-    {
-      method: "GET",
-      kind: "page",
-      path: (c) => `/history/${c.closedTradeA}`,
-      expect: {
-        ...userPage(),
-        userA: status(200, (r) => expect(r.text).toContain("AUD/CAD")),
-        userB: status(404, (r) => expect(r.text).toContain("Trade não encontrado.")),
-      },
-    },
-  ],
-  "api.trades.$id.ts": [
-    {
-      method: "GET",
-      kind: "api",
-      path: (c) => `/api/trades/${c.closedTradeA}`,
-      expect: userApi(
-        status(200, (r, c) => expect((r.json?.trade as { id?: string })?.id).toBe(c.closedTradeA)),
-        status(404, (r) => expect(r.json?.message).toBe("Trade não encontrado.")),
-        status(404, (r) => expect(r.json?.message).toBe("Trade não encontrado.")),
-      ),
-    },
-  ],
   "history[.csv].ts": [
     {
       method: "GET",
