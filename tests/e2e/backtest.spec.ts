@@ -1,0 +1,132 @@
+/**
+ * The user's own backtest (issue 12) in a real browser, desktop and mobile (and @nojs without
+ * JavaScript): a user with a connected simulator account opens /backtest from the settings page,
+ * sees the settings the run will use, starts a run, watches the progress bar, then reads the
+ * verdict against random entries, the equity chart with the band's legend, the drawdown, the
+ * statistics and the trade list with reasons; a second run is compared side by side.
+ */
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { shot } from "./helpers";
+import { createVerifiedUser, loginInUi } from "./support/users";
+
+test.describe.configure({ mode: "serial" });
+
+let creds: { email: string; password: string };
+let api: APIRequestContext;
+
+test.beforeAll(async ({ playwright }, testInfo) => {
+  test.setTimeout(120_000);
+  api = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
+  creds = await createVerifiedUser(api, { firstName: "Back", lastName: "Test" });
+  const login = await api.post("/api/auth/login", { data: creds });
+  expect(login.status(), await login.text()).toBe(200);
+  const sim = await api.post("/oanda-sim/sim/users", { data: { environment: "practice" } });
+  expect(sim.ok()).toBeTruthy();
+  const { token, accounts } = (await sim.json()) as { token: string; accounts: { id: string }[] };
+  const connect = await api.post("/api/oanda-auth/connect", { data: { token, accountId: accounts[0]!.id, environment: "practice" } });
+  expect(connect.status(), await connect.text()).toBe(200);
+});
+
+test.afterAll(async () => {
+  await api?.dispose();
+});
+
+/** Fills the form: one pair, a two-week period of the shipped data, and submits it. */
+async function startRun(page: Page, pair: string) {
+  await page.goto("/backtest");
+  const form = page.getByTestId("backtest-form");
+  for (const box of await form.locator('input[name="instruments"]').all()) await box.setChecked(false);
+  await page.getByTestId(`pair-${pair}`).check();
+  await page.getByTestId("from").fill("2026-01-12");
+  await page.getByTestId("to").fill("2026-01-23");
+  await page.getByTestId("run-backtest").click();
+  await page.waitForURL(/\/backtest\/[0-9a-f-]{36}$/);
+}
+
+test("runs the user's settings: progress bar, then verdict, charts with the band, statistics and trades", async ({ page }, testInfo) => {
+  test.setTimeout(300_000);
+  await loginInUi(page, creds.email, creds.password);
+  // From the settings page, next to 'Parâmetros de Trading e IA'.
+  await page.goto("/settings");
+  await page.getByTestId("backtest-link").click();
+  await expect(page).toHaveURL(/\/backtest$/);
+  await expect(page.getByRole("heading", { name: "Backtest", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("settings-summary")).toContainText("Estilo de trading");
+  await expect(page.getByTestId("settings-summary").getByRole("link", { name: "Editar configurações" })).toHaveAttribute("href", "/settings");
+  // Defaults: the shipped data's range, the first pair checked.
+  await expect(page.getByTestId("from")).toHaveAttribute("min", "2026-01-04");
+  await expect(page.getByTestId("to")).toHaveAttribute("max", "2026-04-03");
+  await expect(page.getByTestId("pair-EUR_USD")).toBeChecked();
+  await expect(page.getByTestId("runs-empty")).toBeVisible();
+
+  await startRun(page, "EUR_USD");
+  // The progress bar while the job runs (polled every second).
+  await expect(page.getByTestId("progress-bar")).toBeVisible();
+  await shot(page, testInfo, "backtest-progress");
+  const verdict = page.getByTestId("verdict");
+  await expect(verdict).toBeVisible({ timeout: 240_000 });
+  await expect(page.getByTestId("progress-bar")).toHaveCount(0);
+  await expect(verdict).toContainText("É melhor que o acaso?");
+  await expect(verdict).toContainText(/entradas aleatórias|acaso/);
+  // Charts drawn by lightweight-charts, with the band in the legend.
+  await expect(page.getByTestId("equity-chart")).toHaveAttribute("data-ready", "true", { timeout: 30_000 });
+  await expect(page.getByTestId("equity-chart-legend")).toContainText("Entradas aleatórias (5%–95%)");
+  await expect(page.getByTestId("equity-chart-legend")).toContainText("Sua estratégia");
+  await expect(page.getByTestId("drawdown-chart")).toHaveAttribute("data-ready", "true", { timeout: 30_000 });
+  // Statistics of issue 4 and the trades with their reasons.
+  const stats = page.getByTestId("stats-table");
+  await expect(stats).toContainText("Profit factor (lucro bruto / perda bruta)");
+  await expect(stats).toContainText("Drawdown máximo");
+  const rows = page.getByTestId("trade-row");
+  expect(await rows.count()).toBeGreaterThan(0);
+  await expect(rows.first().getByTestId("trade-reason")).not.toBeEmpty();
+  await expect(rows.first()).toContainText(/Stop loss|Take profit|Trailing stop|Tempo máximo|Fim de semana|Fim do período/);
+  await shot(page, testInfo, "backtest-result");
+});
+
+test("compares two finished runs side by side", async ({ page }, testInfo) => {
+  test.setTimeout(300_000);
+  await loginInUi(page, creds.email, creds.password);
+  await startRun(page, "GBP_USD");
+  await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 240_000 });
+  await page.goto("/backtest");
+  const items = page.getByTestId("run-item");
+  await expect(items).toHaveCount(2);
+  await expect(page.locator('[data-testid="run-item"][data-status="done"]')).toHaveCount(2);
+  for (const box of await page.getByTestId("compare-check").all()) await box.check();
+  await page.getByTestId("compare-submit").click();
+  await expect(page).toHaveURL(/compare=.*compare=/);
+  const compare = page.getByTestId("compare");
+  await expect(compare.getByTestId("compare-chart")).toHaveAttribute("data-ready", "true", { timeout: 30_000 });
+  await expect(compare.getByTestId("compare-chart-legend")).toContainText("EUR/USD");
+  await expect(compare.getByTestId("compare-chart-legend")).toContainText("GBP/USD");
+  // One column per run in the statistics table.
+  await expect(compare.getByTestId("stats-table").locator("thead th")).toHaveCount(3);
+  await shot(page, testInfo, "backtest-compare");
+});
+
+test("a second run while one is going is refused with the Portuguese message", async ({ page }) => {
+  test.setTimeout(120_000);
+  await loginInUi(page, creds.email, creds.password);
+  const first = await page.request.post("/api/backtest", { data: { source: "shipped", instruments: ["USD_JPY"], from: "2026-01-12", to: "2026-01-16" } });
+  expect(first.status()).toBe(202);
+  await page.goto("/backtest");
+  await page.getByTestId("run-backtest").click();
+  await expect(page.getByTestId("backtest-error")).toHaveText("Você já tem um backtest em andamento. Aguarde ele terminar para rodar outro.");
+});
+
+test("without JavaScript: the form runs, the page refreshes itself until the result @nojs", async ({ page }) => {
+  test.setTimeout(300_000);
+  const res = await page.request.post("/api/auth/login", { data: creds });
+  expect(res.status()).toBe(200);
+  await page.goto("/backtest");
+  await page.getByTestId("from").fill("2026-01-12");
+  await page.getByTestId("to").fill("2026-01-23");
+  await page.getByTestId("run-backtest").click();
+  await page.waitForURL(/\/backtest\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 240_000 });
+  // The charts' fallback tables carry the numbers without JavaScript.
+  await expect(page.getByTestId("equity-chart")).toContainText("Sua estratégia · Fim");
+  await expect(page.getByTestId("equity-chart")).not.toHaveAttribute("data-ready", "true");
+  expect(await page.getByTestId("trade-row").count()).toBeGreaterThan(0);
+});
