@@ -76,12 +76,13 @@ export default defineConfig({
   outputDir: `test-results/playwright-${PORT}`,
   timeout: 120_000,
   expect: { timeout: 15_000 },
-  // One spec file at a time by default: with E2E_WORKERS=2 a CI run on 2 cores failed two timing
-  // tests of subscriber.spec.ts (5 s polling, 401/403 handling). The admin spec reads deployment-wide
-  // figures and creates a plan the subscription modal lists, so it runs alone after the others (its
-  // projects depend on theirs) whatever the worker count.
+  // Two spec files at a time by default (E2E_WORKERS; CI has 2 cores): each worker has its own
+  // browser, and every spec makes its own users. Timing rules are tested on Playwright's clock or by
+  // waiting on the events themselves, never on a scheduling slack (ADR 0023). The admin spec reads
+  // deployment-wide figures and creates a plan the subscription modal lists, so it runs alone after
+  // the others (its projects depend on theirs) whatever the worker count.
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS ?? 1),
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   reporter: [["list"]],
   globalSetup: "./tests/e2e/global-setup.ts",

@@ -4,7 +4,7 @@
  * the link; `loginInUi` signs in through the /auth 'Entrar' form. Also mailbox helpers.
  */
 import { randomBytes } from "node:crypto";
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { mailboxPorts, type MailboxMessage } from "./mailbox";
 
 /** Base URL of the local mailbox's HTTP inbox for this run. */
@@ -63,11 +63,13 @@ export async function createVerifiedUser(
 /** Logs in through the /auth 'Entrar' form and waits to leave /auth (to / or /admin). */
 export async function loginInUi(page: Page, email: string, password: string): Promise<void> {
   await page.goto("/auth");
-  // Wait for hydration (the form then carries a hidden `js` field); without JavaScript it never comes and the form posts natively.
-  await expect(page.locator('input[name="js"]').first()).toBeAttached({ timeout: 5_000 }).catch(() => undefined);
+  // Wait for hydration (the form then carries a hidden `js` field): fields filled before it can be reset
+  // by it. Without JavaScript it never comes and the form posts natively. Bounds hold on a loaded
+  // machine (two spec files at a time on 2 cores, ADR 0023).
+  if (test.info().project.use.javaScriptEnabled !== false) await expect(page.locator('input[name="js"]').first()).toBeAttached({ timeout: 30_000 });
   const panel = page.getByRole("tabpanel");
   await panel.getByLabel("E-mail").fill(email);
   await panel.getByLabel("Senha", { exact: true }).fill(password);
   await panel.getByRole("button", { name: "Entrar" }).click();
-  await page.waitForURL((url) => url.pathname !== "/auth", { timeout: 15_000 });
+  await page.waitForURL((url) => url.pathname !== "/auth", { timeout: 30_000 });
 }
