@@ -12,6 +12,9 @@ export function darkChartOptions(valueFormat?: (v: number) => string) {
       background: { color: "transparent" },
       textColor: "#94a3b8",
       fontFamily: "Inter, ui-sans-serif, system-ui, sans-serif",
+      // The attribution the library's licence asks for is a text link next to each chart (ChartAttribution):
+      // the logo is a link drawn inside the role="img" container, where an interactive child is not allowed.
+      attributionLogo: false,
     },
     grid: {
       vertLines: { color: "rgba(255,255,255,0.05)" },
@@ -46,3 +49,6 @@ export function cleanPoints<T extends { time: number }>(points: readonly T[], va
   }
   return [...byTime.values()].sort((a, b) => a.time - b.time);
 }
+
+/** TradingView's attribution (lightweight-charts licence: a link to tradingview.com on the page showing the chart). */
+export const CHART_ATTRIBUTION = { href: "https://www.tradingview.com/", text: "Lightweight Charts™ by TradingView" } as const;

@@ -15,7 +15,7 @@
 import clsx from "clsx";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { IChartApi, IPrimitivePaneRenderer, IPrimitivePaneView, ISeriesApi, ISeriesPrimitive, SeriesAttachedParameter, Time, UTCTimestamp } from "lightweight-charts";
-import { cleanPoints, darkChartOptions, withAlpha } from "./chart-theme";
+import { CHART_ATTRIBUTION, cleanPoints, darkChartOptions, withAlpha } from "./chart-theme";
 
 /** One point: `time` in UTC seconds (ascending, unique), `value` a plain number (plotting only). */
 export interface ChartPoint {
@@ -90,6 +90,15 @@ class BandPrimitive implements ISeriesPrimitive<Time> {
       ctx.fill();
     });
   }
+}
+
+/** The library's attribution as a small text link (shown next to every chart; see chart-theme.ts). */
+export function ChartAttribution() {
+  return (
+    <a href={CHART_ATTRIBUTION.href} target="_blank" rel="noopener noreferrer" className="text-[11px] text-slate-400 hover:underline">
+      {CHART_ATTRIBUTION.text}
+    </a>
+  );
 }
 
 /** A legend swatch + label. */
@@ -188,13 +197,14 @@ export function LineChart(props: {
         <div ref={boxRef} className="absolute inset-0" />
         {fallback !== undefined && <div className={clsx("absolute inset-0 overflow-auto p-3 text-sm text-slate-300", ready && "sr-only")}>{fallback}</div>}
       </div>
-      <figcaption>
+      <figcaption className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1">
         <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-400" data-testid={testId ? `${testId}-legend` : undefined}>
           {series.map((s) => (
             <LegendItem key={s.id} color={s.color} label={s.label} />
           ))}
           {band && <LegendItem color={band.color} label={band.label} band />}
         </ul>
+        <ChartAttribution />
       </figcaption>
     </figure>
   );
