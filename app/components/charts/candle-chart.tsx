@@ -10,12 +10,7 @@
  */
 import clsx from "clsx";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type {
-  IChartApi,
-  SeriesMarker,
-  Time,
-  UTCTimestamp,
-} from "lightweight-charts";
+import type { IChartApi, SeriesMarker, Time, UTCTimestamp } from "lightweight-charts";
 import { cleanPoints, darkChartOptions } from "./chart-theme";
 import { ChartAttribution } from "./line-chart";
 
@@ -73,42 +68,21 @@ export function CandleChart(props: {
   fallback?: ReactNode;
   testId?: string;
 }): JSX.Element {
-  const {
-    candles,
-    markers = [],
-    lines = [],
-    precision = 5,
-    height = 360,
-    ariaLabel,
-    fallback,
-    testId,
-  } = props;
+  const { candles, markers = [], lines = [], precision = 5, height = 360, ariaLabel, fallback, testId } = props;
   const boxRef = useRef<HTMLDivElement>(null);
-  const [drawn, setDrawn] = useState<{ markers: number; lines: string } | null>(
-    null
-  );
-  const dataKey = useMemo(
-    () => JSON.stringify({ candles, markers, lines, precision }),
-    [candles, markers, lines, precision]
-  );
+  const [drawn, setDrawn] = useState<{ markers: number; lines: string } | null>(null);
+  const dataKey = useMemo(() => JSON.stringify({ candles, markers, lines, precision }), [candles, markers, lines, precision]);
 
   useEffect(() => {
     const el = boxRef.current;
     if (!el) return;
     let cancelled = false;
     let chart: IChartApi | null = null;
-    const data = JSON.parse(dataKey) as {
-      candles: ChartCandle[];
-      markers: TradeMarker[];
-      lines: PriceLevel[];
-      precision: number;
-    };
+    const data = JSON.parse(dataKey) as { candles: ChartCandle[]; markers: TradeMarker[]; lines: PriceLevel[]; precision: number };
     void import("lightweight-charts")
       .then((lib) => {
         if (cancelled) return;
-        const bars = cleanPoints(data.candles, (c) =>
-          [c.open, c.high, c.low, c.close].every(Number.isFinite)
-        );
+        const bars = cleanPoints(data.candles, (c) => [c.open, c.high, c.low, c.close].every(Number.isFinite));
         if (bars.length === 0) return; // nothing to draw: the fallback stays
         chart = lib.createChart(el, darkChartOptions());
         const series = chart.addSeries(lib.CandlestickSeries, {
@@ -118,21 +92,9 @@ export function CandleChart(props: {
           wickDownColor: DOWN,
           borderVisible: false,
           priceLineVisible: false,
-          priceFormat: {
-            type: "price",
-            precision: data.precision,
-            minMove: 10 ** -data.precision,
-          },
+          priceFormat: { type: "price", precision: data.precision, minMove: 10 ** -data.precision },
         });
-        series.setData(
-          bars.map((c) => ({
-            time: c.time as UTCTimestamp,
-            open: c.open,
-            high: c.high,
-            low: c.low,
-            close: c.close,
-          }))
-        );
+        series.setData(bars.map((c) => ({ time: c.time as UTCTimestamp, open: c.open, high: c.high, low: c.low, close: c.close })));
         const times = bars.map((c) => c.time);
         const marks: SeriesMarker<Time>[] = [];
         for (const m of data.markers) {
@@ -141,20 +103,8 @@ export function CandleChart(props: {
           const buy = m.side === "buy";
           marks.push(
             m.kind === "entry"
-              ? {
-                  time: at as UTCTimestamp,
-                  position: buy ? "belowBar" : "aboveBar",
-                  shape: buy ? "arrowUp" : "arrowDown",
-                  color: buy ? UP : DOWN,
-                  text: m.label,
-                }
-              : {
-                  time: at as UTCTimestamp,
-                  position: buy ? "aboveBar" : "belowBar",
-                  shape: "circle",
-                  color: "#e2e8f0",
-                  text: m.label,
-                }
+              ? { time: at as UTCTimestamp, position: buy ? "belowBar" : "aboveBar", shape: buy ? "arrowUp" : "arrowDown", color: buy ? UP : DOWN, text: m.label }
+              : { time: at as UTCTimestamp, position: buy ? "aboveBar" : "belowBar", shape: "circle", color: "#e2e8f0", text: m.label },
           );
         }
         marks.sort((a, b) => (a.time as number) - (b.time as number));
@@ -162,14 +112,7 @@ export function CandleChart(props: {
         const lineIds: string[] = [];
         for (const l of data.lines) {
           if (!Number.isFinite(l.price)) continue;
-          series.createPriceLine({
-            price: l.price,
-            color: l.color,
-            lineWidth: 1,
-            lineStyle: l.dashed ? lib.LineStyle.Dashed : lib.LineStyle.Solid,
-            axisLabelVisible: true,
-            title: l.label,
-          });
+          series.createPriceLine({ price: l.price, color: l.color, lineWidth: 1, lineStyle: l.dashed ? lib.LineStyle.Dashed : lib.LineStyle.Solid, axisLabelVisible: true, title: l.label });
           lineIds.push(l.id);
         }
         chart.timeScale().fitContent();
@@ -200,16 +143,7 @@ export function CandleChart(props: {
         style={{ height }}
       >
         <div ref={boxRef} className="absolute inset-0" />
-        {fallback !== undefined && (
-          <div
-            className={clsx(
-              "absolute inset-0 overflow-auto p-3 text-sm text-slate-300",
-              ready && "sr-only"
-            )}
-          >
-            {fallback}
-          </div>
-        )}
+        {fallback !== undefined && <div className={clsx("absolute inset-0 overflow-auto p-3 text-sm text-slate-300", ready && "sr-only")}>{fallback}</div>}
       </div>
       <figcaption className="flex justify-end">
         <ChartAttribution />
