@@ -24,7 +24,7 @@ async function fixedLots(page: Page, lots: number) {
 }
 
 test("the card shows the figures; default settings start without a question; fixed lots warn and ask first", async ({ page }, testInfo) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000); // a dozen page loads and two full-page screenshots; slow on a loaded 2-core machine
   await connectedHero(page);
   const card = page.getByTestId("preflight-card");
   await expect(card).toBeVisible();
@@ -75,7 +75,7 @@ test("the card shows the figures; default settings start without a question; fix
 });
 
 test("@nojs the card, the confirmation and the power button work without JavaScript", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   await connectedHero(page);
   await expect(page.getByTestId("preflight-per-trade")).toHaveText("US$ 1.000,00");
   await fixedLots(page, 3);
