@@ -326,13 +326,14 @@ test.describe("dashboard", () => {
     await expect(card).toContainText(trades[0]!.instrument.replace("_", "/"));
     await expect(card.getByTestId("open-trade-pnl")).toHaveText(/^[+-]?US\$ [\d.]+,\d{2}$/);
     const chip = card.getByTestId("price-chip");
-    const trend = await chip.getAttribute("data-trend");
     const side = (await card.getByText(/^(COMPRA|VENDA)$/).textContent()) === "VENDA" ? "sell" : "buy";
     const entry = Number(await card.locator("dd").first().textContent());
-    const current = Number(await chip.textContent());
+    // The chip's price, trend and colour read in one DOM snapshot: the live price moves between separate reads.
+    const snap = await chip.evaluate((el) => ({ trend: el.getAttribute("data-trend"), price: el.textContent, cls: el.className }));
+    const current = Number(snap.price);
     const expected = !Number.isFinite(current) || current === entry ? "unknown" : (side === "sell" ? current < entry : current > entry) ? "up" : "down";
-    expect(trend).toBe(expected);
-    await expect(chip).toHaveClass(expected === "up" ? /text-emerald-300/ : expected === "down" ? /text-rose-300/ : /text-slate-300/);
+    expect(snap.trend).toBe(expected);
+    expect(snap.cls).toMatch(expected === "up" ? /text-emerald-300/ : expected === "down" ? /text-rose-300/ : /text-slate-300/);
     await expect(page.getByTestId("open-trade-count")).toHaveText(trades.length === 1 ? "1 operação aberta" : `${trades.length} operações abertas`);
     await expect(page.getByTestId("ai-status")).toContainText("IA Ativa");
     await expect(page.getByTestId("bot-dot")).toHaveAttribute("data-active", "true");
