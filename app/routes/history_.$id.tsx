@@ -232,9 +232,9 @@ function WhyCard({ decision, trade }: { decision: DecisionExplanation | null; tr
   );
 }
 
-/** Prices (close, EMAs, Bollinger) in the instrument's precision; oscillators with 1–2 decimals; MACD/ATR as small prices. */
+/** Prices (close, EMAs, Bollinger) in the instrument's precision; 0–100 oscillators with 1 decimal; the rest (MACD, ATR, ±DI) with 4 significant digits. */
 function indicatorText(name: string, v: number, instrument: string, locale: string): string {
   if (["close", "emaFast", "emaSlow", "bbUpper", "bbMiddle", "bbLower"].includes(name)) return formatPrice(instrument, v);
-  if (["rsi", "adx", "pdi", "mdi", "stochK", "stochD"].includes(name)) return new Intl.NumberFormat(locale, { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(v);
+  if (["rsi", "adx", "stochK", "stochD"].includes(name)) return new Intl.NumberFormat(locale, { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(v);
   return new Intl.NumberFormat(locale, { maximumSignificantDigits: 4 }).format(v);
 }
