@@ -19,7 +19,7 @@ async function closedAiTrade(page: Page): Promise<string> {
 }
 
 test("a closed AI trade: from the history to its chart and 'Por que a IA entrou?'; the dashboard's balance curve", async ({ page, request }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000); // the AI needs several simulator rounds to open a trade; slow on a loaded machine
   await loginNewSubscriber(page, request);
   await connectSimAccount(page);
   const id = await closedAiTrade(page);
