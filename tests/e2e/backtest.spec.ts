@@ -51,7 +51,7 @@ async function startRun(page: Page, pair: string) {
 }
 
 test("runs the user's settings: progress bar, then verdict, charts with the band, statistics and trades", async ({ page }, testInfo) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   await login(page);
   // From the settings page, next to 'Parâmetros de Trading e IA'.
   await page.goto("/settings");
@@ -71,7 +71,7 @@ test("runs the user's settings: progress bar, then verdict, charts with the band
   await expect(page.getByTestId("progress-bar")).toBeVisible();
   await shot(page, testInfo, "backtest-progress");
   const verdict = page.getByTestId("verdict");
-  await expect(verdict).toBeVisible({ timeout: 240_000 });
+  await expect(verdict).toBeVisible({ timeout: 360_000 });
   await expect(page.getByTestId("progress-bar")).toHaveCount(0);
   await expect(verdict).toContainText("É melhor que o acaso?");
   await expect(verdict).toContainText(/entradas aleatórias|acaso/);
@@ -92,10 +92,10 @@ test("runs the user's settings: progress bar, then verdict, charts with the band
 });
 
 test("compares two finished runs side by side", async ({ page }, testInfo) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   await login(page);
   await startRun(page, "GBP_USD");
-  await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 240_000 });
+  await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 360_000 });
   await page.goto("/backtest");
   const items = page.getByTestId("run-item");
   await expect(items).toHaveCount(2);
@@ -131,14 +131,14 @@ test("a second run while one is going is refused with the Portuguese message", a
 });
 
 test("without JavaScript: the form runs, the page refreshes itself until the result @nojs", async ({ page }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   await login(page);
   await page.goto("/backtest");
   await page.getByTestId("from").fill("2026-01-12");
   await page.getByTestId("to").fill("2026-01-23");
   await page.getByTestId("run-backtest").click();
   await page.waitForURL(/\/backtest\/[0-9a-f-]{36}$/);
-  await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 240_000 });
+  await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 360_000 });
   // The charts' fallback tables carry the numbers without JavaScript.
   await expect(page.getByTestId("equity-chart")).toContainText("Sua estratégia · Fim");
   await expect(page.getByTestId("equity-chart")).not.toHaveAttribute("data-ready", "true");
