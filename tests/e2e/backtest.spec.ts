@@ -16,7 +16,7 @@ let creds: { email: string; password: string };
 let api: APIRequestContext;
 
 test.beforeAll(async ({ playwright }, testInfo) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   api = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
   creds = await createVerifiedUser(api, { firstName: "Back", lastName: "Test" });
   const login = await api.post("/api/auth/login", { data: creds });
