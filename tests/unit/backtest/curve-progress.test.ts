@@ -34,7 +34,7 @@ describe("runBacktest: progress and equity curve", () => {
         return fractions.length % 2 ? new Promise((resolve) => setImmediate(resolve)) : undefined;
       },
     });
-  }, 60_000);
+  }, 180_000);
 
   it("leaves the result unchanged but for the curve (trades, stats, stops)", () => {
     expect(plain.equity).toBeUndefined();
@@ -82,7 +82,7 @@ describe("random baseline band", () => {
     expect(() => equityBand([curve([1, 2]), curve([1])])).toThrow(/grades diferentes/);
   });
 
-  it("randomBaseline keeps the seeds' curves as a band on the strategy's grid, reporting progress per seed", { timeout: 120_000 }, async () => {
+  it("randomBaseline keeps the seeds' curves as a band on the strategy's grid, reporting progress per seed", { timeout: 300_000 }, async () => {
     const o = { ...opts, equityCurve: { maxPoints: 200 } };
     const strategy = await runBacktest(o);
     const seen: number[] = [];
