@@ -51,7 +51,7 @@ const coreBoundary = {
 };
 
 export default tseslint.config(
-  { ignores: ["build/**", "node_modules/**", "test-results/**", "playwright-report/**", ".data/**", "public/build/**"] },
+  { ignores: ["build/**", "build-*/**", "node_modules/**", "test-results/**", "playwright-report/**", ".data/**", "public/build/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
