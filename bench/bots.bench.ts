@@ -1,0 +1,385 @@
+/**
+ * Bot-tick throughput benchmark (issue 13: "20,000 bots on one 2-core machine").
+ *
+ * Method:
+ *   1. A fresh database `bench_bots_<hex>` on TEST_DATABASE_URL, migrated (db/migrate.ts), dropped at the end.
+ *   2. The OANDA simulator in this process (server/simulator/server.ts `startSimulator`, speed 1, a weekday
+ *      with history behind it, as tests/setup/trading-env.ts), behind a counting HTTP proxy: every broker
+ *      request of the app goes through it and is counted by kind (summary, pricing, transactions…).
+ *   3. N users with a connected simulator practice account and an active bot, made by the product's own
+ *      services and tables, in batches: users rows (one argon2 hash shared by all, `hashPassword`) + trial
+ *      licence (`createTrialLicence`), a simulator user per bot (the Simulator object, no HTTP), then
+ *      `connectBroker` (checks the account through the proxy, stores the token encrypted, reconciles) and
+ *      `startBot(userId, interval)`. Setup requests are not counted.
+ *   4. One (or, with `--processes 2`, two) real product processes (`server/index.ts`, production build in
+ *      BUILD_DIR, as tests/setup/app-server.ts), WORKERS=on, LOG_LEVEL=debug, same database: at boot each
+ *      queues a tick for every active bot (jobs/handlers.ts `handleScheduler`), then ticks chain.
+ *   5. After `--warmup` seconds, a window of `--minutes` minutes. Figures of that window:
+ *      - ticks completed: the product's own per-tick debug line (`runTick`: userId, sqlRoundTrips, ms), per
+ *        process; due = N × 60 / interval per minute;
+ *      - schedule lag = pg-boss job `started_on − start_after` of the `bot-tick` jobs started in the window
+ *        (start_after is the due time the product set: now + interval when the previous tick ended);
+ *        also the ticks overdue (queued, due, not started) at the window's end;
+ *      - tick duration = `ms` of the tick line (runTick, lock included);
+ *      - broker requests per tick = proxied requests in the window / ticks completed in the window;
+ *      - SQL statements per tick = `sqlRoundTrips` of the tick line (db.server.ts `debug` hook counter
+ *        delta around the tick; with TICK_CONCURRENCY > 1 it also counts statements of ticks running at
+ *        the same time in that process, so it is an upper bound) — pg_stat_statements is not preloaded on
+ *        this server; pg-boss's own statements (its own pool) are not in it;
+ *      - process CPU (utime+stime from /proc/<pid>/stat over the window, % of one core) and RSS (max of
+ *        5-second samples of /proc/<pid>/status VmRSS);
+ *      - double ticks: two ticks of the same bot starting less than interval/2 apart (the same due slot),
+ *        across all processes; ticks following a failed tick (retried after TICK_RETRY_DELAY_SEC) are
+ *        counted apart. Overlapping ticks of the same bot are counted too. Both must be 0.
+ *   6. Rewrites the "Bots" section of docs/BENCHMARKS.md between `<!-- bots:start -->` and
+ *      `<!-- bots:end -->` (appended when missing), with the load average before and after.
+ *
+ * Run (from the repo root; builds BUILD_DIR first when it has no build):
+ *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BUILD_DIR=build-x nice -n 10 \
+ *     npm run bench:bots -- --bots 100 --interval 60 --minutes 2 [--processes 2] [--warmup 30] [--no-doc]
+ */
+import { execSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { hashPassword } from "../app/services/auth.server";
+import { startBot } from "../app/services/bot.server";
+import { connectBroker } from "../app/services/broker.server";
+import { parseConfig, setConfig } from "../app/services/config.server";
+import { closeDb, db } from "../app/services/db.server";
+import { createTrialLicence } from "../app/services/licence.server";
+import { runMigrations } from "../db/migrate";
+import { startSimulator } from "../server/simulator/server";
+import { startAppServer, type AppServer } from "../tests/setup/app-server";
+
+const root = path.resolve(import.meta.dirname, "..");
+const DOC = path.join(root, "docs/BENCHMARKS.md");
+const START = "<!-- bots:start -->";
+const END = "<!-- bots:end -->";
+
+const { values: argv } = parseArgs({
+  options: {
+    bots: { type: "string", default: "100" },
+    interval: { type: "string", default: "60" },
+    minutes: { type: "string", default: "2" },
+    processes: { type: "string", default: "1" },
+    warmup: { type: "string", default: "30" },
+    "setup-concurrency": { type: "string", default: "8" },
+    "no-doc": { type: "boolean", default: false },
+  },
+});
+const BOTS = Number(argv.bots);
+const INTERVAL = Number(argv.interval);
+const MINUTES = Number(argv.minutes);
+const PROCESSES = Number(argv.processes);
+const WARMUP_S = Number(argv.warmup);
+const SETUP_CONCURRENCY = Number(argv["setup-concurrency"]);
+if (![BOTS, INTERVAL, MINUTES, PROCESSES, WARMUP_S, SETUP_CONCURRENCY].every((n) => Number.isFinite(n) && n >= 0) || BOTS < 1 || PROCESSES < 1)
+  throw new Error("argumentos inválidos: --bots N --interval S --minutes M [--processes P] [--warmup S]");
+
+const LOAD_BEFORE = os.loadavg();
+const log = (s: string) => console.log(`[bench:bots ${new Date().toISOString().slice(11, 19)}] ${s}`);
+
+/** p-th percentile (0–100, nearest rank) of numbers; NaN when empty. */
+function pct(xs: number[], p: number): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : "–");
+
+/** Runs `fn` over `items` with at most `limit` at once. */
+async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
+}
+
+/** A counting reverse proxy in front of the simulator: counts requests by kind while `counting` is on. */
+async function countingProxy(target: string) {
+  const t = new URL(target);
+  const counts = new Map<string, number>();
+  const state = { counting: false };
+  const kind = (url: string) => {
+    const p = url.split("?")[0]!.replace(/^\/(practice|live)/, "");
+    const m = /^\/v3\/accounts\/[^/]+\/(.+)$/.exec(p);
+    if (m) return m[1]!.replace(/\/\d+(?=\/|$)/g, "/:id");
+    return p.replace(/\/\d+(?=\/|$)/g, "/:id");
+  };
+  const server = http.createServer((req, res) => {
+    if (state.counting) {
+      const k = `${req.method} ${kind(req.url ?? "/")}`;
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    const up = http.request({ hostname: t.hostname, port: t.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on("error", () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(up);
+    res.on("close", () => up.destroy());
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    counts,
+    state,
+    total: () => [...counts.values()].reduce((a, b) => a + b, 0),
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** One tick as the product logs it (runTick's debug line), with its process. */
+interface TickLine {
+  proc: number;
+  userId: string;
+  end: number;
+  ms: number;
+  sql: number;
+}
+
+/** Collects the tick lines and tick failures from a product process's stdout. */
+function watchTicks(app: AppServer, proc: number, ticks: TickLine[], failures: { userId: string; at: number }[]) {
+  // The tests' helper keeps the whole output in memory (large at debug level): replace its listeners (it is ready now).
+  app.proc.stdout!.removeAllListeners("data");
+  let buf = "";
+  app.proc.stdout!.on("data", (d: Buffer) => {
+    buf += d.toString();
+    let i;
+    while ((i = buf.indexOf("\n")) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      const j = line.indexOf("{");
+      if (j < 0 || !line.includes('"userId"')) continue;
+      try {
+        const o = JSON.parse(line.slice(j)) as { msg?: string; userId?: string; time?: number; ms?: number; sqlRoundTrips?: number };
+        if (!o.userId) continue;
+        if (o.msg === "tick" && typeof o.sqlRoundTrips === "number") ticks.push({ proc, userId: o.userId, end: o.time ?? Date.now(), ms: o.ms ?? NaN, sql: o.sqlRoundTrips });
+        else if (o.msg === "tick falhou" || (o.msg ?? "").startsWith("tick com falha")) failures.push({ userId: o.userId, at: o.time ?? Date.now() });
+      } catch {
+        /* not a JSON log line */
+      }
+    }
+  });
+  return app;
+}
+
+/** utime+stime (ms) and VmRSS (MB) of a process. */
+function procStats(pid: number): { cpuMs: number; rssMb: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticksPerSec = 100; // CLK_TCK on Linux
+    const cpuMs = ((Number(f[11]) + Number(f[12])) * 1000) / ticksPerSec;
+    const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return { cpuMs, rssMb: rss ? Number(rss[1]) / 1024 : NaN };
+  } catch {
+    return { cpuMs: NaN, rssMb: NaN };
+  }
+}
+
+async function main() {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DATABASE_URL não definido (o bench precisa de um PostgreSQL)");
+  const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
+  if (!existsSync(path.join(buildDir, "server/index.js"))) {
+    log(`sem build em ${buildDir}: compilando (remix vite:build)…`);
+    execSync("npx remix vite:build", { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+  }
+
+  // 1. Fresh database.
+  const name = `bench_bots_${randomBytes(5).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  const dbUrl = u.toString();
+  const stats = postgres(dbUrl, { max: 2, onnotice: () => {} });
+  const cleanups: (() => Promise<unknown>)[] = [];
+  try {
+    await runMigrations(stats);
+
+    // 2. Simulator + counting proxy.
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "forex-ia-bench-bots-"));
+    const sim = await startSimulator({ port: 0, dataDir: path.join(root, "data"), speed: 1, startAt: "2026-01-14T10:00:00Z", statePath: path.join(dataDir, "sim-state.json") });
+    cleanups.push(() => sim.close());
+    const proxy = await countingProxy(sim.url);
+    cleanups.push(() => proxy.close());
+    const secrets = { ENCRYPTION_KEY: randomBytes(32).toString("hex"), SESSION_SECRET: randomBytes(24).toString("hex") };
+    const brokerEnv = {
+      OANDA_MODE: "oanda",
+      OANDA_PRACTICE_API_URL: `${proxy.url}/practice`,
+      OANDA_PRACTICE_STREAM_URL: `${proxy.url}/practice`,
+      OANDA_LIVE_API_URL: `${proxy.url}/live`,
+      OANDA_LIVE_STREAM_URL: `${proxy.url}/live`,
+    };
+
+    // 3. Users and bots through the product's services (this process's config points at the bench database).
+    setConfig(parseConfig({ DATABASE_URL: dbUrl, NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, ...secrets, ...brokerEnv }));
+    const t0Setup = Date.now();
+    const hash = await hashPassword("Senha123");
+    const BATCH = 500;
+    let made = 0;
+    for (let b = 0; b < BOTS; b += BATCH) {
+      const n = Math.min(BATCH, BOTS - b);
+      const rows = Array.from({ length: n }, (_, i) => ({
+        email: `bench-bot-${b + i}@teste.com`,
+        first_name: "Bench",
+        last_name: `Bot ${b + i}`,
+        password_hash: hash,
+        email_verified_at: new Date(),
+      }));
+      const sql = db();
+      const ids = await sql.begin(async (tx) => {
+        const inserted = await tx<{ id: string }[]>`insert into users ${tx(rows)} returning id`;
+        await Promise.all(inserted.map((r) => createTrialLicence(tx, r.id)));
+        return inserted.map((r) => r.id);
+      });
+      await pool(ids, SETUP_CONCURRENCY, async (userId) => {
+        const simUser = sim.sim.createUser("practice");
+        await connectBroker(userId, { token: simUser.token, environment: "practice", accountId: simUser.accountIDs[0]! });
+        await startBot(userId, INTERVAL);
+      });
+      made += n;
+      log(`${made}/${BOTS} usuários com conta conectada e robô ativo (${((Date.now() - t0Setup) / 1000).toFixed(0)} s)`);
+    }
+    const setupS = (Date.now() - t0Setup) / 1000;
+    await closeDb();
+
+    // 4. Product processes.
+    const ticks: TickLine[] = [];
+    const failures: { userId: string; at: number }[] = [];
+    const apps: AppServer[] = [];
+    cleanups.push(async () => {
+      for (const a of apps) if (a.proc.exitCode === null) await a.stop();
+    });
+    for (let p = 0; p < PROCESSES; p++) {
+      const app = await startAppServer({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, WORKERS: "on", LOG_LEVEL: "debug", ...secrets, ...brokerEnv }, 180_000);
+      apps.push(watchTicks(app, p + 1, ticks, failures));
+      log(`processo ${p + 1} pronto (pid ${app.proc.pid})`);
+    }
+
+    // 5. Warm-up, then the window.
+    await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
+    const dbStart = (await stats<{ now: Date }[]>`select now()`)[0]!.now;
+    const winStart = Date.now();
+    proxy.counts.clear();
+    proxy.state.counting = true;
+    const cpu0 = apps.map((a) => procStats(a.proc.pid!));
+    const rssMax = apps.map(() => 0);
+    const sampler = setInterval(() => apps.forEach((a, i) => (rssMax[i] = Math.max(rssMax[i]!, procStats(a.proc.pid!).rssMb))), 5000);
+    for (let m = 1; m <= MINUTES; m++) {
+      await new Promise((r) => setTimeout(r, 60_000));
+      const done = ticks.filter((t) => t.end >= winStart + (m - 1) * 60_000 && t.end < winStart + m * 60_000).length;
+      log(`minuto ${m}: ${done} ticks concluídos (devidos ${fmt((BOTS * 60) / INTERVAL, 0)})`);
+    }
+    const winEnd = Date.now();
+    proxy.state.counting = false;
+    clearInterval(sampler);
+    apps.forEach((a, i) => (rssMax[i] = Math.max(rssMax[i]!, procStats(a.proc.pid!).rssMb)));
+    const cpu1 = apps.map((a) => procStats(a.proc.pid!));
+    const dbEnd = (await stats<{ now: Date }[]>`select now()`)[0]!.now;
+
+    const jobs = await stats<{ lag_ms: number }[]>`
+      select extract(epoch from (started_on - start_after)) * 1000 as lag_ms from pgboss.job
+      where name = 'bot-tick' and started_on >= ${dbStart} and started_on < ${dbEnd}`;
+    const overdueRows = await stats<{ overdue: number }[]>`
+      select count(*)::int as overdue from pgboss.job where name = 'bot-tick' and state in ('created', 'retry') and start_after < now()`;
+    const overdue = overdueRows[0]!.overdue;
+    const lags = jobs.map((j) => Number(j.lag_ms));
+
+    const inWin = ticks.filter((t) => t.end >= winStart && t.end < winEnd);
+    const minutes = (winEnd - winStart) / 60_000;
+    const brokerTotal = proxy.total();
+    const perProc = apps.map((_, i) => inWin.filter((t) => t.proc === i + 1).length);
+
+    // Double ticks across all processes (every tick line, warm-up included).
+    const byUser = new Map<string, TickLine[]>();
+    for (const t of ticks) byUser.set(t.userId, [...(byUser.get(t.userId) ?? []), t]);
+    const failedAt = new Map<string, number[]>();
+    for (const f of failures) failedAt.set(f.userId, [...(failedAt.get(f.userId) ?? []), f.at]);
+    let doubles = 0;
+    let afterFailure = 0;
+    let overlaps = 0;
+    for (const [userId, list] of byUser) {
+      const s = list.map((t) => ({ start: t.end - t.ms, end: t.end })).sort((a, b) => a.start - b.start);
+      for (let i = 1; i < s.length; i++) {
+        if (s[i]!.start < s[i - 1]!.end) overlaps++;
+        if (s[i]!.start - s[i - 1]!.start < (INTERVAL * 1000) / 2) {
+          const prevFailed = (failedAt.get(userId) ?? []).some((at) => at >= s[i - 1]!.start && at <= s[i - 1]!.end + 1000);
+          if (prevFailed) afterFailure++;
+          else doubles++;
+        }
+      }
+    }
+
+    const cpuPct = apps.map((_, i) => ((cpu1[i]!.cpuMs - cpu0[i]!.cpuMs) / (winEnd - winStart)) * 100);
+    const kinds = [...proxy.counts.entries()].sort((a, b) => b[1] - a[1]);
+    const LOAD_AFTER = os.loadavg();
+    const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
+    const perTick = (x: number) => (inWin.length ? x / inWin.length : NaN);
+
+    const rows: [string, string][] = [
+      ["bots × interval", `${BOTS} × ${INTERVAL} s (${PROCESSES} process${PROCESSES > 1 ? "es" : ""}, TICK_CONCURRENCY default)`],
+      ["ticks completed per minute (due)", `${fmt(inWin.length / minutes, 1)} (${fmt((BOTS * 60) / INTERVAL, 0)})`],
+      ...(PROCESSES > 1 ? [["ticks per process (window)", perProc.join(" / ")] as [string, string]] : []),
+      ["schedule lag p50 / p99 (s)", `${fmt(pct(lags, 50) / 1000)} / ${fmt(pct(lags, 99) / 1000)} (${lags.length} ticks started)`],
+      ["ticks overdue at the window's end", String(overdue)],
+      ["tick duration p50 / p99 (ms)", `${fmt(pct(inWin.map((t) => t.ms), 50), 0)} / ${fmt(pct(inWin.map((t) => t.ms), 99), 0)}`],
+      ["broker requests per tick", `${fmt(perTick(brokerTotal), 2)} (${brokerTotal} in the window)`],
+      ["SQL statements per tick p50 / mean (app pool)", `${fmt(pct(inWin.map((t) => t.sql), 50), 0)} / ${fmt(perTick(inWin.reduce((a, t) => a + t.sql, 0)), 1)}`],
+      ["process CPU (% of one core)", cpuPct.map((c) => fmt(c)).join(" / ")],
+      ["process RSS max (MB)", rssMax.map((r) => fmt(r, 0)).join(" / ")],
+      ["double ticks (same bot, same due slot) / overlapping", `${doubles} / ${overlaps}`],
+      ["early ticks after a failed tick (retry)", `${afterFailure} (failed ticks: ${failures.length})`],
+    ];
+    const table = ["| measure | value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
+    const breakdown = kinds.map(([k, n]) => `${k} ${fmt(perTick(n), 2)}`).join(", ");
+    console.log(`\n${table}\n\nbroker requests per tick by kind: ${breakdown || "–"}\n`);
+
+    if (!argv["no-doc"]) {
+      const section = [
+        START,
+        "## Bots (the tick pipeline, issue 13)",
+        "",
+        `\`npm run bench:bots -- --bots ${BOTS} --interval ${INTERVAL} --minutes ${MINUTES}${PROCESSES > 1 ? ` --processes ${PROCESSES}` : ""}\` (bench/bots.bench.ts; method in its docstring), ${new Date().toISOString().slice(0, 10)}:`,
+        `fresh database, in-process simulator behind a counting proxy, bots made through the product's services (setup ${setupS.toFixed(0)} s), ${WARMUP_S} s warm-up then a ${MINUTES}-minute window; ${os.cpus().length} CPUs, run under \`nice\`.`,
+        `Load average (1/5/15 min) before: ${load(LOAD_BEFORE)}; after: ${load(LOAD_AFTER)}.`,
+        "",
+        table,
+        "",
+        `Broker requests per tick by kind: ${breakdown || "–"}.`,
+        END,
+      ].join("\n");
+      const doc = readFileSync(DOC, "utf8");
+      const a = doc.indexOf(START);
+      const b = doc.indexOf(END);
+      writeFileSync(DOC, a >= 0 && b > a ? doc.slice(0, a) + section + doc.slice(b + END.length) : `${doc.trimEnd()}\n\n${section}\n`);
+      log("docs/BENCHMARKS.md atualizado (seção Bots)");
+    }
+  } finally {
+    for (const c of cleanups.reverse()) await c().catch(() => {});
+    await stats.end();
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+await main();
+process.exit(0);
