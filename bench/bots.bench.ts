@@ -37,6 +37,7 @@
  * Run (from the repo root; builds BUILD_DIR first when it has no build):
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BUILD_DIR=build-x nice -n 10 \
  *     npm run bench:bots -- --bots 100 --interval 60 --minutes 2 [--processes 2] [--warmup 30] [--no-doc]
+ *   `--setup-only` creates the users and bots (timed) and stops: no build or product process needed.
  */
 import { execSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -71,6 +72,7 @@ const { values: argv } = parseArgs({
     warmup: { type: "string", default: "30" },
     "setup-concurrency": { type: "string", default: "8" },
     "no-doc": { type: "boolean", default: false },
+    "setup-only": { type: "boolean", default: false },
   },
 });
 const BOTS = Number(argv.bots);
@@ -197,11 +199,6 @@ function procStats(pid: number): { cpuMs: number; rssMb: number } {
 async function main() {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL não definido (o bench precisa de um PostgreSQL)");
-  const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
-  if (!existsSync(path.join(buildDir, "server/index.js"))) {
-    log(`sem build em ${buildDir}: compilando (remix vite:build)…`);
-    execSync("npx remix vite:build", { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
-  }
 
   // 1. Fresh database.
   const name = `bench_bots_${randomBytes(5).toString("hex")}`;
@@ -217,7 +214,8 @@ async function main() {
 
     // 2. Simulator + counting proxy.
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "forex-ia-bench-bots-"));
-    const sim = await startSimulator({ port: 0, dataDir: path.join(root, "data"), speed: 1, startAt: "2026-01-14T10:00:00Z", statePath: path.join(dataDir, "sim-state.json") });
+    // No statePath: the simulator saves its whole state on every new user (quadratic for 20,000 users).
+    const sim = await startSimulator({ port: 0, dataDir: path.join(root, "data"), speed: 1, startAt: "2026-01-14T10:00:00Z" });
     cleanups.push(() => sim.close());
     const proxy = await countingProxy(sim.url);
     cleanups.push(() => proxy.close());
@@ -261,8 +259,17 @@ async function main() {
     }
     const setupS = (Date.now() - t0Setup) / 1000;
     await closeDb();
+    if (argv["setup-only"]) {
+      log(`--setup-only: ${BOTS} robôs criados em ${setupS.toFixed(1)} s; fim`);
+      return;
+    }
 
-    // 4. Product processes.
+    // 4. Product processes (production build in BUILD_DIR, made here when missing).
+    const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
+    if (!existsSync(path.join(buildDir, "server/index.js"))) {
+      log(`sem build em ${buildDir}: compilando (remix vite:build)…`);
+      execSync("npx remix vite:build", { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+    }
     const ticks: TickLine[] = [];
     const failures: { userId: string; at: number }[] = [];
     const apps: AppServer[] = [];
@@ -270,7 +277,7 @@ async function main() {
       for (const a of apps) if (a.proc.exitCode === null) await a.stop();
     });
     for (let p = 0; p < PROCESSES; p++) {
-      const app = await startAppServer({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, WORKERS: "on", LOG_LEVEL: "debug", ...secrets, ...brokerEnv }, 180_000);
+      const app = await startAppServer({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, WORKERS: "on", LOG_LEVEL: "debug", ...secrets, ...brokerEnv }, 600_000);
       apps.push(watchTicks(app, p + 1, ticks, failures));
       log(`processo ${p + 1} pronto (pid ${app.proc.pid})`);
     }
@@ -284,10 +291,13 @@ async function main() {
     const cpu0 = apps.map((a) => procStats(a.proc.pid!));
     const rssMax = apps.map(() => 0);
     const sampler = setInterval(() => apps.forEach((a, i) => (rssMax[i] = Math.max(rssMax[i]!, procStats(a.proc.pid!).rssMb))), 5000);
-    for (let m = 1; m <= MINUTES; m++) {
-      await new Promise((r) => setTimeout(r, 60_000));
-      const done = ticks.filter((t) => t.end >= winStart + (m - 1) * 60_000 && t.end < winStart + m * 60_000).length;
-      log(`minuto ${m}: ${done} ticks concluídos (devidos ${fmt((BOTS * 60) / INTERVAL, 0)})`);
+    for (let m = 1; m * 60_000 <= MINUTES * 60_000 + 59_999; m++) {
+      const from = winStart + (m - 1) * 60_000;
+      const to = Math.min(winStart + m * 60_000, winStart + MINUTES * 60_000);
+      if (to <= from) break;
+      await new Promise((r) => setTimeout(r, to - Date.now()));
+      const done = ticks.filter((t) => t.end >= from && t.end < to).length;
+      log(`minuto ${m}: ${done} ticks concluídos em ${((to - from) / 1000).toFixed(0)} s (devidos ${fmt((BOTS * 60) / INTERVAL, 0)} por minuto)`);
     }
     const winEnd = Date.now();
     proxy.state.counting = false;
