@@ -7,7 +7,8 @@
  *      with history behind it, as tests/setup/trading-env.ts), behind a counting HTTP proxy: every broker
  *      request of the app goes through it and is counted by kind (summary, pricing, transactions…).
  *   3. N users with a connected simulator practice account and an active bot, made by the product's own
- *      services and tables, in batches: users rows (one argon2 hash shared by all, `hashPassword`) + trial
+ *      services and tables, in batches (bench/bots-setup.ts, loaded through Vite's SSR loader since the
+ *      services use `import.meta.glob`): users rows (one argon2 hash shared by all, `hashPassword`) + trial
  *      licence (`createTrialLicence`), a simulator user per bot (the Simulator object, no HTTP), then
  *      `connectBroker` (checks the account through the proxy, stores the token encrypted, reconciles) and
  *      `startBot(userId, interval)`. Setup requests are not counted.
@@ -48,15 +49,12 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { hashPassword } from "../app/services/auth.server";
-import { startBot } from "../app/services/bot.server";
-import { connectBroker } from "../app/services/broker.server";
-import { parseConfig, setConfig } from "../app/services/config.server";
-import { closeDb, db } from "../app/services/db.server";
-import { createTrialLicence } from "../app/services/licence.server";
+import { createServer } from "vite";
+import tsconfigPaths from "vite-tsconfig-paths";
 import { runMigrations } from "../db/migrate";
 import { startSimulator } from "../server/simulator/server";
 import { startAppServer, type AppServer } from "../tests/setup/app-server";
+import type * as BotsSetup from "./bots-setup";
 
 const root = path.resolve(import.meta.dirname, "..");
 const DOC = path.join(root, "docs/BENCHMARKS.md");
@@ -94,16 +92,6 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
 }
 const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : "–");
-
-/** Runs `fn` over `items` with at most `limit` at once. */
-async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-      while (next < items.length) await fn(items[next++]!);
-    }),
-  );
-}
 
 /** A counting reverse proxy in front of the simulator: counts requests by kind while `counting` is on. */
 async function countingProxy(target: string) {
@@ -228,37 +216,35 @@ async function main() {
       OANDA_LIVE_STREAM_URL: `${proxy.url}/live`,
     };
 
-    // 3. Users and bots through the product's services (this process's config points at the bench database).
-    setConfig(parseConfig({ DATABASE_URL: dbUrl, NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, ...secrets, ...brokerEnv }));
+    // 3. Users and bots through the product's services (bench/bots-setup.ts, loaded by Vite's SSR loader: the
+    //    services use `import.meta.glob`), pointed at the bench database and the proxy.
     const t0Setup = Date.now();
-    const hash = await hashPassword("Senha123");
-    const BATCH = 500;
-    let made = 0;
-    for (let b = 0; b < BOTS; b += BATCH) {
-      const n = Math.min(BATCH, BOTS - b);
-      const rows = Array.from({ length: n }, (_, i) => ({
-        email: `bench-bot-${b + i}@teste.com`,
-        first_name: "Bench",
-        last_name: `Bot ${b + i}`,
-        password_hash: hash,
-        email_verified_at: new Date(),
-      }));
-      const sql = db();
-      const ids = await sql.begin(async (tx) => {
-        const inserted = await tx<{ id: string }[]>`insert into users ${tx(rows)} returning id`;
-        await Promise.all(inserted.map((r) => createTrialLicence(tx, r.id)));
-        return inserted.map((r) => r.id);
+    const vite = await createServer({
+      configFile: false,
+      root,
+      logLevel: "error",
+      appType: "custom",
+      plugins: [tsconfigPaths()],
+      server: { middlewareMode: true, hmr: false, watch: null },
+      optimizeDeps: { noDiscovery: true, include: [] },
+    });
+    try {
+      const setup = (await vite.ssrLoadModule("/bench/bots-setup.ts")) as typeof BotsSetup;
+      await setup.createBots({
+        env: { DATABASE_URL: dbUrl, DATA_DIR: dataDir, ...secrets, ...brokerEnv },
+        bots: BOTS,
+        intervalSec: INTERVAL,
+        concurrency: SETUP_CONCURRENCY,
+        newBrokerUser: () => {
+          const u = sim.sim.createUser("practice");
+          return { token: u.token, accountId: u.accountIDs[0]! };
+        },
+        onProgress: (made) => log(`${made}/${BOTS} usuários com conta conectada e robô ativo (${((Date.now() - t0Setup) / 1000).toFixed(0)} s)`),
       });
-      await pool(ids, SETUP_CONCURRENCY, async (userId) => {
-        const simUser = sim.sim.createUser("practice");
-        await connectBroker(userId, { token: simUser.token, environment: "practice", accountId: simUser.accountIDs[0]! });
-        await startBot(userId, INTERVAL);
-      });
-      made += n;
-      log(`${made}/${BOTS} usuários com conta conectada e robô ativo (${((Date.now() - t0Setup) / 1000).toFixed(0)} s)`);
+    } finally {
+      await vite.close();
     }
     const setupS = (Date.now() - t0Setup) / 1000;
-    await closeDb();
     if (argv["setup-only"]) {
       log(`--setup-only: ${BOTS} robôs criados em ${setupS.toFixed(1)} s; fim`);
       return;
