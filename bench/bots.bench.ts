@@ -26,7 +26,8 @@
  *      - SQL statements per tick = `sqlRoundTrips` of the tick line (db.server.ts `debug` hook counter
  *        delta around the tick; with TICK_CONCURRENCY > 1 it also counts statements of ticks running at
  *        the same time in that process, so it is an upper bound) — pg_stat_statements is not preloaded on
- *        this server; pg-boss's own statements (its own pool) are not in it;
+ *        this server; pg-boss's own statements (its own pool) are not in it, so the database's transactions
+ *        (pg_stat_database xact_commit + xact_rollback, every client) per tick are given too;
  *      - process CPU (utime+stime from /proc/<pid>/stat over the window, % of one core) and RSS (max of
  *        5-second samples of /proc/<pid>/status VmRSS);
  *      - double ticks: two ticks of the same bot starting less than interval/2 apart (the same due slot),
@@ -38,6 +39,7 @@
  * Run (from the repo root; builds BUILD_DIR first when it has no build):
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BUILD_DIR=build-x nice -n 10 \
  *     npm run bench:bots -- --bots 100 --interval 60 --minutes 2 [--processes 2] [--warmup 30] [--no-doc]
+ *   TICK_CONCURRENCY in the environment is passed to the product processes (else the product's default).
  *   `--setup-only` creates the users and bots (timed) and stops: no build or product process needed.
  */
 import { execSync } from "node:child_process";
@@ -263,13 +265,17 @@ async function main() {
       for (const a of apps) if (a.proc.exitCode === null) await a.stop();
     });
     for (let p = 0; p < PROCESSES; p++) {
-      const app = await startAppServer({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, WORKERS: "on", LOG_LEVEL: "debug", ...secrets, ...brokerEnv }, 600_000);
+      const tickConcurrency: Record<string, string> = process.env.TICK_CONCURRENCY ? { TICK_CONCURRENCY: process.env.TICK_CONCURRENCY } : {};
+      const app = await startAppServer({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, WORKERS: "on", LOG_LEVEL: "debug", ...tickConcurrency, ...secrets, ...brokerEnv }, 600_000);
       apps.push(watchTicks(app, p + 1, ticks, failures));
       log(`processo ${p + 1} pronto (pid ${app.proc.pid})`);
     }
 
     // 5. Warm-up, then the window.
     await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
+const xacts = async () =>
+      Number((await stats<{ n: string }[]>`select xact_commit + xact_rollback as n from pg_stat_database where datname = ${name}`)[0]?.n ?? NaN);
+    const xact0 = await xacts();
     const dbStart = (await stats<{ now: Date }[]>`select now()`)[0]!.now;
     const winStart = Date.now();
     proxy.counts.clear();
@@ -291,6 +297,8 @@ async function main() {
     apps.forEach((a, i) => (rssMax[i] = Math.max(rssMax[i]!, procStats(a.proc.pid!).rssMb)));
     const cpu1 = apps.map((a) => procStats(a.proc.pid!));
     const dbEnd = (await stats<{ now: Date }[]>`select now()`)[0]!.now;
+    await new Promise((r) => setTimeout(r, 1000)); // pg_stat_database is flushed about once a second
+    const xact1 = await xacts();
 
     const jobs = await stats<{ lag_ms: number }[]>`
       select extract(epoch from (started_on - start_after)) * 1000 as lag_ms from pgboss.job
@@ -332,7 +340,7 @@ async function main() {
     const perTick = (x: number) => (inWin.length ? x / inWin.length : NaN);
 
     const rows: [string, string][] = [
-      ["bots × interval", `${BOTS} × ${INTERVAL} s (${PROCESSES} process${PROCESSES > 1 ? "es" : ""}, TICK_CONCURRENCY default)`],
+      ["bots × interval", `${BOTS} × ${INTERVAL} s (${PROCESSES} process${PROCESSES > 1 ? "es" : ""}, TICK_CONCURRENCY ${process.env.TICK_CONCURRENCY ?? "default"})`],
       ["ticks completed per minute (due)", `${fmt(inWin.length / minutes, 1)} (${fmt((BOTS * 60) / INTERVAL, 0)})`],
       ...(PROCESSES > 1 ? [["ticks per process (window)", perProc.join(" / ")] as [string, string]] : []),
       ["schedule lag p50 / p99 (s)", `${fmt(pct(lags, 50) / 1000)} / ${fmt(pct(lags, 99) / 1000)} (${lags.length} ticks started)`],
@@ -340,6 +348,7 @@ async function main() {
       ["tick duration p50 / p99 (ms)", `${fmt(pct(inWin.map((t) => t.ms), 50), 0)} / ${fmt(pct(inWin.map((t) => t.ms), 99), 0)}`],
       ["broker requests per tick", `${fmt(perTick(brokerTotal), 2)} (${brokerTotal} in the window)`],
       ["SQL statements per tick p50 / mean (app pool)", `${fmt(pct(inWin.map((t) => t.sql), 50), 0)} / ${fmt(perTick(inWin.reduce((a, t) => a + t.sql, 0)), 1)}`],
+      ["database transactions per tick (all clients: app pool, pg-boss, this bench)", fmt(perTick(xact1 - xact0), 1)],
       ["process CPU (% of one core)", cpuPct.map((c) => fmt(c)).join(" / ")],
       ["process RSS max (MB)", rssMax.map((r) => fmt(r, 0)).join(" / ")],
       ["double ticks (same bot, same due slot) / overlapping", `${doubles} / ${overlaps}`],
