@@ -33,13 +33,15 @@
  *      - double ticks: two ticks of the same bot starting less than interval/2 apart (the same due slot),
  *        across all processes; ticks following a failed tick (retried after TICK_RETRY_DELAY_SEC) are
  *        counted apart. Overlapping ticks of the same bot are counted too. Both must be 0.
- *   6. Rewrites the "Bots" section of docs/BENCHMARKS.md between `<!-- bots:start -->` and
- *      `<!-- bots:end -->` (appended when missing), with the load average before and after.
+ *   6. Writes the figures into the "Bots" section of docs/BENCHMARKS.md between `<!-- bots:start -->` and
+ *      `<!-- bots:end -->` (appended when missing): one block per configuration (bots × interval × processes),
+ *      replaced by the next run of that configuration, with the commit and the load average before and after.
  *
  * Run (from the repo root; builds BUILD_DIR first when it has no build):
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BUILD_DIR=build-x nice -n 10 \
  *     npm run bench:bots -- --bots 100 --interval 60 --minutes 2 [--processes 2] [--warmup 30] [--no-doc]
  *   TICK_CONCURRENCY in the environment is passed to the product processes (else the product's default).
+ *   `--note TEXT` adds a remark to the run's line in BENCHMARKS.md (e.g. "baseline before issue 13").
  *   `--setup-only` creates the users and bots (timed) and stops: no build or product process needed.
  */
 import { execSync } from "node:child_process";
@@ -73,6 +75,7 @@ const { values: argv } = parseArgs({
     "setup-concurrency": { type: "string", default: "8" },
     "no-doc": { type: "boolean", default: false },
     "setup-only": { type: "boolean", default: false },
+    note: { type: "string" },
   },
 });
 const BOTS = Number(argv.bots);
@@ -359,24 +362,51 @@ const xacts = async () =>
     console.log(`\n${table}\n\nbroker requests per tick by kind: ${breakdown || "–"}\n`);
 
     if (!argv["no-doc"]) {
-      const section = [
-        START,
-        "## Bots (the tick pipeline, issue 13)",
+      // One block per configuration (bots × interval × processes) inside the section: a run replaces its own block.
+      const key = `${BOTS}x${INTERVAL}s-p${PROCESSES}`;
+      const bStart = `<!-- bots:run ${key}:start -->`;
+      const bEnd = `<!-- bots:run ${key}:end -->`;
+      let commit = "?";
+      try {
+        commit = execSync("git rev-parse --short HEAD", { cwd: root, encoding: "utf8" }).trim();
+      } catch {
+        /* not a git checkout */
+      }
+      const block = [
+        bStart,
+        `### ${BOTS} bots, ${INTERVAL} s interval, ${PROCESSES} process${PROCESSES > 1 ? "es" : ""}`,
         "",
-        `\`npm run bench:bots -- --bots ${BOTS} --interval ${INTERVAL} --minutes ${MINUTES}${PROCESSES > 1 ? ` --processes ${PROCESSES}` : ""}\` (bench/bots.bench.ts; method in its docstring), ${new Date().toISOString().slice(0, 10)}:`,
-        `fresh database, in-process simulator behind a counting proxy, bots made through the product's services (setup ${setupS.toFixed(0)} s), ${WARMUP_S} s warm-up then a ${MINUTES}-minute window; ${os.cpus().length} CPUs, run under \`nice\`.`,
-        `Load average (1/5/15 min) before: ${load(LOAD_BEFORE)}; after: ${load(LOAD_AFTER)}.`,
+        `\`npm run bench:bots -- --bots ${BOTS} --interval ${INTERVAL} --minutes ${MINUTES}${PROCESSES > 1 ? ` --processes ${PROCESSES}` : ""}\`, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${commit}${argv.note ? ` — ${argv.note}` : ""}.`,
+        `Setup ${setupS.toFixed(0)} s, ${WARMUP_S} s warm-up, then a ${MINUTES}-minute window; ${os.cpus().length} CPUs, run under \`nice\`.`,
+        `Load average (1/5/15 min) before: ${load(LOAD_BEFORE)}; after: ${load(LOAD_AFTER)} (other sessions share the machine).`,
         "",
         table,
         "",
         `Broker requests per tick by kind: ${breakdown || "–"}.`,
-        END,
+        bEnd,
+      ].join("\n");
+      const intro = [
+        START,
+        "## Bots (the tick pipeline, issue 13)",
+        "",
+        "`npm run bench:bots` (bench/bots.bench.ts; the method is in its docstring): a fresh database, the simulator in the bench process behind a",
+        "counting proxy, N users with a connected simulator account and an active bot made through the product's own services, then one or two",
+        "real product processes (WORKERS=on, same database) measured over a window after a warm-up. Due ticks per minute = bots × 60 / interval.",
+        "",
       ].join("\n");
       const doc = readFileSync(DOC, "utf8");
       const a = doc.indexOf(START);
       const b = doc.indexOf(END);
-      writeFileSync(DOC, a >= 0 && b > a ? doc.slice(0, a) + section + doc.slice(b + END.length) : `${doc.trimEnd()}\n\n${section}\n`);
-      log("docs/BENCHMARKS.md atualizado (seção Bots)");
+      let out: string;
+      if (a >= 0 && b > a) {
+        const inner = doc.slice(a, b);
+        const x = inner.indexOf(bStart);
+        const y = inner.indexOf(bEnd);
+        const updated = x >= 0 && y > x ? inner.slice(0, x) + block + inner.slice(y + bEnd.length) : `${inner.trimEnd()}\n\n${block}\n`;
+        out = doc.slice(0, a) + updated + doc.slice(b);
+      } else out = `${doc.trimEnd()}\n\n${intro}\n${block}\n${END}\n`;
+      writeFileSync(DOC, out);
+      log(`docs/BENCHMARKS.md atualizado (seção Bots, bloco ${key})`);
     }
   } finally {
     for (const c of cleanups.reverse()) await c().catch(() => {});
