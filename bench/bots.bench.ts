@@ -284,6 +284,7 @@ const xacts = async () =>
     proxy.counts.clear();
     proxy.state.counting = true;
     const cpu0 = apps.map((a) => procStats(a.proc.pid!));
+    const benchCpu0 = process.cpuUsage();
     const rssMax = apps.map(() => 0);
     const sampler = setInterval(() => apps.forEach((a, i) => (rssMax[i] = Math.max(rssMax[i]!, procStats(a.proc.pid!).rssMb))), 5000);
     for (let m = 1; m * 60_000 <= MINUTES * 60_000 + 59_999; m++) {
@@ -299,6 +300,7 @@ const xacts = async () =>
     clearInterval(sampler);
     apps.forEach((a, i) => (rssMax[i] = Math.max(rssMax[i]!, procStats(a.proc.pid!).rssMb)));
     const cpu1 = apps.map((a) => procStats(a.proc.pid!));
+    const benchCpu = process.cpuUsage(benchCpu0);
     const dbEnd = (await stats<{ now: Date }[]>`select now()`)[0]!.now;
     await new Promise((r) => setTimeout(r, 1000)); // pg_stat_database is flushed about once a second
     const xact1 = await xacts();
@@ -353,6 +355,7 @@ const xacts = async () =>
       ["SQL statements per tick p50 / mean (app pool)", `${fmt(pct(inWin.map((t) => t.sql), 50), 0)} / ${fmt(perTick(inWin.reduce((a, t) => a + t.sql, 0)), 1)}`],
       ["database transactions per tick (all clients: app pool, pg-boss, this bench)", fmt(perTick(xact1 - xact0), 1)],
       ["process CPU (% of one core)", cpuPct.map((c) => fmt(c)).join(" / ")],
+      ["bench process CPU: simulator + proxy (% of one core)", fmt(((benchCpu.user + benchCpu.system) / 1000 / (winEnd - winStart)) * 100)],
       ["process RSS max (MB)", rssMax.map((r) => fmt(r, 0)).join(" / ")],
       ["double ticks (same bot, same due slot) / overlapping", `${doubles} / ${overlaps}`],
       ["early ticks after a failed tick (retry)", `${afterFailure} (failed ticks: ${failures.length})`],
