@@ -143,7 +143,12 @@ export function CandleChart(props: {
         style={{ height }}
       >
         <div ref={boxRef} className="absolute inset-0" />
-        {fallback !== undefined && <div className={clsx("absolute inset-0 overflow-auto p-3 text-sm text-slate-300", ready && "sr-only")}>{fallback}</div>}
+        {fallback !== undefined && (
+          // Scrollable while it is what the reader sees, so it takes keyboard focus (axe scrollable-region-focusable).
+          <div className={clsx("absolute inset-0 p-3 text-sm text-slate-300", ready ? "sr-only" : "overflow-auto")} tabIndex={ready ? undefined : 0}>
+            {fallback}
+          </div>
+        )}
       </div>
       <figcaption className="flex justify-end">
         <ChartAttribution />

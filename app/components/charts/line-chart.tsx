@@ -195,7 +195,12 @@ export function LineChart(props: {
         style={{ height }}
       >
         <div ref={boxRef} className="absolute inset-0" />
-        {fallback !== undefined && <div className={clsx("absolute inset-0 overflow-auto p-3 text-sm text-slate-300", ready && "sr-only")}>{fallback}</div>}
+        {fallback !== undefined && (
+          // Scrollable while it is what the reader sees, so it takes keyboard focus (axe scrollable-region-focusable).
+          <div className={clsx("absolute inset-0 p-3 text-sm text-slate-300", ready ? "sr-only" : "overflow-auto")} tabIndex={ready ? undefined : 0}>
+            {fallback}
+          </div>
+        )}
       </div>
       <figcaption className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1">
         <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-400" data-testid={testId ? `${testId}-legend` : undefined}>
