@@ -138,6 +138,10 @@ async function main() {
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(cfg.PORT, cfg.HOST, () => resolve(s));
   });
+  // Idle keep-alive sockets outlive the clients' own idle timeouts (browsers, proxies, load balancers at
+  // 60 s): with Node's 5 s default a request sent as the server drops the socket fails with ECONNRESET.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const port = (server.address() as { port: number }).port;
   runtime.port = port;
   // The final config: the bound port, APP_URL and the simulator's OANDA URLs derived from it.
