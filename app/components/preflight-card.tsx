@@ -7,30 +7,18 @@
  */
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { formatMsg, type Msg } from "../../core/i18n/message";
+import { formatMsg } from "../../core/i18n/message";
+import type { PreflightResult } from "../../core/risk/preflight";
 import { formatInstrument } from "~/lib/format";
 import { useDisplay } from "~/lib/hooks";
 import { Banner, Card } from "./ui";
 
-/** The loader's view of core/risk/preflight.ts PreflightResult (JSON-serialised). */
-export interface PreflightView {
-  accountCurrency: string;
-  balance: string;
-  lotMode: "auto" | "fixed";
-  fixedLot: number;
-  riskPct: number;
-  riskAmount: string;
-  instruments: { instrument: string; timeframe: string; stopPips: number; units: string; lossPerTrade: string; lossPct: string; margin: string; refused: boolean }[];
-  worstTradeLoss: string;
-  concurrent: number;
-  marginNeeded: string;
-  marginPct: string;
-  dailyLossLimit: string;
-  worstDayLoss: string;
-  worstDayPct: string;
-  binding: "maxDailyTrades" | "dailyLossLimit";
-  warnings: { code: string; instrument?: string; message: Msg }[];
-}
+/**
+ * The loader's view of core/risk/preflight.ts PreflightResult: the result itself. The hero's loader
+ * returns it as is, and single fetch (turbo-stream) hands it to the page with its types; every field
+ * is JSON-safe anyway (strings, numbers, booleans, arrays and `Msg` objects).
+ */
+export type PreflightView = PreflightResult;
 
 /** True when the check has warnings the user must confirm (a missing price alone is not one). */
 export function preflightNeedsConfirmation(p: PreflightView | null | undefined): boolean {
