@@ -18,6 +18,7 @@ import { translateMsg } from "~/i18n";
 import { brokerNow, requireBroker } from "./broker.server";
 import { db } from "./db.server";
 import { NotFoundError } from "./errors.server";
+import type { TradeRow } from "./trades.server";
 
 /** Bars shown before the entry and after the exit. */
 export const BARS_BEFORE = 40;
@@ -29,32 +30,6 @@ const LADDER = ["M1", "M5", "M15", "M30", "H1", "H4", "D"];
 
 /** 'Trade não encontrado.' (404): unknown id, malformed id or another user's trade. */
 export const TRADE_NOT_FOUND: Msg = msg("trade:errors.notFound");
-
-interface TradeRow {
-  id: string;
-  account_id: string;
-  broker_trade_id: string;
-  decision_id: string | null;
-  instrument: string;
-  side: "buy" | "sell";
-  units: string;
-  open_price: string;
-  close_price: string | null;
-  stop_loss: string | null;
-  take_profit: string | null;
-  realized_pl: string | null;
-  financing: string | null;
-  status: "open" | "closed";
-  result: "WIN" | "LOSS" | "BE" | null;
-  close_reason: string | null;
-  open_time: Date;
-  close_time: Date | null;
-  ai_timeframe: string | null;
-  ai_confidence: string | null;
-  ai_reason: string | null;
-  ai_reason_msg: unknown;
-  trading_style: string | null;
-}
 
 /** A trade as the detail shows it: prices and money as decimal strings, times ISO (UTC). */
 export interface TradeDetailView {

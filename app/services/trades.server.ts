@@ -13,10 +13,19 @@ import { db } from "./db.server";
 import { reconcile } from "./reconcile.server";
 import { DomainError, NotFoundError, ValidationError } from "./errors.server";
 
-interface TradeRow {
-  broker_trade_id: string;
+/**
+ * A row of the `trades` table (db/migrations 0001_init.sql, 0004_messages.sql) as postgres.js returns
+ * it for `select *`: numerics as decimal strings, the bigserial id as a string, timestamps as Dates.
+ * The one row type of every service that reads trades (this module, trade-detail.server.ts).
+ */
+export interface TradeRow {
+  id: string;
+  user_id: string;
   account_id: string;
   environment: string;
+  broker_trade_id: string;
+  client_order_id: string | null;
+  decision_id: string | null;
   instrument: string;
   side: "buy" | "sell";
   units: string;
@@ -25,6 +34,7 @@ interface TradeRow {
   stop_loss: string | null;
   take_profit: string | null;
   realized_pl: string | null;
+  financing: string | null;
   status: "open" | "closed";
   result: "WIN" | "LOSS" | "BE" | null;
   close_reason: string | null;
@@ -33,10 +43,11 @@ interface TradeRow {
   ai_timeframe: string | null;
   ai_confidence: string | null;
   ai_reason: string | null;
-  /** The same reason as a translatable message (ADR 0007), when the decision stored one. */
+  /** The same reason as a translatable message (ADR 0007), when the decision stored one (jsonb: check with isMsg). */
   ai_reason_msg: Msg | null;
   strategy: string | null;
   trading_style: string | null;
+  created_at: Date;
 }
 
 function aiFields(r: Pick<TradeRow, "ai_timeframe" | "ai_confidence" | "ai_reason" | "ai_reason_msg" | "strategy" | "trading_style"> | undefined) {
