@@ -128,12 +128,16 @@ const schema = z.object({
   USER_ACTION_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   /** Which proxies may set X-Forwarded-For (server/index.ts `trust proxy`); see `trustProxy`. */
   TRUST_PROXY: trustProxy.default("loopback"),
-  /** Bot ticks run at once by this process's workers (jobs/workers.ts); a stalled broker holds one of them, not the others. */
-  TICK_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  /**
+   * Bot ticks run at once by this process's tick scheduler (app/services/tick-scheduler.server.ts, ADR
+   * 0024); a stalled broker holds one of them, not the others. Ticks wait on the broker: 16 keeps a
+   * process busy up to its CPU (docs/BENCHMARKS.md "Bots").
+   */
+  TICK_CONCURRENCY: z.coerce.number().int().min(1).max(128).default(16),
   /**
    * Deadline of one bot tick, seconds (bot.server.ts): past it the tick's broker calls are abandoned,
-   * the error is stored on the bot and the lock released. At most 90: under the tick job's
-   * expiration (jobs/queues.ts, 120 s), so pg-boss never takes a running tick for a dead one.
+   * the error is stored on the bot and the lock released. At most 90: a tick ends well within a
+   * few due slots of its bot (a slot that comes while it runs is skipped: the user's lock is held).
    */
   TICK_TIMEOUT_SEC: z.coerce.number().int().min(5).max(90).default(45),
   /**
