@@ -1,18 +1,16 @@
 /**
  * CandleChart: candlesticks of one instrument with trade markers (entry arrow, exit dot) and horizontal
- * price lines (entry, stop loss, take profit), drawn with lightweight-charts on the client only (ADR 0020),
- * like LineChart: the server render (and no-JS) shows the sized container with `fallback`; on the client the
- * library is imported in useEffect, the chart follows the container's width and the container gets
- * `data-ready="true"`, `data-markers` (markers drawn) and `data-lines` (ids of the price lines drawn).
+ * price lines (entry, stop loss, take profit), drawn with lightweight-charts on the client only (ADR 0020)
+ * in a ChartFrame (chart-frame.tsx: the server render and no-JS show `fallback`); once drawn the container
+ * gets `data-ready="true"`, `data-markers` (markers drawn) and `data-lines` (ids of the price lines drawn).
  *
  * Times are UTC seconds; a marker is placed on the candle that contains its time (the newest candle starting
  * at or before it). Prices are plain numbers for plotting only; `precision` is the instrument's decimals.
  */
-import clsx from "clsx";
-import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { IChartApi, SeriesMarker, Time, UTCTimestamp } from "lightweight-charts";
+import type { ReactNode } from "react";
+import type { SeriesMarker, Time, UTCTimestamp } from "lightweight-charts";
+import { ChartFrame, type DrawChart } from "./chart-frame";
 import { cleanPoints, darkChartOptions } from "./chart-theme";
-import { ChartAttribution } from "./line-chart";
 
 /** One candle (UTC seconds, mid prices). */
 export interface ChartCandle {
@@ -57,6 +55,47 @@ function snap(times: number[], t: number): number | null {
   return times[lo]!;
 }
 
+type CandleData = { candles: ChartCandle[]; markers: TradeMarker[]; lines: PriceLevel[]; precision: number };
+
+/** Draws the candles, the markers and the price lines (ChartFrame's `draw`); nothing when no candle is usable. */
+const drawCandles: DrawChart<CandleData> = (lib, create, data) => {
+  const bars = cleanPoints(data.candles, (c) => [c.open, c.high, c.low, c.close].every(Number.isFinite));
+  if (bars.length === 0) return null; // nothing to draw: the fallback stays
+  const chart = create(darkChartOptions());
+  const series = chart.addSeries(lib.CandlestickSeries, {
+    upColor: UP,
+    downColor: DOWN,
+    wickUpColor: UP,
+    wickDownColor: DOWN,
+    borderVisible: false,
+    priceLineVisible: false,
+    priceFormat: { type: "price", precision: data.precision, minMove: 10 ** -data.precision },
+  });
+  series.setData(bars.map((c) => ({ time: c.time as UTCTimestamp, open: c.open, high: c.high, low: c.low, close: c.close })));
+  const times = bars.map((c) => c.time);
+  const marks: SeriesMarker<Time>[] = [];
+  for (const m of data.markers) {
+    const at = snap(times, m.time);
+    if (at === null) continue;
+    const buy = m.side === "buy";
+    marks.push(
+      m.kind === "entry"
+        ? { time: at as UTCTimestamp, position: buy ? "belowBar" : "aboveBar", shape: buy ? "arrowUp" : "arrowDown", color: buy ? UP : DOWN, text: m.label }
+        : { time: at as UTCTimestamp, position: buy ? "aboveBar" : "belowBar", shape: "circle", color: "#e2e8f0", text: m.label },
+    );
+  }
+  marks.sort((a, b) => (a.time as number) - (b.time as number));
+  lib.createSeriesMarkers(series, marks);
+  const lineIds: string[] = [];
+  for (const l of data.lines) {
+    if (!Number.isFinite(l.price)) continue;
+    series.createPriceLine({ price: l.price, color: l.color, lineWidth: 1, lineStyle: l.dashed ? lib.LineStyle.Dashed : lib.LineStyle.Solid, axisLabelVisible: true, title: l.label });
+    lineIds.push(l.id);
+  }
+  chart.timeScale().fitContent();
+  return { "data-markers": String(marks.length), "data-lines": lineIds.join(",") };
+};
+
 /** The candle chart (see the module doc); `height` in CSS px (default 360). */
 export function CandleChart(props: {
   candles: ChartCandle[];
@@ -69,90 +108,5 @@ export function CandleChart(props: {
   testId?: string;
 }): JSX.Element {
   const { candles, markers = [], lines = [], precision = 5, height = 360, ariaLabel, fallback, testId } = props;
-  const boxRef = useRef<HTMLDivElement>(null);
-  const [drawn, setDrawn] = useState<{ markers: number; lines: string } | null>(null);
-  const dataKey = useMemo(() => JSON.stringify({ candles, markers, lines, precision }), [candles, markers, lines, precision]);
-
-  useEffect(() => {
-    const el = boxRef.current;
-    if (!el) return;
-    let cancelled = false;
-    let chart: IChartApi | null = null;
-    const data = JSON.parse(dataKey) as { candles: ChartCandle[]; markers: TradeMarker[]; lines: PriceLevel[]; precision: number };
-    void import("lightweight-charts")
-      .then((lib) => {
-        if (cancelled) return;
-        const bars = cleanPoints(data.candles, (c) => [c.open, c.high, c.low, c.close].every(Number.isFinite));
-        if (bars.length === 0) return; // nothing to draw: the fallback stays
-        chart = lib.createChart(el, darkChartOptions());
-        const series = chart.addSeries(lib.CandlestickSeries, {
-          upColor: UP,
-          downColor: DOWN,
-          wickUpColor: UP,
-          wickDownColor: DOWN,
-          borderVisible: false,
-          priceLineVisible: false,
-          priceFormat: { type: "price", precision: data.precision, minMove: 10 ** -data.precision },
-        });
-        series.setData(bars.map((c) => ({ time: c.time as UTCTimestamp, open: c.open, high: c.high, low: c.low, close: c.close })));
-        const times = bars.map((c) => c.time);
-        const marks: SeriesMarker<Time>[] = [];
-        for (const m of data.markers) {
-          const at = snap(times, m.time);
-          if (at === null) continue;
-          const buy = m.side === "buy";
-          marks.push(
-            m.kind === "entry"
-              ? { time: at as UTCTimestamp, position: buy ? "belowBar" : "aboveBar", shape: buy ? "arrowUp" : "arrowDown", color: buy ? UP : DOWN, text: m.label }
-              : { time: at as UTCTimestamp, position: buy ? "aboveBar" : "belowBar", shape: "circle", color: "#e2e8f0", text: m.label },
-          );
-        }
-        marks.sort((a, b) => (a.time as number) - (b.time as number));
-        lib.createSeriesMarkers(series, marks);
-        const lineIds: string[] = [];
-        for (const l of data.lines) {
-          if (!Number.isFinite(l.price)) continue;
-          series.createPriceLine({ price: l.price, color: l.color, lineWidth: 1, lineStyle: l.dashed ? lib.LineStyle.Dashed : lib.LineStyle.Solid, axisLabelVisible: true, title: l.label });
-          lineIds.push(l.id);
-        }
-        chart.timeScale().fitContent();
-        setDrawn({ markers: marks.length, lines: lineIds.join(",") });
-      })
-      .catch(() => {
-        if (!cancelled) setDrawn(null);
-      });
-    return () => {
-      cancelled = true;
-      chart?.remove();
-      chart = null;
-      setDrawn(null);
-    };
-  }, [dataKey]);
-
-  const ready = drawn !== null;
-  return (
-    <figure className="space-y-2">
-      <div
-        data-testid={testId}
-        role="img"
-        aria-label={ariaLabel}
-        data-ready={ready ? "true" : "false"}
-        data-markers={drawn?.markers}
-        data-lines={drawn?.lines}
-        className="relative w-full overflow-hidden rounded-xl bg-slate-950/40 ring-1 ring-white/5"
-        style={{ height }}
-      >
-        <div ref={boxRef} className="absolute inset-0" />
-        {fallback !== undefined && (
-          // Scrollable while it is what the reader sees, so it takes keyboard focus (axe scrollable-region-focusable).
-          <div className={clsx("absolute inset-0 p-3 text-sm text-slate-300", ready ? "sr-only" : "overflow-auto")} tabIndex={ready ? undefined : 0}>
-            {fallback}
-          </div>
-        )}
-      </div>
-      <figcaption className="flex justify-end">
-        <ChartAttribution />
-      </figcaption>
-    </figure>
-  );
+  return <ChartFrame data={{ candles, markers, lines, precision }} draw={drawCandles} height={height} ariaLabel={ariaLabel} fallback={fallback} testId={testId} />;
 }
