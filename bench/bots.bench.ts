@@ -13,14 +13,17 @@
  *      `connectBroker` (checks the account through the proxy, stores the token encrypted, reconciles) and
  *      `startBot(userId, interval)`. Setup requests are not counted.
  *   4. One (or, with `--processes 2`, two) real product processes (`server/index.ts`, production build in
- *      BUILD_DIR, as tests/setup/app-server.ts), WORKERS=on, LOG_LEVEL=debug, same database: at boot each
- *      queues a tick for every active bot (jobs/handlers.ts `handleScheduler`), then ticks chain.
+ *      BUILD_DIR, as tests/setup/app-server.ts), WORKERS=on, LOG_LEVEL=debug, same database: each process's
+ *      tick scheduler claims the due bots from `bots.next_tick_at` (app/services/tick-scheduler.server.ts,
+ *      ADR 0024). The bots' first due slots are spread uniformly over one interval after the setup (users start
+ *      their bots at different moments); `--no-spread` leaves every bot due at once (a restart after downtime).
  *   5. After `--warmup` seconds, a window of `--minutes` minutes. Figures of that window:
  *      - ticks completed: the product's own per-tick debug line (`runTick`: userId, sqlRoundTrips, ms), per
  *        process; due = N × 60 / interval per minute;
- *      - schedule lag = pg-boss job `started_on − start_after` of the `bot-tick` jobs started in the window
- *        (start_after is the due time the product set: now + interval when the previous tick ended);
- *        also the ticks overdue (queued, due, not started) at the window's end;
+ *      - schedule lag = `lagMs` of the scheduler's per-claim debug line ("tick devido": userId, dueAt, lagMs =
+ *        tick start − due slot) for ticks started in the window; the due slots are a fixed schedule
+ *        (every interval from the previous slot, not from the tick's end); also the bots overdue at the
+ *        window's end (active, due more than 2 s ago, not claimed: the scheduler polls every second);
  *      - tick duration = `ms` of the tick line (runTick, lock included);
  *      - broker requests per tick = proxied requests in the window / ticks completed in the window;
  *      - SQL statements per tick = `sqlRoundTrips` of the tick line (db.server.ts `debug` hook counter
@@ -30,9 +33,10 @@
  *        (pg_stat_database xact_commit + xact_rollback, every client) per tick are given too;
  *      - process CPU (utime+stime from /proc/<pid>/stat over the window, % of one core) and RSS (max of
  *        5-second samples of /proc/<pid>/status VmRSS);
- *      - double ticks: two ticks of the same bot starting less than interval/2 apart (the same due slot),
- *        across all processes; ticks following a failed tick (retried after TICK_RETRY_DELAY_SEC) are
- *        counted apart. Overlapping ticks of the same bot are counted too. Both must be 0.
+ *      - double ticks: the same due slot (userId, dueAt) claimed twice, across all processes; and two ticks
+ *        of the same bot starting less than interval/2 apart, with ticks following a failed tick (retried
+ *        after TICK_RETRY_DELAY_SEC) counted apart. Overlapping ticks of the same bot are counted too. All
+ *        must be 0.
  *   6. Writes the figures into the "Bots" section of docs/BENCHMARKS.md between `<!-- bots:start -->` and
  *      `<!-- bots:end -->` (appended when missing): one block per configuration (bots × interval × processes),
  *      replaced by the next run of that configuration, with the commit and the load average before and after.
@@ -75,6 +79,7 @@ const { values: argv } = parseArgs({
     "setup-concurrency": { type: "string", default: "8" },
     "no-doc": { type: "boolean", default: false },
     "setup-only": { type: "boolean", default: false },
+    "no-spread": { type: "boolean", default: false },
     note: { type: "string" },
   },
 });
@@ -149,8 +154,17 @@ interface TickLine {
   sql: number;
 }
 
-/** Collects the tick lines and tick failures from a product process's stdout. */
-function watchTicks(app: AppServer, proc: number, ticks: TickLine[], failures: { userId: string; at: number }[]) {
+/** One claimed due slot as the scheduler logs it ("tick devido"), with its process. */
+interface DueLine {
+  proc: number;
+  userId: string;
+  dueAt: string;
+  at: number;
+  lagMs: number;
+}
+
+/** Collects the tick lines, claimed slots and tick failures from a product process's stdout. */
+function watchTicks(app: AppServer, proc: number, ticks: TickLine[], failures: { userId: string; at: number }[], dues: DueLine[]) {
   // The tests' helper keeps the whole output in memory (large at debug level): replace its listeners (it is ready now).
   app.proc.stdout!.removeAllListeners("data");
   let buf = "";
@@ -163,9 +177,10 @@ function watchTicks(app: AppServer, proc: number, ticks: TickLine[], failures: {
       const j = line.indexOf("{");
       if (j < 0 || !line.includes('"userId"')) continue;
       try {
-        const o = JSON.parse(line.slice(j)) as { msg?: string; userId?: string; time?: number; ms?: number; sqlRoundTrips?: number };
+        const o = JSON.parse(line.slice(j)) as { msg?: string; userId?: string; time?: number; ms?: number; sqlRoundTrips?: number; dueAt?: string; lagMs?: number };
         if (!o.userId) continue;
-        if (o.msg === "tick" && typeof o.sqlRoundTrips === "number") ticks.push({ proc, userId: o.userId, end: o.time ?? Date.now(), ms: o.ms ?? NaN, sql: o.sqlRoundTrips });
+        if (o.msg === "tick devido" && o.dueAt) dues.push({ proc, userId: o.userId, dueAt: o.dueAt, at: o.time ?? Date.now(), lagMs: o.lagMs ?? NaN });
+        else if (o.msg === "tick" && typeof o.sqlRoundTrips === "number") ticks.push({ proc, userId: o.userId, end: o.time ?? Date.now(), ms: o.ms ?? NaN, sql: o.sqlRoundTrips });
         else if (o.msg === "tick falhou" || (o.msg ?? "").startsWith("tick com falha")) failures.push({ userId: o.userId, at: o.time ?? Date.now() });
       } catch {
         /* not a JSON log line */
@@ -250,6 +265,9 @@ async function main() {
       await vite.close();
     }
     const setupS = (Date.now() - t0Setup) / 1000;
+    // Users start their bots at different moments: the first due slots are spread over one interval (as after
+    // a day of use), not all at the setup's end (that boot burst is measured apart: --no-spread).
+    if (!argv["no-spread"]) await stats`update bots set next_tick_at = now() + make_interval(secs => random() * interval_sec) where is_active`;
     if (argv["setup-only"]) {
       log(`--setup-only: ${BOTS} robôs criados em ${setupS.toFixed(1)} s; fim`);
       return;
@@ -263,6 +281,7 @@ async function main() {
     }
     const ticks: TickLine[] = [];
     const failures: { userId: string; at: number }[] = [];
+    const dues: DueLine[] = [];
     const apps: AppServer[] = [];
     cleanups.push(async () => {
       for (const a of apps) if (a.proc.exitCode === null) await a.stop();
@@ -270,7 +289,7 @@ async function main() {
     for (let p = 0; p < PROCESSES; p++) {
       const tickConcurrency: Record<string, string> = process.env.TICK_CONCURRENCY ? { TICK_CONCURRENCY: process.env.TICK_CONCURRENCY } : {};
       const app = await startAppServer({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, WORKERS: "on", LOG_LEVEL: "debug", ...tickConcurrency, ...secrets, ...brokerEnv }, 600_000);
-      apps.push(watchTicks(app, p + 1, ticks, failures));
+      apps.push(watchTicks(app, p + 1, ticks, failures, dues));
       log(`processo ${p + 1} pronto (pid ${app.proc.pid})`);
     }
 
@@ -279,7 +298,6 @@ async function main() {
 const xacts = async () =>
       Number((await stats<{ n: string }[]>`select xact_commit + xact_rollback as n from pg_stat_database where datname = ${name}`)[0]?.n ?? NaN);
     const xact0 = await xacts();
-    const dbStart = (await stats<{ now: Date }[]>`select now()`)[0]!.now;
     const winStart = Date.now();
     proxy.counts.clear();
     proxy.state.counting = true;
@@ -305,13 +323,13 @@ const xacts = async () =>
     await new Promise((r) => setTimeout(r, 1000)); // pg_stat_database is flushed about once a second
     const xact1 = await xacts();
 
-    const jobs = await stats<{ lag_ms: number }[]>`
-      select extract(epoch from (started_on - start_after)) * 1000 as lag_ms from pgboss.job
-      where name = 'bot-tick' and started_on >= ${dbStart} and started_on < ${dbEnd}`;
     const overdueRows = await stats<{ overdue: number }[]>`
-      select count(*)::int as overdue from pgboss.job where name = 'bot-tick' and state in ('created', 'retry') and start_after < now()`;
+      select count(*)::int as overdue from bots where is_active and next_tick_at < ${dbEnd}::timestamptz - interval '2 seconds'`;
     const overdue = overdueRows[0]!.overdue;
-    const lags = jobs.map((j) => Number(j.lag_ms));
+    const lags = dues.filter((d) => d.at >= winStart && d.at < winEnd).map((d) => d.lagMs);
+    const slots = new Map<string, number>();
+    for (const d of dues) slots.set(`${d.userId} ${d.dueAt}`, (slots.get(`${d.userId} ${d.dueAt}`) ?? 0) + 1);
+    const doubleSlots = [...slots.values()].filter((n) => n > 1).length;
 
     const inWin = ticks.filter((t) => t.end >= winStart && t.end < winEnd);
     const minutes = (winEnd - winStart) / 60_000;
@@ -357,7 +375,7 @@ const xacts = async () =>
       ["process CPU (% of one core)", cpuPct.map((c) => fmt(c)).join(" / ")],
       ["bench process CPU: simulator + proxy (% of one core)", fmt(((benchCpu.user + benchCpu.system) / 1000 / (winEnd - winStart)) * 100)],
       ["process RSS max (MB)", rssMax.map((r) => fmt(r, 0)).join(" / ")],
-      ["double ticks (same bot, same due slot) / overlapping", `${doubles} / ${overlaps}`],
+      ["double ticks: same due slot claimed twice / same bot < interval/2 apart / overlapping", `${doubleSlots} / ${doubles} / ${overlaps}`],
       ["early ticks after a failed tick (retry)", `${afterFailure} (failed ticks: ${failures.length})`],
     ];
     const table = ["| measure | value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
@@ -366,7 +384,7 @@ const xacts = async () =>
 
     if (!argv["no-doc"]) {
       // One block per configuration (bots × interval × processes) inside the section: a run replaces its own block.
-      const key = `${BOTS}x${INTERVAL}s-p${PROCESSES}`;
+      const key = `${BOTS}x${INTERVAL}s-p${PROCESSES}${argv["no-spread"] ? "-burst" : ""}`;
       const bStart = `<!-- bots:run ${key}:start -->`;
       const bEnd = `<!-- bots:run ${key}:end -->`;
       let commit = "?";
@@ -379,7 +397,7 @@ const xacts = async () =>
         bStart,
         `### ${BOTS} bots, ${INTERVAL} s interval, ${PROCESSES} process${PROCESSES > 1 ? "es" : ""}`,
         "",
-        `\`npm run bench:bots -- --bots ${BOTS} --interval ${INTERVAL} --minutes ${MINUTES}${PROCESSES > 1 ? ` --processes ${PROCESSES}` : ""}\`, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${commit}${argv.note ? ` — ${argv.note}` : ""}.`,
+        `\`npm run bench:bots -- --bots ${BOTS} --interval ${INTERVAL} --minutes ${MINUTES}${PROCESSES > 1 ? ` --processes ${PROCESSES}` : ""}${argv["no-spread"] ? " --no-spread" : ""}\`, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${commit}${argv.note ? ` — ${argv.note}` : ""}.`,
         `Setup ${setupS.toFixed(0)} s, ${WARMUP_S} s warm-up, then a ${MINUTES}-minute window; ${os.cpus().length} CPUs, run under \`nice\`.`,
         `Load average (1/5/15 min) before: ${load(LOAD_BEFORE)}; after: ${load(LOAD_AFTER)} (other sessions share the machine).`,
         "",

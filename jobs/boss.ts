@@ -4,7 +4,7 @@
  * current options) up front: pg-boss 10's `send()` to a missing queue silently returns null.
  */
 import PgBoss from "pg-boss";
-import { ALL_QUEUES, DEAD_LETTER_QUEUE } from "./queues";
+import { ALL_QUEUES, DEAD_LETTER_QUEUE, RETIRED_QUEUES } from "./queues";
 
 declare global {
   var __boss: PgBoss | undefined;
@@ -17,7 +17,7 @@ export interface StartQueueOptions {
   onError: (err: Error) => void;
 }
 
-/** Starts pg-boss and creates the queues. Safe to call twice. */
+/** Starts pg-boss, creates the queues and deletes retired ones (`RETIRED_QUEUES`). Safe to call twice. */
 export async function startQueue(opts: StartQueueOptions): Promise<PgBoss> {
   if (globalThis.__boss) return globalThis.__boss;
   const boss = new PgBoss({ connectionString: opts.connectionString, max: 4, maintenanceIntervalSeconds: 30 });
@@ -32,6 +32,7 @@ export async function startQueue(opts: StartQueueOptions): Promise<PgBoss> {
     if (!stored) await boss.createQueue(q.name, { name: q.name, ...q.options });
     else if (!sameQueueOptions(stored, q.options)) await boss.updateQueue(q.name, { name: q.name, ...q.options });
   }
+  for (const name of RETIRED_QUEUES) if (await boss.getQueue(name)) await boss.deleteQueue(name);
   globalThis.__boss = boss;
   return boss;
 }

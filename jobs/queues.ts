@@ -7,31 +7,12 @@ import { z } from "zod";
 export const DEAD_LETTER_QUEUE = "dead-letter";
 
 /**
- * Seconds before pg-boss takes a running tick job for a dead one. Above the longest tick deadline
- * (config `TICK_TIMEOUT_SEC` ≤ 90), so a live tick is always over before its job can expire.
+ * The queue of bot ticks before ADR 0024 (ticks are claimed from `bots.next_tick_at` now): deleted
+ * at boot with its leftover jobs (jobs/boss.ts).
  */
-export const TICK_JOB_EXPIRE_SECONDS = 120;
+export const RETIRED_QUEUES = ["bot-tick"];
 
-/**
- * One bot tick. `short`: at most one waiting job per bot (singletonKey = user id), so the chain and
- * the scheduler never pile ticks up. Running ticks are not limited by the queue: a job orphaned by a
- * dead process would otherwise block the bot until it expires. Overlap is prevented by the user's
- * lock, which PostgreSQL releases when a process dies (bot.server.ts `runTick`).
- * No pg-boss retries (ADR 0013): the handler always completes the job and chains the next tick,
- * sooner after a transient failure (jobs/handlers.ts); a retry could only duplicate that tick.
- */
-export const botTickQueue = {
-  name: "bot-tick",
-  payload: z.object({ userId: z.uuid() }),
-  options: {
-    policy: "short" as const,
-    retryLimit: 0,
-    expireInSeconds: TICK_JOB_EXPIRE_SECONDS,
-    deadLetter: DEAD_LETTER_QUEUE,
-  },
-};
-
-/** Every minute: makes sure each active bot has a tick queued (resumes bots after restarts or lost jobs). */
+/** Every minute: settles order intents whose outcome never became known (jobs/handlers.ts; the name predates ADR 0024). */
 export const botSchedulerQueue = {
   name: "bot-scheduler",
   cron: "* * * * *",
@@ -134,4 +115,4 @@ export const backtestRunQueue = {
   options: { retryLimit: 0, expireInSeconds: 900, deadLetter: DEAD_LETTER_QUEUE },
 };
 
-export const ALL_QUEUES = [botTickQueue, botSchedulerQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue, pushNotifyQueue, pushSendQueue, calendarRefreshQueue, backtestRunQueue];
+export const ALL_QUEUES = [botSchedulerQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue, pushNotifyQueue, pushSendQueue, calendarRefreshQueue, backtestRunQueue];

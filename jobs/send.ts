@@ -5,16 +5,15 @@
  */
 import type postgres from "postgres";
 import { queue } from "./boss";
-import { backtestRunQueue, botTickQueue, emailSendQueue, pushNotifyQueue, pushSendQueue, stripeEventQueue } from "./queues";
+import { makeTickDue } from "../app/services/tick-due.server";
+import { backtestRunQueue, emailSendQueue, pushNotifyQueue, pushSendQueue, stripeEventQueue } from "./queues";
 
 /**
- * Queues a tick for a bot, `delaySeconds` from now. The queue keeps at most one waiting tick per bot
- * (policy `short`, singletonKey = user id): a second one is dropped by pg-boss (null).
+ * Makes an active bot's next tick due `delaySeconds` from now (or keeps its due time when sooner): a
+ * `WORKERS=on` process's tick scheduler claims it then (app/services/tick-due.server.ts, ADR 0024). Works from any process, web-only too. Returns whether the user has an active bot.
  */
-export async function enqueueTick(userId: string, delaySeconds = 0): Promise<string | null> {
-  const boss = queue();
-  if (!boss) return null;
-  return boss.send(botTickQueue.name, botTickQueue.payload.parse({ userId }), { singletonKey: userId, startAfter: delaySeconds });
+export async function enqueueTick(userId: string, delaySeconds = 0): Promise<boolean> {
+  return makeTickDue(userId, delaySeconds);
 }
 
 /** Queues the delivery of an `email_outbox` row; null when no queue runs in this process. */

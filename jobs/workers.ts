@@ -1,29 +1,18 @@
 /**
- * The workers of this process (`WORKERS=on`): `TICK_CONCURRENCY` workers for bot ticks, one for each other queue, the
- * per-minute scheduler, and a first scheduler pass at boot so active bots resume at once.
+ * The pg-boss workers of this process (`WORKERS=on`): one for each queue and the crons. Bot ticks are
+ * not a queue: the tick scheduler (app/services/tick-scheduler.server.ts, ADR 0024) runs them.
  */
 import type PgBoss from "pg-boss";
 import { handleBacktestRun } from "./backtest-handler";
 import { handleCalendarRefresh } from "./calendar-handler";
 import { handleEmailSend } from "./email-handler";
-import { handleBotTick, handleScheduler } from "./handlers";
+import { handleScheduler } from "./handlers";
 import { handlePushNotify, handlePushSend } from "./push-handlers";
-import { backtestRunQueue, botSchedulerQueue, botTickQueue, calendarRefreshQueue, emailSendQueue, pushNotifyQueue, pushSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue } from "./queues";
+import { backtestRunQueue, botSchedulerQueue, calendarRefreshQueue, emailSendQueue, pushNotifyQueue, pushSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue } from "./queues";
 import { handleStripeEvent, handleStripePending, handleStripeSweep } from "./stripe-handlers";
 
-/** What the workers of this process may do at once. */
-export interface WorkerOptions {
-  /** Bot ticks run at once (config `TICK_CONCURRENCY`): that many independent one-job workers. */
-  tickConcurrency: number;
-}
-
-/**
- * Registers the handlers on a started pg-boss and schedules the scheduler. Bot ticks get
- * `tickConcurrency` workers of one job each (pg-boss 10 runs a worker's batches one after the other):
- * a tick waiting on a slow broker holds its own worker only, never the other bots' ticks.
- */
-export async function startWorkers(boss: PgBoss, opts: WorkerOptions): Promise<void> {
-  for (let i = 0; i < opts.tickConcurrency; i++) await boss.work(botTickQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleBotTick);
+/** Registers the handlers on a started pg-boss and schedules the crons. */
+export async function startWorkers(boss: PgBoss): Promise<void> {
   await boss.work(botSchedulerQueue.name, { pollingIntervalSeconds: 5 }, handleScheduler);
   await boss.work(emailSendQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleEmailSend);
   await boss.work(stripeEventQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleStripeEvent);
@@ -40,5 +29,5 @@ export async function startWorkers(boss: PgBoss, opts: WorkerOptions): Promise<v
   // One backtest at a time per process: a run is CPU-bound and shares the process with the web and the ticks.
   await boss.work(backtestRunQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleBacktestRun);
   await boss.send(calendarRefreshQueue.name, {}); // once at boot: the bot has its calendar before the first cron
-  await handleScheduler([]);
+  await handleScheduler([]); // once at boot: intents left unknown by a crash are settled before the first cron
 }

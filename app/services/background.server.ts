@@ -1,6 +1,6 @@
 /**
- * Background work of the process (DESIGN.md §1): pg-boss workers for bot ticks, the per-minute
- * scheduler and outgoing e-mail (`email-send`), plus first-boot accounts. `WORKERS=off` makes a web-only process (it still sends jobs).
+ * Background work of the process (DESIGN.md §1): the bot-tick scheduler (ADR 0024), pg-boss workers
+ * (the per-minute cron, outgoing e-mail `email-send`, …), plus first-boot accounts. `WORKERS=off` makes a web-only process (it still sends jobs).
  */
 import { startQueue, stopQueue } from "../../jobs/boss";
 import { startWorkers } from "../../jobs/workers";
@@ -8,6 +8,7 @@ import { bootstrapAccounts } from "./bootstrap.server";
 import { config } from "./config.server";
 import { closeDb } from "./db.server";
 import { logger } from "./logger.server";
+import { startTickScheduler, stopTickScheduler } from "./tick-scheduler.server";
 import { closeLockSession } from "./user-lock.server";
 
 /** Starts the queue (and workers when WORKERS=on) and creates first-boot accounts; returns login lines to print. */
@@ -16,7 +17,8 @@ export async function startBackground(opts: { printLogins: boolean }): Promise<{
   if (!cfg.DATABASE_URL) throw new Error("DATABASE_URL não definido: o servidor deve iniciar o banco antes do app.");
   const boss = await startQueue({ connectionString: cfg.DATABASE_URL, onError: (err) => logger().error({ err }, "pg-boss error") });
   if (cfg.WORKERS === "on") {
-    await startWorkers(boss, { tickConcurrency: cfg.TICK_CONCURRENCY });
+    await startWorkers(boss);
+    startTickScheduler({ concurrency: cfg.TICK_CONCURRENCY });
     logger().info("workers iniciados");
   }
   const logins = await bootstrapAccounts(opts);
@@ -25,6 +27,7 @@ export async function startBackground(opts: { printLogins: boolean }): Promise<{
 
 /** Graceful stop: running ticks finish, then the lock session and the pool close. */
 export async function stopBackground(): Promise<void> {
+  await stopTickScheduler();
   await stopQueue();
   await closeLockSession();
   await closeDb();

@@ -1,6 +1,6 @@
 /**
  * The main job end to end over real HTTP: a user connects a simulator practice account, the AI
- * loop runs on pg-boss, decisions (including "no trade") are stored, a trade opens with stop loss
+ * loop runs on the tick scheduler (ADR 0024), decisions (including "no trade") are stored, a trade opens with stop loss
  * and take profit attached, later closes, and is recorded with realized P&L and a result.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,7 +60,7 @@ describe("settings", () => {
 });
 
 describe("AI loop", () => {
-  it("runs ticks on pg-boss once started and stores every decision, including no-trade reasons", async () => {
+  it("runs ticks on the scheduler once started and stores every decision, including no-trade reasons", async () => {
     const start = await u.call<{ success: boolean; isActive: boolean }>("POST", "/api/trades/ai/loop/start", { intervalSec: 5 });
     expect(start.body).toMatchObject({ success: true, isActive: true });
     const deadline = Date.now() + 30_000;

@@ -1,8 +1,9 @@
 /**
  * Issue 8 item 8: ticks used to run one at a time per process (one pg-boss worker, batchSize 1), so
- * one user's stalled broker stalled every bot of the process. Now `TICK_CONCURRENCY` workers run
- * ticks side by side, every tick has a deadline (`TICK_TIMEOUT_SEC`) after which it is abandoned with
- * its error stored and the lock released, and pg-boss never retries a tick (the next tick is the retry).
+ * one user's stalled broker stalled every bot of the process. Now the tick scheduler (ADR 0024) runs
+ * up to `TICK_CONCURRENCY` ticks side by side, every tick has a deadline (`TICK_TIMEOUT_SEC`) after
+ * which it is abandoned with its error stored and the lock released, and the bot's next due slot is
+ * the retry.
  *
  * User A's broker connection points at a local HTTP server that accepts requests and never answers;
  * user B trades on the simulator. B's bot keeps ticking every few seconds while A's ticks hang.
