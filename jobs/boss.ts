@@ -32,7 +32,7 @@ export async function startQueue(opts: StartQueueOptions): Promise<PgBoss> {
     if (!stored) await boss.createQueue(q.name, { name: q.name, ...q.options });
     else if (!sameQueueOptions(stored, q.options)) await boss.updateQueue(q.name, { name: q.name, ...q.options });
   }
-  for (const name of RETIRED_QUEUES) if (await boss.getQueue(name)) await boss.deleteQueue(name);
+  for (const name of RETIRED_QUEUES) if (existing.has(name)) await boss.deleteQueue(name);
   globalThis.__boss = boss;
   return boss;
 }
