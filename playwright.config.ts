@@ -1,6 +1,6 @@
 /**
- * End-to-end tests in Debian's Chromium (STACK.md): the production build served by
- * `server/index.ts` with the in-process OANDA simulator (OANDA_MODE=sim). DATABASE_URL: a fresh
+ * End-to-end tests in Debian's Chromium (STACK.md): the production build served by its bundled
+ * `server/index.ts` (`<BUILD_DIR>/server-entry.js`, ADR 0026) with the in-process OANDA simulator (OANDA_MODE=sim). DATABASE_URL: a fresh
  * database on TEST_DATABASE_URL's server when that is set (created before the server starts, see
  * tests/e2e/db.ts), else unset so the app runs its embedded PostgreSQL under DATA_DIR.
  * Desktop 1440×900 and mobile 390×844 projects, plus `nojs` (desktop, JavaScript off) running only
@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { E2E_ADMIN } from "./tests/e2e/support/admin";
+import { serverCommand } from "./tests/setup/app-server";
 import { mailboxPorts } from "./tests/e2e/support/mailbox";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
@@ -115,8 +116,9 @@ export default defineConfig({
       stderr: "pipe",
     },
     {
-      // E2E_BUILT=1: the caller (tests/run-all.ts) has just built; skip the second build.
-      command: `${createDb}${process.env.E2E_BUILT === "1" ? "" : "npm run build && "}node --import tsx server/index.ts`,
+      // E2E_BUILT=1: the caller (tests/run-all.ts) has just built; skip the second build (and run the
+      // sources through tsx if that build has no up-to-date server bundle: tests/setup/app-server.ts).
+      command: `${createDb}${process.env.E2E_BUILT === "1" ? `node ${serverCommand().join(" ")}` : `npm run build && node ${path.join(process.env.BUILD_DIR || "build", "server-entry.js")}`}`,
       url: `${BASE_URL}/api/health`,
       env,
       timeout: 300_000,

@@ -6,7 +6,10 @@
  * Nothing reads or writes `process.env` after this (ADR 0009).
  * Shutdown order on SIGINT/SIGTERM: close HTTP → stop workers gracefully (running ticks finish) →
  * close pools → stop the embedded database → exit, with a watchdog.
- * `--dev` serves the app through Vite (HMR); otherwise the production build in `build/`.
+ * `--dev` serves the app through Vite (HMR); otherwise the production build in `build/` (BUILD_DIR).
+ * Production runs this file bundled by esbuild into `<BUILD_DIR>/server-entry.js` (`npm run build`) with
+ * plain `node`; the Remix build starts loading while the database migrates; the "Pronto" line gives each
+ * boot step's time (ADR 0026: cold start ≤ 3 s).
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -32,9 +35,24 @@ import { ensureLocalSecrets } from "./secrets";
 import { mountSimulator } from "./simulator-mount";
 import { mountStripeSimulator, STRIPE_SIM_MOUNT } from "./stripe-sim-mount";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = projectRoot(here);
+/** Set when this is the bundle `<BUILD_DIR>/server-entry.js` (`npm run build`, ADR 0026): the build it sits in. */
+const ownBuildDir = existsSync(path.join(here, "server", "index.js")) ? here : undefined;
 const dev = process.argv.includes("--dev");
 const log = (m: string) => console.log(`[servidor] ${m}`);
+
+/**
+ * The project directory (where package.json, db/migrations and data/ live): the nearest ancestor of `from`
+ * holding a package.json. The same for this file run through tsx (server/) and for its bundle in the build
+ * directory (`<BUILD_DIR>/server-entry.js`, ADR 0026). @throws Error when no ancestor has a package.json
+ */
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`package.json não encontrado acima de ${from}`);
+  }
+}
 
 /** What server/index.ts uses of the Remix build's entry (app/entry.server.tsx). */
 type EntryModule = {
@@ -54,7 +72,27 @@ function configureBuild(build: ServerBuild, cfg: Config): EntryModule {
   return entry;
 }
 
+/**
+ * Wall time of each boot step, for the "Pronto" log line (ADR 0026: cold start ≤ 3 s). The first step,
+ * `módulos`, is the time from process start to `main()` (loading this entry and its imports).
+ * `mark(name)` closes the step that began at the previous mark; `summary()` reads e.g.
+ * "1234 ms (módulos 300 ms · migrações 40 ms · …)".
+ */
+function bootClock() {
+  let last = performance.now(); // performance.now() counts from the process's start
+  const steps = [`módulos ${Math.round(last)} ms`];
+  return {
+    mark(name: string) {
+      const now = performance.now();
+      steps.push(`${name} ${Math.round(now - last)} ms`);
+      last = now;
+    },
+    summary: () => `${Math.round(performance.now())} ms (${steps.join(" · ")})`,
+  };
+}
+
 async function main() {
+  const clock = bootClock();
   let cfg: Config;
   const environment = readEnvironment();
   try {
@@ -74,19 +112,40 @@ async function main() {
     if (!cfg.SESSION_SECRET || !cfg.ENCRYPTION_KEY) log("Usando segredos locais de DATA_DIR (defina SESSION_SECRET e ENCRYPTION_KEY em produção).");
   }
 
+  // The production build starts loading now, while the database boots and migrates (its modules are
+  // most of the boot's CPU time: ADR 0026); it is configured once the runtime config is known.
+  let buildDir: string | undefined;
+  let buildLoading: Promise<ServerBuild> | undefined;
+  if (!dev) {
+    // BUILD_DIR (vite.config.ts buildDirectory) when set, else the build this bundle sits in, else build/.
+    buildDir = environment.BUILD_DIR ? path.resolve(root, environment.BUILD_DIR) : (ownBuildDir ?? path.join(root, "build"));
+    const buildPath = path.join(buildDir, "server/index.js");
+    if (!existsSync(buildPath)) {
+      console.error("Build não encontrado: rode `npm run build` (ou use `npm start`, que compila antes).");
+      process.exit(1);
+    }
+    buildLoading = import(buildPath) as Promise<ServerBuild>;
+    buildLoading.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
+  }
+  clock.mark("config");
+
   let embedded: EmbeddedDb | undefined;
   if (!cfg.DATABASE_URL) {
     log(`DATABASE_URL não definido: iniciando PostgreSQL embutido em ${path.resolve(cfg.DATA_DIR, "pg")}...`);
     embedded = await startEmbeddedPostgres(cfg.DATA_DIR);
     runtime.databaseUrl = embedded.url;
+    clock.mark("banco embutido");
   }
   const migrator = postgres((cfg.DATABASE_URL ?? runtime.databaseUrl)!, { max: 1, onnotice: () => {} });
+  let stripeKeyStored = false;
   try {
-    const applied = await runMigrations(migrator);
+    const applied = await runMigrations(migrator, path.join(root, "db", "migrations"));
     if (applied.length) log(`Migrações aplicadas: ${applied.join(", ")}`);
+    if (cfg.NODE_ENV !== "production" && !cfg.STRIPE_SECRET_KEY) stripeKeyStored = await adminStripeKeyStored(migrator);
   } finally {
     await migrator.end();
   }
+  clock.mark("migrações");
 
   const app = express();
   app.disable("x-powered-by");
@@ -143,6 +202,7 @@ async function main() {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   const port = (server.address() as { port: number }).port;
+  clock.mark("listen");
   runtime.port = port;
   // The final config: the bound port, APP_URL and the simulator's OANDA URLs derived from it.
   cfg = withRuntime(cfg, runtime);
@@ -155,16 +215,18 @@ async function main() {
       speed: cfg.SIM_SPEED,
       statePath: path.resolve(cfg.DATA_DIR, "sim-state.json"),
     });
+    clock.mark("simulador");
   }
 
   // Billing offline (issue 9): the Stripe simulator, unless a real key is configured (environment or
   // admin settings) or this is production.
   let closeStripeSim: (() => Promise<void>) | undefined;
-  if (cfg.NODE_ENV !== "production" && !cfg.STRIPE_SECRET_KEY && !(await adminStripeKeyStored(cfg.DATABASE_URL!))) {
+  if (cfg.NODE_ENV !== "production" && !cfg.STRIPE_SECRET_KEY && !stripeKeyStored) {
     const stripeSim = await mountStripeSimulator(app, { appPort: port, appUrl: cfg.APP_URL, statePath: path.resolve(cfg.DATA_DIR, "stripe-sim-state.json") });
     closeStripeSim = stripeSim.close;
     runtime.stripeEmbedded = stripeSim.embedded;
     cfg = withRuntime(cfg, runtime);
+    clock.mark("stripe");
   }
 
   app.use(limitRequestBodies);
@@ -188,15 +250,9 @@ async function main() {
     });
     closeVite = () => viteServer.close();
   } else {
-    const buildDir = path.resolve(root, environment.BUILD_DIR || "build"); // BUILD_DIR: vite.config.ts buildDirectory
-    const buildPath = path.join(buildDir, "server/index.js");
-    if (!existsSync(buildPath)) {
-      console.error("Build não encontrado: rode `npm run build` (ou use `npm start`, que compila antes).");
-      process.exit(1);
-    }
-    app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y" }));
-    app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
-    build = (await import(buildPath)) as ServerBuild;
+    app.use("/assets", express.static(path.join(buildDir!, "client/assets"), { immutable: true, maxAge: "1y" }));
+    app.use(express.static(path.join(buildDir!, "client"), { maxAge: "1h" }));
+    build = await buildLoading!;
     configureBuild(build, cfg);
     remixHandler = createRequestHandler({ build, mode: "production", getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }) });
   }
@@ -207,11 +263,13 @@ async function main() {
   const streams = background.handleStreamRequest;
   if (streams) app.use("/api/stream", (req, res, next) => void streams(req, res, next));
   app.use((req, res, next) => remixHandler!(req, res, next));
+  clock.mark("build");
 
   const { logins } = await background.startBackground({ printLogins: embedded !== undefined });
+  clock.mark(cfg.WORKERS === "on" ? "fila e workers" : "fila");
 
   const url = `http://localhost:${port}`;
-  log(`Pronto em ${url}  (corretora: ${cfg.OANDA_MODE === "sim" ? `simulador OANDA, SIM_SPEED=${cfg.SIM_SPEED}` : "OANDA real"}; workers: ${cfg.WORKERS})`);
+  log(`Pronto em ${url}  (corretora: ${cfg.OANDA_MODE === "sim" ? `simulador OANDA, SIM_SPEED=${cfg.SIM_SPEED}` : "OANDA real"}; workers: ${cfg.WORKERS}); início: ${clock.summary()}`);
   for (const line of logins) log(line);
 
   let stopping = false;
@@ -243,14 +301,9 @@ async function main() {
 }
 
 /** Whether an admin stored a Stripe secret key in the settings (then the simulator is not mounted). */
-async function adminStripeKeyStored(databaseUrl: string): Promise<boolean> {
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  try {
-    const [row] = await sql<{ value: { secretKey?: string } }[]>`select value from system_settings where key = 'stripe'`;
-    return !!row?.value?.secretKey;
-  } finally {
-    await sql.end();
-  }
+async function adminStripeKeyStored(sql: postgres.Sql): Promise<boolean> {
+  const [row] = await sql<{ value: { secretKey?: string } }[]>`select value from system_settings where key = 'stripe'`;
+  return !!row?.value?.secretKey;
 }
 
 main().catch((err) => {

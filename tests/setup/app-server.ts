@@ -1,9 +1,11 @@
 /**
- * Runs the real server (`node --import tsx server/index.ts`, production build) as a child process
- * for integration tests, on a random port, and talks to it over HTTP.
+ * Runs the real server (production build) as a child process for integration tests, on a random port,
+ * and talks to it over HTTP. The server is the build's bundle `<BUILD_DIR>/server-entry.js` run by
+ * plain `node`, as `npm start` and the Dockerfile run it (ADR 0026); when that bundle is missing (a
+ * build from before it) or older than one of its sources, `node --import tsx server/index.ts`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -21,10 +23,25 @@ export interface AppServer {
   exited: Promise<number | null>;
 }
 
+/**
+ * The command line that starts the server: `[<BUILD_DIR>/server-entry.js]` when that bundle exists and
+ * no source listed in its metafile (`server-entry.meta.json`) changed after it, else the sources
+ * through tsx (so a test never runs a stale server entry).
+ */
+export function serverCommand(buildDir = process.env.BUILD_DIR || "build"): string[] {
+  const entry = path.resolve(root, buildDir, "server-entry.js");
+  const meta = path.resolve(root, buildDir, "server-entry.meta.json");
+  if (!existsSync(entry) || !existsSync(meta)) return ["--import", "tsx", "server/index.ts"];
+  const built = statSync(entry).mtimeMs;
+  const inputs = Object.keys((JSON.parse(readFileSync(meta, "utf8")) as { inputs: Record<string, unknown> }).inputs);
+  const stale = inputs.some((f) => !existsSync(path.resolve(root, f)) || statSync(path.resolve(root, f)).mtimeMs > built);
+  return stale ? ["--import", "tsx", "server/index.ts"] : [entry];
+}
+
 /** Starts the app; resolves once it prints its "Pronto em" line. */
 export async function startAppServer(env: Record<string, string>, timeoutMs = 60_000): Promise<AppServer> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "forex-ia-test-"));
-  const proc = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+  const proc = spawn(process.execPath, serverCommand(), {
     cwd: root,
     // Tests drive run-once far faster than a person: the per-user action limit is raised unless a test sets it.
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(process.env.BUILD_DIR ? { BUILD_DIR: process.env.BUILD_DIR } : {}), PORT: "0", LOG_LEVEL: "warn", DATA_DIR: dataDir, NODE_ENV: "test", USER_ACTION_RATE_LIMIT: "100000", ...env },
