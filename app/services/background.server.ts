@@ -15,7 +15,7 @@ import { closeLockSession } from "./user-lock.server";
 export async function startBackground(opts: { printLogins: boolean }): Promise<{ logins: string[] }> {
   const cfg = config();
   if (!cfg.DATABASE_URL) throw new Error("DATABASE_URL não definido: o servidor deve iniciar o banco antes do app.");
-  const boss = await startQueue({ connectionString: cfg.DATABASE_URL, onError: (err) => logger().error({ err }, "pg-boss error") });
+  const boss = await startQueue({ connectionString: cfg.DATABASE_URL, workers: cfg.WORKERS === "on", onError: (err) => logger().error({ err }, "pg-boss error") });
   if (cfg.WORKERS === "on") {
     await startWorkers(boss);
     startTickScheduler({ concurrency: cfg.TICK_CONCURRENCY });
@@ -27,8 +27,11 @@ export async function startBackground(opts: { printLogins: boolean }): Promise<{
 
 /** Graceful stop: running ticks finish, then the lock session and the pool close. */
 export async function stopBackground(): Promise<void> {
-  await stopTickScheduler();
-  await stopQueue();
+  // Ticks first (they may queue pushes through pg-boss), then pg-boss's running jobs with what is left of
+  // 25 s: under server/index.ts's 30 s watchdog.
+  const t0 = Date.now();
+  await stopTickScheduler(20_000);
+  await stopQueue(Math.max(2_000, 25_000 - (Date.now() - t0)));
   await closeLockSession();
   await closeDb();
 }
