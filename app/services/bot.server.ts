@@ -6,6 +6,13 @@
  * if the process dies) while it runs. A tick has a deadline (`TICK_TIMEOUT_SEC`): past it, its
  * broker calls are abandoned, the error is stored on the bot and the lock released (ADR 0013).
  *
+ * What a tick costs (issue 13, ADR 0025): one context statement (licence, bot, settings, connection,
+ * stored account state, the risk counters' trades), the transactions since the cursor (the only
+ * broker request of a steady tick), quotes from the environment's shared cache
+ * (quote-cache.server.ts), the account from its stored read valued at those quotes while no
+ * transaction happened (account-state.server.ts), candles from the shared cache, one decisions
+ * insert and one bot update.
+ *
  * Manage-only (issue 9): when the licence lapses while the loop is on, the bot stays on and its
  * ticks only manage (sync, the executor's max-hold / weekend-flat exits; stop loss and take profit
  * stay at the broker): nothing is decided, recorded or opened. The tick enters the mode
@@ -18,10 +25,11 @@
  * text next to the message and are rendered in the reader's language when read.
  */
 import { createHash } from "node:crypto";
-import type { BrokerInstrument, BrokerPort } from "../../core/broker/port";
+import type { BrokerInstrument, BrokerPort, ClientPrice } from "../../core/broker/port";
+import { conversionInstruments } from "../../core/conversion";
 import { decide, type Decision } from "../../core/engine/decide";
 import { isMsg, msg, type Msg } from "../../core/i18n/message";
-import { AI_TIMEFRAMES } from "../../core/instruments";
+import { AI_TIMEFRAMES, instrumentSpec } from "../../core/instruments";
 import { manageOnlyMsg, manageOnlyVerdict, type ManageOnlyReason, type StopBotReason } from "../../core/risk";
 import { resolveTimezone } from "../../core/risk/trading-day";
 import type { CounterTrade } from "../../core/trading/counters";
@@ -29,12 +37,25 @@ import { marketOrderFor } from "../../core/trading/orders";
 import { executeTick, type DecisionRecord, type TickBroker, type TickPorts, type TradeStore } from "../../core/trading/tick";
 import { decisionExplainPayload } from "../../core/trading/explain";
 import type { Candle } from "../../core/candles";
-import type { TradingSettings } from "../../core/settings";
+import { resolveInstruments, type TradingSettings } from "../../core/settings";
 import { BrokerError } from "../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
 import { notices } from "../lib/notifications";
 import { PaymentRequiredError, ValidationError } from "./errors.server";
-import { brokerNow, getConnection, markConnection, recordMarketTime, requireBroker, type BrokerConnectionRow } from "./broker.server";
+import {
+  ACCOUNT_STATE_JSON,
+  freshInstruments,
+  INSTRUMENTS_MAX_AGE_MS,
+  parseAccountState,
+  readAccountState,
+  saveInstruments,
+  storedFor,
+  tickAccount,
+  type StoredAccountState,
+} from "./account-state.server";
+import { brokerNow, clientFor, getConnection, markConnection, recordMarketTime, type BrokerConnectionRow } from "./broker.server";
+import { decryptSecret } from "./crypto.server";
+import { sharedQuotes } from "./quote-cache.server";
 import { config } from "./config.server";
 import { crashPoint } from "./crash-point.server";
 import { db, sqlQueryCount } from "./db.server";
@@ -93,7 +114,7 @@ async function getBot(userId: string): Promise<BotRow | undefined> {
 }
 
 async function licenceValid(userId: string): Promise<boolean> {
-  return (await licenceAndTimezone(userId)).valid;
+  return (await tickContext(userId)).valid;
 }
 
 type TickBotRow = Pick<BotRow, "is_active" | "peak_balance" | "last_started_at" | "manage_only_since" | "manage_only_reason">;
@@ -104,22 +125,83 @@ interface TickContextRow extends TickBotRow, JoinedLicenceColumns {
   timezone: string | null;
   has_bot: boolean;
   settings: unknown;
+  has_connection: boolean;
+  c_environment: BrokerConnectionRow["environment"];
+  c_account_id: string;
+  c_account_alias: string | null;
+  c_account_currency: string | null;
+  c_token_encrypted: string;
+  c_last_transaction_id: string | null;
+  c_market_clock_offset_ms: string;
+  c_status: string;
+  c_connected_at: Date;
+  account_state: unknown;
+  counter_since: Date | null;
+  counter_trades: { id: string; open_time: string; close_time: string | null; realized_pl: string | null; status: string }[] | null;
 }
 
+/** Trades read with the tick's context for the risk counters: those opened or closed since `since`, plus the newest closed and opened. */
+interface CounterPreRead {
+  since: Date;
+  rows: { id: string; openTime: Date; closeTime: Date | null; realizedPL: string | null; status: string }[];
+}
+
+/** What a tick needs from our tables before the broker (`tickContext`). */
+interface TickContext {
+  valid: boolean;
+  timezone?: string;
+  bot?: TickBotRow;
+  settings: TradingSettings;
+  conn?: BrokerConnectionRow;
+  stored?: StoredAccountState;
+  counters?: CounterPreRead;
+}
+
+/** How far back (before the broker's "now") the context read takes the trades of the risk counters: a trading day starts within 24 h of now. */
+const COUNTER_WINDOW_HOURS = 48;
+
 /**
- * What a tick needs from our tables before the broker, in ONE statement: licence validity (wall
- * clock: a subscription is real time; the newest licence, as latestLicence reads it), the user's
- * timezone, the bot's row (absent when it has none) and the trading settings (defaults filled in).
+ * What a tick needs from our tables before the broker, in ONE statement (issue 13: ≤ 10 SQL per
+ * tick): licence validity (wall clock: a subscription is real time; the newest licence, as
+ * latestLicence reads it), the user's timezone, the bot's row (absent when it has none), the trading
+ * settings (defaults filled in), the broker connection, the stored account state
+ * (account-state.server.ts) and the trades the risk counters need over the last
+ * COUNTER_WINDOW_HOURS of the broker's clock (used when this tick's sync records nothing; see
+ * counterTrades).
  */
-async function licenceAndTimezone(userId: string): Promise<{ valid: boolean; timezone?: string; bot?: TickBotRow; settings: TradingSettings }> {
+async function tickContext(userId: string): Promise<TickContext> {
   const [u] = await db()<TickContextRow[]>`
     select u.role, u.subscription_status, u.preferences->>'timezone' as timezone, b.user_id is not null as has_bot,
       b.is_active, b.peak_balance::text as peak_balance, b.last_started_at, b.manage_only_since, b.manage_only_reason, s.settings,
-      ${db().unsafe(LICENCE_JOIN_COLUMNS)}
+      ${db().unsafe(LICENCE_JOIN_COLUMNS)},
+      c.user_id is not null as has_connection, c.environment as c_environment, c.account_id as c_account_id,
+      c.account_alias as c_account_alias, c.account_currency as c_account_currency, c.token_encrypted as c_token_encrypted,
+      c.last_transaction_id as c_last_transaction_id, c.market_clock_offset_ms::text as c_market_clock_offset_ms,
+      c.status as c_status, c.connected_at as c_connected_at,
+      ${db().unsafe(ACCOUNT_STATE_JSON)} as account_state,
+      ct.since as counter_since, ct.rows as counter_trades
     from users u
       left join bots b on b.user_id = u.id
       left join trading_settings s on s.user_id = u.id
       left join lateral (select * from licenses where user_id = u.id order by end_date desc limit 1) l on true
+      left join broker_connections c on c.user_id = u.id
+      left join lateral (
+        select w.since, (
+          select json_agg(json_build_object('id', t.id, 'open_time', t.open_time, 'close_time', t.close_time, 'realized_pl', t.realized_pl::text, 'status', t.status))
+          from (
+            (select id, open_time, close_time, realized_pl, status from trades
+              where user_id = u.id and account_id = c.account_id and (open_time >= w.since or close_time >= w.since))
+            union
+            (select id, open_time, close_time, realized_pl, status from trades
+              where user_id = u.id and account_id = c.account_id and status = 'closed' order by close_time desc limit 50)
+            union
+            (select id, open_time, close_time, realized_pl, status from trades
+              where user_id = u.id and account_id = c.account_id order by open_time desc limit 1)
+          ) t
+        ) as rows
+        from (select now() + make_interval(secs => c.market_clock_offset_ms / 1000.0) - make_interval(hours => ${COUNTER_WINDOW_HOURS}) as since) w
+        where c.user_id is not null
+      ) ct on true
     where u.id = ${userId}`;
   if (!u) return { valid: false, settings: settingsFromRow(undefined) };
   const valid = licenceView(u.role, u.subscription_status, joinedLicence(u)).hasValidLicense;
@@ -132,7 +214,43 @@ async function licenceAndTimezone(userId: string): Promise<{ valid: boolean; tim
         manage_only_reason: u.manage_only_reason,
       }
     : undefined;
-  return { valid, ...(u.timezone ? { timezone: u.timezone } : {}), ...(bot ? { bot } : {}), settings: settingsFromRow(u.settings) };
+  const conn: BrokerConnectionRow | undefined = u.has_connection
+    ? {
+        user_id: userId,
+        environment: u.c_environment,
+        account_id: u.c_account_id,
+        account_alias: u.c_account_alias,
+        account_currency: u.c_account_currency,
+        token_encrypted: u.c_token_encrypted,
+        last_transaction_id: u.c_last_transaction_id,
+        market_clock_offset_ms: u.c_market_clock_offset_ms,
+        status: u.c_status,
+        connected_at: u.c_connected_at,
+      }
+    : undefined;
+  const stored = parseAccountState(u.account_state);
+  const counters: CounterPreRead | undefined =
+    conn && u.counter_since
+      ? {
+          since: u.counter_since,
+          rows: (u.counter_trades ?? []).map((r) => ({
+            id: String(r.id),
+            openTime: new Date(r.open_time),
+            closeTime: r.close_time ? new Date(r.close_time) : null,
+            realizedPL: r.realized_pl,
+            status: r.status,
+          })),
+        }
+      : undefined;
+  return {
+    valid,
+    ...(u.timezone ? { timezone: u.timezone } : {}),
+    ...(bot ? { bot } : {}),
+    settings: settingsFromRow(u.settings),
+    ...(conn ? { conn } : {}),
+    ...(stored ? { stored } : {}),
+    ...(counters ? { counters } : {}),
+  };
 }
 
 /**
@@ -361,25 +479,21 @@ export function brokerWithSignal(client: BrokerPort, signal: AbortSignal): Broke
 
 async function tickLocked(userId: string, force: boolean, signal: AbortSignal): Promise<TickOutcome> {
   const sql = db();
-  const { valid: licensed, timezone: userTimezone, bot, settings } = await licenceAndTimezone(userId);
+  const context = await tickContext(userId);
+  const { valid: licensed, timezone: userTimezone, bot, settings, conn } = context;
   if (!force && !bot?.is_active) return skipped(msg("bot:skip.inactive"));
   // Without a licence only a running loop ticks (manage-only); a run-once with the loop off is refused.
   if (!licensed && !bot?.is_active) return skipped(msg("bot:skip.licence"));
   if (bot?.is_active) await switchManageOnly(userId, bot, licensed);
-  let broker;
-  try {
-    // The client itself is bound to the deadline too: its retries and backoff waits stop with the tick.
-    broker = await requireBroker(userId, signal);
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err; // only "no connection" is expected here
+  if (!conn) {
     if (bot?.is_active) await stopWithNotice(userId, "broker", msg("bot:stopDetail.noBroker"));
     return skipped(msg("bot:errors.noBroker"));
   }
-  const { conn } = broker;
-  const client = brokerWithSignal(broker.client, signal);
+  // The client itself is bound to the deadline too: its retries and backoff waits stop with the tick.
+  const client = brokerWithSignal(clientFor(decryptSecret(conn.token_encrypted), conn.environment, signal), signal);
   try {
     const seen: { nav?: string } = {};
-    const outcome = await tradeOnce(userId, conn, client, settings, { valid: licensed, ...(userTimezone ? { timezone: userTimezone } : {}) }, bot, seen);
+    const outcome = await tradeOnce(userId, conn, client, settings, { valid: licensed, ...(userTimezone ? { timezone: userTimezone } : {}) }, bot, seen, context, signal);
     // The high-water mark only rises and is never reset by a stop (core/trading/counters.ts).
     const nav = seen.nav ?? null;
     await sql`update bots set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null,
@@ -398,9 +512,8 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
     logger().warn({ userId, err: err instanceof BrokerError ? { kind: err.kind, status: err.status } : err }, "tick falhou");
     await sql`update bots set last_tick_at = now(), last_tick_error = ${message}, last_tick_error_msg = ${jsonMsg(errorMsg)} where user_id = ${userId}`;
     if (err instanceof BrokerError) {
-      const prev = await getConnection(userId);
       await markConnection(userId, "error", message);
-      if (prev?.status !== "error") await notify(userId, { type: "error", ...notices.connectionLost(errorMsg) });
+      if (conn.status !== "error") await notify(userId, { type: "error", ...notices.connectionLost(errorMsg) });
       if (err.kind === "auth" || err.kind === "forbidden") await stopWithNotice(userId, "broker", errorMsg);
       if (err.retryable) throw err; // the worker runs the next tick sooner (jobs/handlers.ts); run-once answers 502
     }
@@ -469,10 +582,36 @@ async function tradeOnce(
   licence: { valid: boolean; timezone?: string },
   bot: Pick<BotRow, "peak_balance" | "last_started_at"> | undefined,
   seen: { nav?: string },
+  context: Pick<TickContext, "stored" | "counters">,
+  signal: AbortSignal,
 ): Promise<TickOutcome> {
+  // The offered instruments (stored per account, ADR 0025), read once per tick at most.
+  let offeredList: Promise<readonly BrokerInstrument[]> | undefined;
+  const offered = () => (offeredList ??= offeredInstrumentList(conn, client, { stored: context.stored }));
+  const names = async () => (await offered()).map((i) => i.name);
+  // Quotes from the environment's shared cache (quote-cache.server.ts); the tick's own instruments
+  // (and their conversion pairs) ride along in any read, so one read serves the whole tick.
+  const currency = context.stored?.summary?.currency ?? conn.account_currency ?? "USD";
+  const quotes = async (instruments: string[]) => {
+    const list = await names();
+    const also = resolveInstruments(settings).filter((i) => list.includes(i));
+    for (const i of [...also]) for (const c of conversionInstruments(instrumentSpec(i).quote, currency, list)) also.push(c);
+    return sharedQuotes(conn.environment, instruments, { accountId: conn.account_id, client, offered: list }, { also, signal });
+  };
+  const account = tickAccount({
+    userId,
+    conn,
+    client,
+    stored: context.stored,
+    quotes,
+    // Margin rates for the valuation: the broker's, from the offered list.
+    marginRates: async () => new Map((await offered()).map((i) => [i.name, i.marginRate])),
+    offered: names,
+  });
+  const books = { changed: false };
   const ports: TickPorts = {
-    broker: liveBroker(userId, conn, client),
-    store: liveStore(userId, conn, client, settings),
+    broker: liveBroker(userId, conn, client, { quotes, account, instruments: names }),
+    store: liveStore(userId, conn, client, settings, context.counters, books),
     decisions: {
       prepare: async (instruments, now) => {
         const sets = await completeCandleSets(client, conn.environment, instruments, AI_TIMEFRAMES, now);
@@ -498,6 +637,7 @@ async function tradeOnce(
     runStartedAt,
   });
   seen.nav = report.nav;
+  logger().debug({ userId, nav: report.nav, balance: report.balance, accountSource: account.lastSource() }, "tick account");
   if (report.manageOnly) {
     const m = report.manageOnly;
     return { status: "done", decisions: [], manageOnly: m.manageOnly, manageOnlyReason: m.reason, manageOnlyReasonMsg: m.reasonMsg };
@@ -514,43 +654,70 @@ async function tradeOnce(
   return { status: "done", decisions, ...(report.stopped ? { stopped: report.stopped.stopBot } : {}) };
 }
 
-/** How long the list of instruments an account offers is reused (it changes on the broker's side only). */
-const OFFERED_TTL_MS = 60 * 60_000;
+/** Offered-instrument lists read in this process, by `environment:account`, with when the broker gave them (the tick reads the stored one from its context row). */
 const offered = new Map<string, { at: number; list: readonly BrokerInstrument[] }>();
+/** Equal lists are kept once (most accounts of an environment offer the same instruments). */
+const internedLists = new Map<string, readonly BrokerInstrument[]>();
 
-/**
- * The instruments the connected account offers (GET A/instruments: names, precision, margin rates),
- * read at most once per OFFERED_TTL_MS per account: the tick skips the user's instruments that are
- * not in it and the pre-flight check uses the broker's margin rates (issue 12).
- * @throws the broker's error when the list cannot be read
- */
-export async function offeredInstrumentList(conn: Pick<BrokerConnectionRow, "environment" | "account_id">, client: BrokerPort): Promise<readonly BrokerInstrument[]> {
-  const key = `${conn.environment}:${conn.account_id}`;
-  const hit = offered.get(key);
-  if (hit && Date.now() - hit.at < OFFERED_TTL_MS) return hit.list;
-  const list = await client.getInstruments(conn.account_id);
-  offered.set(key, { at: Date.now(), list });
+function intern(list: readonly BrokerInstrument[]): readonly BrokerInstrument[] {
+  const key = JSON.stringify(list);
+  const hit = internedLists.get(key);
+  if (hit) return hit;
+  if (internedLists.size > 1000) internedLists.clear();
+  internedLists.set(key, list);
   return list;
 }
 
-/** Names of the instruments the account offers (offeredInstrumentList). */
-async function offeredInstruments(conn: BrokerConnectionRow, client: BrokerPort): Promise<readonly string[]> {
-  return (await offeredInstrumentList(conn, client)).map((i) => i.name);
+/**
+ * The instruments the connected account offers (GET A/instruments: names, precision, margin rates),
+ * read from the broker at most once per INSTRUMENTS_MAX_AGE_MS per account: from this process's
+ * memory, else the account's stored list (`account_states`, ADR 0025; `known.stored` when the
+ * caller already read it, else one statement), else the broker — then stored for every process.
+ * The tick skips the user's instruments that are not in it and the pre-flight check uses the
+ * broker's margin rates (issue 12).
+ * @throws the broker's error when the list cannot be read
+ */
+export async function offeredInstrumentList(
+  conn: Pick<BrokerConnectionRow, "environment" | "account_id"> & { user_id?: string },
+  client: BrokerPort,
+  known?: { stored: StoredAccountState | undefined },
+): Promise<readonly BrokerInstrument[]> {
+  const key = `${conn.environment}:${conn.account_id}`;
+  const now = Date.now();
+  const hit = offered.get(key);
+  if (hit && now - hit.at < INSTRUMENTS_MAX_AGE_MS) return hit.list;
+  const stored = known ? known.stored : conn.user_id ? await readAccountState(conn.user_id) : undefined;
+  const fromDb = freshInstruments(stored, conn, now);
+  if (fromDb) {
+    const list = intern(fromDb);
+    offered.set(key, { at: storedFor(stored, conn)!.instruments_read_at!.getTime(), list });
+    return list;
+  }
+  const list = intern(await client.getInstruments(conn.account_id));
+  offered.set(key, { at: now, list });
+  if (conn.user_id) await saveInstruments(conn.user_id, conn, list);
+  return list;
 }
 
 /** The executor's broker port over the user's broker client (core/trading/tick.ts TickBroker). */
-function liveBroker(userId: string, conn: BrokerConnectionRow, client: BrokerPort): TickBroker {
+function liveBroker(
+  userId: string,
+  conn: BrokerConnectionRow,
+  client: BrokerPort,
+  via: { quotes: (instruments: string[]) => Promise<ClientPrice[]>; account: ReturnType<typeof tickAccount>; instruments: () => Promise<readonly string[]> },
+): TickBroker {
   return {
-    accountSummary: () => client.getAccountSummary(conn.account_id),
-    openTrades: () => client.listOpenTrades(conn.account_id),
+    // Summary and open trades: the stored state valued at current quotes while no transaction happened (ADR 0025).
+    accountSummary: async () => (await via.account.snapshot()).summary,
+    openTrades: async () => (await via.account.snapshot()).trades,
     prices: async (instruments) => {
-      const prices = await client.getPricing(conn.account_id, instruments);
+      const prices = await via.quotes(instruments);
       // The broker clock's offset is stored when it moves (the simulator replays history; ≈0 on OANDA).
       const market = prices.reduce((t, p) => Math.max(t, Date.parse(p.time)), 0);
       if (market > 0 && Math.abs(market - brokerNow(conn)) > 1000) await recordMarketTime(userId, market);
       return prices;
     },
-    instruments: () => offeredInstruments(conn, client),
+    instruments: via.instruments,
     closeTrade: async (trade, reason) => {
       crashPoint("before-exit-close");
       const r = await client.closeTrade(conn.account_id, trade.id);
@@ -562,14 +729,20 @@ function liveBroker(userId: string, conn: BrokerConnectionRow, client: BrokerPor
   };
 }
 
-/** The executor's trade store over our PostgreSQL books of the account (core/trading/tick.ts TradeStore). */
-function liveStore(userId: string, conn: BrokerConnectionRow, client: BrokerPort, settings: TradingSettings): TradeStore {
+/**
+ * The executor's trade store over our PostgreSQL books of the account (core/trading/tick.ts
+ * TradeStore). `pre` are the counter trades read with the tick's context: used while no sync of this
+ * tick recorded anything (`books.changed`).
+ */
+function liveStore(userId: string, conn: BrokerConnectionRow, client: BrokerPort, settings: TradingSettings, pre: CounterPreRead | undefined, books: { changed: boolean }): TradeStore {
   const sql = db();
   return {
     sync: async () => {
+      const before = conn.last_transaction_id;
       await reconcile(userId, conn, client);
+      if (conn.last_transaction_id !== before) books.changed = true;
     },
-    counterTrades: (dayStart) => counterTrades(userId, conn.account_id, dayStart),
+    counterTrades: (dayStart) => (pre && !books.changed && dayStart >= pre.since ? countersFromPreRead(pre, dayStart) : counterTrades(userId, conn.account_id, dayStart)),
     recordDecisions: async (records, now) => {
       // Every decision (including "no trade") is stored before any order is sent (the reconcile that
       // records a fill reads the decision by its id, even after a crash), in the same statement that
@@ -637,26 +810,44 @@ async function noteTimeframeChanges(userId: string, decisions: Decision[], prev:
   }
 }
 
+/** A trade row as the risk counters take it. */
+const counterTrade = (r: { closeTime: Date | null; openTime: Date; realizedPL: string | null; status: string }): CounterTrade => ({
+  openTime: r.openTime,
+  closeTime: r.status === "closed" ? r.closeTime : null,
+  realizedPL: r.status === "closed" ? r.realizedPL : null,
+});
+
 /**
  * Trades of the account for the risk counters (core/trading/counters.ts), from our books
  * (reconciled just before), in one query: those opened or closed since the trading day started,
  * plus the newest closed ones for the losing streak and the newest opened for the cooldown.
  */
 async function counterTrades(userId: string, accountId: string, dayStart: Date): Promise<CounterTrade[]> {
-  const rows = await db()<{ open_time: Date; close_time: Date | null; realized_pl: string | null; status: string }[]>`
-    (select open_time, close_time, realized_pl::text, status from trades
+  const rows = await db()<{ id: string; open_time: Date; close_time: Date | null; realized_pl: string | null; status: string }[]>`
+    (select id, open_time, close_time, realized_pl::text, status from trades
       where user_id = ${userId} and account_id = ${accountId} and (open_time >= ${dayStart} or close_time >= ${dayStart}))
     union
-    (select open_time, close_time, realized_pl::text, status from trades
+    (select id, open_time, close_time, realized_pl::text, status from trades
       where user_id = ${userId} and account_id = ${accountId} and status = 'closed' order by close_time desc limit 50)
     union
-    (select open_time, close_time, realized_pl::text, status from trades
+    (select id, open_time, close_time, realized_pl::text, status from trades
       where user_id = ${userId} and account_id = ${accountId} order by open_time desc limit 1)`;
-  return rows.map((r) => ({
-    openTime: r.open_time,
-    closeTime: r.status === "closed" ? r.close_time : null,
-    realizedPL: r.status === "closed" ? r.realized_pl : null,
-  }));
+  return rows.map((r) => counterTrade({ openTime: r.open_time, closeTime: r.close_time, realizedPL: r.realized_pl, status: r.status }));
+}
+
+/**
+ * The same trades as `counterTrades`, taken from the context's read (which holds every trade opened
+ * or closed since `pre.since` ≤ dayStart, the newest 50 closed and the newest opened): no statement.
+ */
+function countersFromPreRead(pre: CounterPreRead, dayStart: Date): CounterTrade[] {
+  const t0 = dayStart.getTime();
+  const keep = new Set<string>();
+  for (const r of pre.rows) if (r.openTime.getTime() >= t0 || (r.closeTime && r.closeTime.getTime() >= t0)) keep.add(r.id);
+  const closed = pre.rows.filter((r) => r.status === "closed" && r.closeTime).sort((a, b) => b.closeTime!.getTime() - a.closeTime!.getTime());
+  for (const r of closed.slice(0, 50)) keep.add(r.id);
+  const newest = pre.rows.reduce<(typeof pre.rows)[number] | undefined>((n, r) => (!n || r.openTime > n.openTime ? r : n), undefined);
+  if (newest) keep.add(newest.id);
+  return pre.rows.filter((r) => keep.has(r.id)).map(counterTrade);
 }
 
 /** The order's client id: derived from the user and the decision id, so a repeated tick can never open a second trade. */

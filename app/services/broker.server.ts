@@ -17,7 +17,11 @@ import { decryptSecret, encryptSecret } from "./crypto.server";
 import { db } from "./db.server";
 import { ConflictError, DomainError, InternalError, UpstreamError, ValidationError } from "./errors.server";
 import { logger } from "./logger.server";
+import { noteBrokerClock } from "./quote-cache.server";
 import { lockReconcile, reconcile } from "./reconcile.server";
+
+/** The simulator's reply header with its clock's tag (server/simulator/server.ts SIM_CLOCK_HEADER; not imported: the simulator stays out of the app bundle). */
+const SIM_CLOCK_HEADER = "x-sim-clock";
 
 import type { BrokerConnectionRow } from "./broker-connection";
 export type { BrokerConnectionRow };
@@ -32,6 +36,12 @@ export function clientFor(token: string, environment: Environment, signal?: Abor
   const hosts = cfg.oanda[environment];
   return createOandaClient({
     environment, token, apiUrl: hosts.api, streamUrl: hosts.stream, clock: systemClock,
+    // The simulator's clock tag on every reply (absent on OANDA): the shared quotes follow its jumps.
+    fetch: async (input, init) => {
+      const res = await fetch(input, init);
+      noteBrokerClock(environment, res.headers.get(SIM_CLOCK_HEADER));
+      return res;
+    },
     timeoutMs: cfg.OANDA_TIMEOUT_MS, retries: cfg.OANDA_RETRIES,
     ...(signal && { signal }),
   });

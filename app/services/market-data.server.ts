@@ -2,7 +2,9 @@
  * Shared market data (DESIGN.md §3.1): candles per (environment, instrument, granularity) are
  * fetched once per closed candle and cached in PostgreSQL (`market_candles`), so every bot of every
  * process reads the same cache instead of calling the broker. Only complete candles are cached;
- * the forming candle is never used for signals.
+ * the forming candle is never used for signals. A process also keeps the newest series it read
+ * (issue 13): a tick whose series all end at their last closed candle already read here costs no
+ * statement.
  */
 import type { BrokerPort, Environment } from "../../core/broker/port";
 import type { Candle } from "../../core/candles";
@@ -26,7 +28,8 @@ export const seriesKey = (instrument: string, granularity: string) => `${instrum
 
 /**
  * The latest `count` complete candles, ascending, of every (instrument, granularity) pair, keyed by
- * `seriesKey`. Reads the cache in two statements whatever the number of series; a series whose
+ * `seriesKey`. From this process's memory when every series was read here up to its last closed
+ * candle; else reads the cache in two statements whatever the number of series; a series whose
  * newest cached candle is older than its last closed candle at `now` is first fetched from the
  * broker, and every fetched candle is inserted in one statement.
  */
@@ -45,6 +48,11 @@ export async function completeCandleSets(
       return { instrument, granularity, lastClosedStart: new Date(Math.floor(now.getTime() / step) * step - step) };
     }),
   );
+  // Every series already read in this process up to its last closed candle: no statement at all.
+  const memo = candleMemo();
+  const memoKey = (x: (typeof series)[number]) => `${environment}:${seriesKey(x.instrument, x.granularity)}:${count}`;
+  const hits = series.map((x) => memo.get(memoKey(x))).filter((m, i) => m && m.lastClosed === series[i]!.lastClosedStart.getTime());
+  if (hits.length === series.length) return new Map(series.map((x, i) => [seriesKey(x.instrument, x.granularity), hits[i]!.candles.slice()]));
   const latest = await sql<{ instrument: string; granularity: string; time: Date }[]>`
     select instrument, granularity, max(time) as time from market_candles
     where environment = ${environment} and instrument = any(${instruments as string[]}) and granularity = any(${granularities as string[]})
@@ -90,5 +98,19 @@ export async function completeCandleSets(
     });
   }
   for (const list of out.values()) list.sort((a, b) => a.time - b.time);
+  for (const x of series) {
+    const list = out.get(seriesKey(x.instrument, x.granularity))!;
+    // Only a series that reaches its last closed candle is kept (complete candles never change).
+    if (list.length && list[list.length - 1]!.time === x.lastClosedStart.getTime()) memo.set(memoKey(x), { lastClosed: x.lastClosedStart.getTime(), candles: list.slice() });
+  }
   return out;
+}
+
+declare global {
+  var __candleMemo: Map<string, { lastClosed: number; candles: Candle[] }> | undefined;
+}
+
+/** The newest complete series read by this process, by environment, series and count (one entry per series, replaced as candles close). */
+function candleMemo() {
+  return (globalThis.__candleMemo ??= new Map());
 }

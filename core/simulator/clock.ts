@@ -14,6 +14,7 @@ export interface SimClockState {
 /** Sim clock driven by a real-time source (`realNow`, epoch ms). */
 export class SimClock {
   private s: SimClockState;
+  private adjustments = 0;
   constructor(private readonly realNow: () => number, startSimMs: number, speed = 1) {
     if (!(speed >= 0) || !Number.isFinite(speed)) throw new Error("speed must be a finite number ≥ 0");
     this.s = { anchorSim: startSimMs, anchorReal: realNow(), speed };
@@ -22,6 +23,14 @@ export class SimClock {
   /** Current sim time, epoch ms (integer). */
   now(): number {
     return Math.floor(this.s.anchorSim + (this.realNow() - this.s.anchorReal) * this.s.speed);
+  }
+
+  /**
+   * How many times the clock was re-anchored (a jump or a new speed): a broker client sharing
+   * quotes across accounts (app/services/quote-cache.server.ts) drops those read before a change.
+   */
+  get generation(): number {
+    return this.adjustments;
   }
 
   /** Current multiplier of real time. */
@@ -40,5 +49,6 @@ export class SimClock {
     const speed = opts.speed ?? this.s.speed;
     if (!(speed >= 0) || !Number.isFinite(speed)) throw new Error("speed must be ≥ 0");
     this.s = { anchorSim: this.now() + Math.round(adv * 1000), anchorReal: this.realNow(), speed };
+    this.adjustments++;
   }
 }

@@ -7,6 +7,7 @@
  * - `startSimulator(opts)`: the same on its own HTTP server.
  * A 1 s real-time timer evaluates stops/targets even when no request comes in.
  */
+import { randomUUID } from "node:crypto";
 import express, { type Router } from "express";
 import { listenApp } from "../listen";
 import { controlRouter, localCallersOnly } from "./control";
@@ -61,6 +62,9 @@ export function createSimulator(opts: SimulatorAppOptions): Simulator {
  */
 export type SimulatorApp = Router & { sim: Simulator; faults: FaultRegistry; stop(): void; openStreams(): number };
 
+/** Reply header naming the simulator instance and its clock generation (not sent by real OANDA). */
+export const SIM_CLOCK_HEADER = "X-Sim-Clock";
+
 /** Real-time ms between background trigger evaluations. */
 export const TRIGGER_TICK_MS = 1000;
 
@@ -85,7 +89,14 @@ export function createSimulatorApp(opts: SimulatorAppOptions): SimulatorApp {
   const streams: StreamRegistry = { timers, open: new Set(), faults };
   const router = express.Router();
   const json = express.json({ type: () => true, limit: "1mb" });
-  for (const prefix of ["/practice", "/live"]) router.use(prefix, oandaHeaders, json);
+  // `X-Sim-Clock`: this simulator and its clock's generation, on every OANDA reply; a jump of the
+  // clock (POST /sim/clock) changes it, so quotes the app shares across accounts are read again.
+  const clockTag = randomUUID().slice(0, 8);
+  const simClockHeader: express.RequestHandler = (_req, res, next) => {
+    res.setHeader(SIM_CLOCK_HEADER, `${clockTag}.${sim.clock.generation}`);
+    next();
+  };
+  for (const prefix of ["/practice", "/live"]) router.use(prefix, oandaHeaders, simClockHeader, json);
   // Injected broker faults (faults.ts) on the OANDA paths only, before any route handles them.
   router.use(faultMiddleware(faults));
   // The control API: local, same-origin callers only, no CORS (control.ts).
