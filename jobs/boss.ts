@@ -15,12 +15,19 @@ export interface StartQueueOptions {
   connectionString: string;
   /** Receives pg-boss's background errors (its maintenance and workers). */
   onError: (err: Error) => void;
+  /**
+   * Whether this process runs workers (config `WORKERS`, default true). A web-only process (false) only
+   * creates the queues and sends jobs: no pg-boss cron clock (and its `__pgboss__send-it` worker), no
+   * maintenance; the WORKERS=on processes do those (README "Deployment").
+   */
+  workers?: boolean;
 }
 
 /** Starts pg-boss, creates the queues and deletes retired ones (`RETIRED_QUEUES`). Safe to call twice. */
 export async function startQueue(opts: StartQueueOptions): Promise<PgBoss> {
   if (globalThis.__boss) return globalThis.__boss;
-  const boss = new PgBoss({ connectionString: opts.connectionString, max: 4, maintenanceIntervalSeconds: 30 });
+  const workers = opts.workers ?? true;
+  const boss = new PgBoss({ connectionString: opts.connectionString, max: 4, maintenanceIntervalSeconds: 30, schedule: workers, supervise: workers });
   boss.on("error", opts.onError);
   await boss.start();
   // One read of every queue, then writes only where something changed (ADR 0026: a boot used to spend
