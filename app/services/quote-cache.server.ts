@@ -24,7 +24,6 @@
  * hub prices published before it are not used. Real OANDA sends no such header: one clock.
  */
 import type { BrokerPort, ClientPrice, Environment } from "../../core/broker/port";
-import type { PriceHub } from "./streams/price-hub.server";
 
 /** How long a quote read from the broker (or published by the hub) is served to other ticks, ms. */
 export const QUOTE_TTL_MS = 1000;
@@ -107,9 +106,14 @@ export interface QuoteReader {
   offered?: readonly string[];
 }
 
+/** What this module reads of the process's price hub (streams/price-hub.server.ts `globalThis.__priceHub`; not imported: the hub imports the broker module, which imports this one). */
+interface HubLatest {
+  latestFor(environment: Environment, instruments: Iterable<string>): { instrument: string; time: string; tradeable: boolean; bid: string; ask: string; pub: number }[];
+}
+
 /** The hub's price of `instrument` when the hub runs here and published it less than QUOTE_TTL_MS ago (under the current clock). */
 function hubPrice(environment: Environment, instrument: string, q: EnvQuotes, now: number): ClientPrice | undefined {
-  const hub: PriceHub | undefined = globalThis.__priceHub;
+  const hub = (globalThis as { __priceHub?: HubLatest }).__priceHub;
   const p = hub?.latestFor(environment, [instrument])[0];
   if (!p || now - p.pub > QUOTE_TTL_MS || p.pub < q.clockChangedAt) return undefined;
   return { instrument: p.instrument, time: p.time, tradeable: p.tradeable, bid: p.bid, ask: p.ask };
