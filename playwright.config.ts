@@ -70,6 +70,7 @@ const VIEWPORTS = [
   { name: "nojs", grep: /@nojs/, use: { viewport: { width: 1440, height: 900 }, javaScriptEnabled: false } },
 ];
 const ADMIN_SPEC = /admin\.spec\.ts$/;
+const SCREENSHOTS_SPEC = /screenshots\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -96,7 +97,9 @@ export default defineConfig({
     ...chromium,
   },
   projects: [
-    ...VIEWPORTS.map((v) => ({ ...v, testIgnore: ADMIN_SPEC })),
+    // The screenshots spec runs in the desktop project only and takes the mobile pages itself (one user and
+    // AI trade for both viewports).
+    ...VIEWPORTS.map((v) => ({ ...v, testIgnore: v.name === "desktop" ? ADMIN_SPEC : [ADMIN_SPEC, SCREENSHOTS_SPEC] })),
     // One after another: each reads the figures the others' journeys change.
     ...VIEWPORTS.map((v, i) => ({
       ...v,

@@ -4,6 +4,9 @@
  * auth, auth-contract, auth-done, hero, dashboard, history, settings, notifications, billing (plus the
  * hero without broker and the wizard). The logged-in user has a simulator account, an open trade
  * opened by the AI and, when the DB is reachable, a few closed trades.
+ * One run (the desktop project; playwright.config.ts keeps it out of the mobile one) takes both
+ * viewports: the mobile pages are a second browser context with the mobile project's settings and the
+ * same cookies, so the user, the broker account and the AI's trade are made once, not once per viewport.
  */
 import { existsSync, statSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
@@ -17,25 +20,57 @@ async function capture(page: Page, name: string, viewport: string) {
   expect(existsSync(path) && statSync(path).size > 5_000, path).toBe(true);
 }
 
-test("screenshots of every subscriber page", async ({ page, request }, testInfo) => {
-  test.setTimeout(360_000);
-  const viewport = testInfo.project.name;
+/** The pages of both viewports, captured together under the same name. */
+type Views = { desktop: Page; mobile: Page };
 
-  await page.goto("/auth");
-  await capture(page, "auth", viewport);
+/** Copies the desktop context's cookies (registration, session) into the mobile one. */
+async function shareCookies(v: Views) {
+  await v.mobile.context().clearCookies();
+  await v.mobile.context().addCookies(await v.desktop.context().cookies());
+}
+
+/** Opens `path` (when given) and captures it at both viewports. */
+async function captureBoth(v: Views, name: string, path?: string) {
+  for (const [viewport, page] of Object.entries(v)) {
+    if (path) await page.goto(path);
+    await capture(page, name, viewport);
+  }
+}
+
+test("screenshots of every subscriber page", async ({ page, request, browser }, testInfo) => {
+  test.setTimeout(360_000);
+  const use = testInfo.project.use;
+  const m = testInfo.config.projects.find((p) => p.name === "mobile")!.use;
+  const mobileContext = await browser.newContext({
+    baseURL: use.baseURL,
+    locale: use.locale,
+    timezoneId: use.timezoneId,
+    viewport: m.viewport,
+    isMobile: m.isMobile,
+    hasTouch: m.hasTouch,
+    deviceScaleFactor: m.deviceScaleFactor,
+  });
+  const v: Views = { desktop: page, mobile: await mobileContext.newPage() };
+
+  await captureBoth(v, "auth", "/auth");
   const email = await registerToContract(page);
-  await capture(page, "auth-contract", viewport);
+  await shareCookies(v);
+  await v.mobile.goto("/auth/contract");
+  await captureBoth(v, "auth-contract");
   await page.context().clearCookies();
-  await page.goto(`/auth/done?email=${encodeURIComponent(email)}`);
-  await capture(page, "auth-done", viewport);
+  await captureBoth(v, "auth-done", `/auth/done?email=${encodeURIComponent(email)}`);
 
   const creds = await loginNewSubscriber(page, request);
-  await expect(page.getByTestId("hero-title")).toHaveText("Conectar Oanda");
-  await capture(page, "hero-no-broker", viewport);
-  await page.getByTestId("power-button").click();
-  await page.getByRole("dialog").getByRole("button", { name: "Começar" }).click();
-  await capture(page, "wizard", viewport);
-  await page.keyboard.press("Escape");
+  await shareCookies(v);
+  await v.mobile.goto("/");
+  for (const p of Object.values(v)) await expect(p.getByTestId("hero-title")).toHaveText("Conectar Oanda");
+  await captureBoth(v, "hero-no-broker");
+  for (const p of Object.values(v)) {
+    await p.getByTestId("power-button").click();
+    await p.getByRole("dialog").getByRole("button", { name: "Começar" }).click();
+  }
+  await captureBoth(v, "wizard");
+  for (const p of Object.values(v)) await p.keyboard.press("Escape");
 
   const { accountId } = await connectSimAccount(page);
   await openTradeWithAi(page); // before seeding: seeded closed trades count against the risk limits of today
@@ -51,8 +86,11 @@ test("screenshots of every subscriber page", async ({ page, request }, testInfo)
     ]);
   }
   for (const p of SUBSCRIBER_PAGES) {
-    await page.goto(p.path);
-    if (p.name === "hero") await expect(page.getByTestId("hero-title")).toHaveText("IA Ativa");
-    await capture(page, p.name, viewport);
+    for (const [viewport, view] of Object.entries(v)) {
+      await view.goto(p.path);
+      if (p.name === "hero") await expect(view.getByTestId("hero-title")).toHaveText("IA Ativa");
+      await capture(view, p.name, viewport);
+    }
   }
+  await mobileContext.close();
 });
