@@ -129,7 +129,10 @@ function fresh(environment: Environment, q: EnvQuotes, instrument: string, now: 
 /** Rejects with the signal's reason when it aborts, else settles as `p`; `ms` bounds the wait (then resolves `undefined`). */
 function within<T>(p: Promise<T>, ms: number, signal?: AbortSignal): Promise<T | undefined> {
   return new Promise<T | undefined>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+    if (signal?.aborted) {
+      p.catch(() => {}); // the read's failure is nobody's now (an unhandled rejection would end the process)
+      return reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+    }
     const timer = Number.isFinite(ms) ? setTimeout(() => finish(() => resolve(undefined)), ms) : undefined;
     const onAbort = () => finish(() => reject(signal!.reason instanceof Error ? signal!.reason : new Error(String(signal!.reason))));
     const finish = (f: () => void) => {
@@ -163,6 +166,8 @@ function startRead(environment: Environment, q: EnvQuotes, reader: QuoteReader, 
       throw err;
     },
   );
+  // Handled here too: a caller that stopped waiting (deadline, join timeout) leaves the read unobserved.
+  flight.promise.catch(() => {});
   q.flights.add(flight);
   return flight;
 }
