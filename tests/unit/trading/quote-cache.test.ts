@@ -1,0 +1,95 @@
+/**
+ * Issue 13 (ADR 0025): the shared quote cache of an environment (app/services/quote-cache.server.ts)
+ * over a fake pricing endpoint that counts its reads: ticks within a second share one read, the
+ * read carries every instrument ticks asked for, a simulator clock jump drops the cached quotes, a
+ * failing read of another user's token does not fail the others, and a read nobody waits for any
+ * more (a tick past its deadline) does not end the process with an unhandled rejection.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ClientPrice, Environment } from "../../../core/broker/port";
+import { noteBrokerClock, QUOTE_TTL_MS, sharedQuotes } from "../../../app/services/quote-cache.server";
+
+let env = 0;
+/** A fresh environment key per test (the cache is process-wide). */
+const freshEnv = () => `practice-${++env}` as Environment;
+
+function pricing(opts: { fail?: boolean; delayMs?: number } = {}) {
+  const reads: string[][] = [];
+  let mid = 1.1;
+  const getPricing = async (_account: string, instruments: string[]): Promise<ClientPrice[]> => {
+    reads.push(instruments);
+    if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+    if (opts.fail) throw new Error("503");
+    mid += 0.0001;
+    return instruments.map((instrument) => ({ instrument, time: new Date().toISOString(), tradeable: true, bid: mid.toFixed(5), ask: (mid + 0.0001).toFixed(5) }));
+  };
+  return { reads, reader: (offered?: string[]) => ({ accountId: "a", client: { getPricing }, ...(offered ? { offered } : {}) }) };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("shared quotes", () => {
+  it("ticks within a second share one read; after it a new read comes", async () => {
+    const e = freshEnv();
+    const p = pricing();
+    const [a, b] = await Promise.all([sharedQuotes(e, ["EUR_USD"], p.reader()), sharedQuotes(e, ["EUR_USD"], p.reader())]);
+    const c = await sharedQuotes(e, ["EUR_USD"], p.reader());
+    expect(p.reads.length).toBe(1);
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+    vi.useFakeTimers({ now: Date.now() + QUOTE_TTL_MS + 1, toFake: ["Date"] });
+    const d = await sharedQuotes(e, ["EUR_USD"], p.reader());
+    expect(p.reads.length).toBe(2);
+    expect(d[0]!.bid).not.toBe(a[0]!.bid);
+  });
+
+  it("one read carries the instruments other ticks asked for, limited to what the account offers", async () => {
+    const e = freshEnv();
+    const p = pricing();
+    await sharedQuotes(e, ["USD_JPY"], p.reader(), { also: ["GBP_USD", "EUR_GBP"] });
+    vi.useFakeTimers({ now: Date.now() + QUOTE_TTL_MS + 1, toFake: ["Date"] });
+    await sharedQuotes(e, ["EUR_USD"], p.reader(["EUR_USD", "GBP_USD", "USD_JPY"]));
+    expect(p.reads[1]!.sort()).toEqual(["EUR_USD", "GBP_USD", "USD_JPY"]);
+    const got = await sharedQuotes(e, ["GBP_USD", "USD_JPY"], p.reader());
+    expect(got.map((q) => q.instrument)).toEqual(["GBP_USD", "USD_JPY"]);
+    expect(p.reads.length).toBe(2);
+  });
+
+  it("a simulator clock jump (a new X-Sim-Clock tag) drops the cached quotes", async () => {
+    const e = freshEnv();
+    const p = pricing();
+    noteBrokerClock(e, "sim.1");
+    await sharedQuotes(e, ["EUR_USD"], p.reader());
+    noteBrokerClock(e, "sim.1");
+    await sharedQuotes(e, ["EUR_USD"], p.reader());
+    expect(p.reads.length).toBe(1);
+    noteBrokerClock(e, "sim.2");
+    await sharedQuotes(e, ["EUR_USD"], p.reader());
+    expect(p.reads.length).toBe(2);
+  });
+
+  it("another user's failing read makes the waiting tick read on its own; its own failure is its error", async () => {
+    const e = freshEnv();
+    const bad = pricing({ fail: true, delayMs: 20 });
+    const good = pricing();
+    const [first, second] = await Promise.allSettled([sharedQuotes(e, ["EUR_USD"], bad.reader()), sharedQuotes(e, ["EUR_USD"], good.reader())]);
+    expect(first.status).toBe("rejected");
+    expect(second.status).toBe("fulfilled");
+    expect((second as PromiseFulfilledResult<ClientPrice[]>).value.map((q) => q.instrument)).toEqual(["EUR_USD"]);
+  });
+
+  it("a tick past its deadline stops waiting, and the read it left behind fails without an unhandled rejection", async () => {
+    const e = freshEnv();
+    const p = pricing({ fail: true, delayMs: 30 });
+    const deadline = new AbortController();
+    const waiting = sharedQuotes(e, ["EUR_USD"], p.reader(), { signal: deadline.signal });
+    deadline.abort(new Error("prazo"));
+    await expect(waiting).rejects.toThrow("prazo");
+    const aborted = AbortSignal.abort(new Error("já passou"));
+    await expect(sharedQuotes(freshEnv(), ["EUR_USD"], p.reader(), { signal: aborted })).rejects.toThrow("já passou");
+    // Let the abandoned reads fail (vitest fails the run on an unhandled rejection).
+    await new Promise((r) => setTimeout(r, 80));
+  });
+});
