@@ -11,11 +11,11 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useMemo, type ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { useNonce } from "~/lib/nonce";
 import { AppHeader, NavDock } from "~/components/layout";
-import { createI18n, i18nFor, INTL_LOCALE, toLanguage } from "~/i18n";
+import { i18nFor, INTL_LOCALE, loadLanguages, toLanguage } from "~/i18n";
 import { chromeData } from "~/lib/pages.server";
 import { usePushRegistration } from "~/lib/push-client";
 import styles from "./tailwind.css?url";
@@ -33,7 +33,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   return [{ title: t("meta.title") }, { name: "description", content: t("meta.description") }, { name: "theme-color", content: "#020617" }];
 };
 
-export const loader = async ({ request }: LoaderFunctionArgs) => chromeData(request);
+export const loader = async ({ request, context }: LoaderFunctionArgs) => chromeData(request, context);
 
 /** Pages where the header and dock are hidden (PRODUCT.md §2 Navigation and header: auth, contract, done, admin, subscription). */
 function chromeHidden(pathname: string): boolean {
@@ -45,7 +45,10 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const { pathname } = useLocation();
   const showChrome = !!data?.user && data.user.role !== "admin" && !chromeHidden(pathname);
-  const i18n = useMemo(() => createI18n(data?.language), [data?.language]);
+  // One shared instance per language: no i18next init per server render (issue 13). A language switched
+  // in the browser (settings) loads its catalogues first (shown in pt meanwhile).
+  const i18n = i18nFor(data?.language);
+  useEffect(() => void loadLanguages(data?.language).catch(() => {}), [data?.language]);
   const nonce = useNonce();
   // Web push after login (PRODUCT.md §2): the service worker, and the subscription when allowed.
   usePushRegistration(showChrome ? data?.user?.email : null);

@@ -6,7 +6,7 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { formatUnreadBadge, NOTIFICATIONS_POLL_MS } from "~/lib/notifications";
+import { formatUnreadBadge, NOTIFICATIONS_POLL_MS } from "~/lib/unread-badge";
 import { BellIcon } from "./icons";
 
 /** The notifications bell with its unread badge; `initialUnread` comes from the root loader. */

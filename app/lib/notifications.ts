@@ -19,8 +19,8 @@ export type TypeChip = (typeof TYPE_CHIPS)[number];
 /** Page size and its cap (PRODUCT.md §9). */
 export const NOTIFICATIONS_PAGE_SIZE = 50;
 export const NOTIFICATIONS_MAX_LIMIT = 100;
-/** Polling interval of the unread count and of the list (PRODUCT.md §9). */
-export const NOTIFICATIONS_POLL_MS = 30_000;
+/** Polling interval (PRODUCT.md §9) and the unread badge: app/lib/unread-badge.ts (zod-free, for the bell on every page). */
+export { formatUnreadBadge, NOTIFICATIONS_POLL_MS } from "./unread-badge";
 /** Longest search text accepted. */
 export const SEARCH_MAX_LENGTH = 100;
 
@@ -108,12 +108,6 @@ export function parseListQuery(params: URLSearchParams): { ok: true; query: List
   if (parsed.success) return { ok: true, query: parsed.data };
   const issue = parsed.error.issues[0];
   return { ok: false, message: issue?.message ?? "Parâmetros inválidos.", msg: queryErrorMsg(issue?.path[0]) };
-}
-
-/** The unread badge text: '' for none, the number up to 99, then '99+' (PRODUCT.md §9). */
-export function formatUnreadBadge(count: number | null | undefined): string {
-  if (count === null || count === undefined || !Number.isFinite(count) || count <= 0) return "";
-  return count > 99 ? "99+" : String(Math.floor(count));
 }
 
 /**

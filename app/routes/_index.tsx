@@ -9,14 +9,13 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useRevalidator } from "@remix-run/react";
 import clsx from "clsx";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatMsg, isMsg, msg, type Msg } from "../../core/i18n/message";
 import { BalanceCard, ConnectedAccountCard, type AccountView } from "~/components/account-cards";
 import { LiveStatus } from "~/components/live-status";
 import { liveAccount } from "~/lib/live-prices";
 import { useOpenTradesLive } from "~/lib/use-event-source";
-import { BrokerWizard } from "~/components/broker-wizard";
 import { NewsCard } from "~/components/news-card";
 import { CpuIcon, PlugIcon, ShieldIcon } from "~/components/icons";
 import { PowerButton } from "~/components/power-button";
@@ -30,7 +29,7 @@ import { heroView, licenceLabel, stopReasonKey, type HeroView } from "~/lib/trad
 import { publicUser } from "~/services/auth.server";
 import { botStatus } from "~/services/bot.server";
 import { heroNews } from "~/services/calendar.server";
-import { brokerStatus } from "~/services/broker.server";
+import { accountStatus } from "~/services/account-view.server";
 import { translateMsg } from "~/i18n";
 import { assertSameOrigin, DomainError } from "~/services/api.server";
 import { readForm } from "~/lib/form.server";
@@ -38,6 +37,12 @@ import { startBot, stopBot } from "~/services/bot.server";
 import { userPreflight } from "~/services/preflight.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "hero", "meta");
+
+/**
+ * The broker wizard (and the form schemas it validates with) is fetched when first opened, not in the
+ * hero's first load (issue 13: zod and its message catalogues were a fifth of the hero's JavaScript).
+ */
+const BrokerWizard = lazy(() => import("~/components/broker-wizard").then((m) => ({ default: m.BrokerWizard })));
 
 /** The pre-flight check (issue 12) for a user who could press ATIVAR IA now, or why it is missing. */
 async function preflightFor(userId: string, language: unknown): Promise<{ preflight: PreflightView | null; preflightError: string | null }> {
@@ -47,10 +52,15 @@ async function preflightFor(userId: string, language: unknown): Promise<{ prefli
   );
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireAppUser(request);
-  const [pub, broker, bot] = await Promise.all([publicUser(user), brokerStatus(user.id, user.preferences?.language), botStatus(user.id, user.preferences?.language)]);
-  const news = await heroNews(user.id); // issue 11: calendar card (no broker call)
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireAppUser(request, context);
+  // Issue 13: the account figures through the shared account cache (account-view.server.ts), not a broker call per view.
+  const [pub, broker, bot, news] = await Promise.all([
+    publicUser(user),
+    accountStatus(user.id, user.preferences?.language),
+    botStatus(user.id, user.preferences?.language),
+    heroNews(user.id), // issue 11: calendar card (no broker call)
+  ]);
   // Issue 12: the pre-flight figures, shown before ATIVAR IA (only then: paused, licensed, connected).
   const check = broker.isConnected && pub.hasValidLicense && !bot.isActive ? await preflightFor(user.id, user.preferences?.language) : { preflight: null, preflightError: null };
   return { user: pub, broker, bot, news, ...check };
@@ -131,6 +141,11 @@ export default function HeroPage() {
   const { breakpoint, mobileUA } = useBreakpoint();
   const variant = breakpoint === "mobile" || mobileUA ? "mobile" : "desktop";
   const [wizardOpen, setWizardOpen] = useState(false);
+  // Mounted from its first opening on (lazy chunk), so closing keeps the wizard's own close behaviour.
+  const [wizardUsed, setWizardUsed] = useState(false);
+  useEffect(() => {
+    if (wizardOpen) setWizardUsed(true);
+  }, [wizardOpen]);
   const [busyRaw, setBusy] = useState(false);
   const busy = useCappedFlag(busyRaw, LOADING_CAP_MS);
   const [bot, setBot] = useState<BotStatus>(loaderBot as BotStatus);
@@ -459,16 +474,20 @@ export default function HeroPage() {
         </div>
       </div>
 
-      <BrokerWizard
-        open={wizardOpen}
-        onClose={() => setWizardOpen(false)}
-        onConnected={() => {
-          window.setTimeout(() => {
-            setWizardOpen(false);
-            revalidate();
-          }, TOGGLE_ANIMATION_MS);
-        }}
-      />
+      {wizardUsed && (
+        <Suspense fallback={null}>
+          <BrokerWizard
+            open={wizardOpen}
+            onClose={() => setWizardOpen(false)}
+            onConnected={() => {
+              window.setTimeout(() => {
+                setWizardOpen(false);
+                revalidate();
+              }, TOGGLE_ANIMATION_MS);
+            }}
+          />
+        </Suspense>
+      )}
     </main>
   );
 }

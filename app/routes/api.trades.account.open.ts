@@ -1,17 +1,16 @@
 /** GET /api/trades/account/open → {trades} open on the connected account, live P&L (PRODUCT.md §7 Account); 402 without a valid licence (§6). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
-import { cachedAccountState } from "~/services/account-cache.server";
+import { cachedOpenTrades } from "~/services/account-view.server";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { requireValidLicence } from "~/services/licence.server";
-import { openTrades } from "~/services/trades.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {
     const user = await requireApiUser(request);
     await requireValidLicence(user, msg("guard:licence.account"));
-    return { success: true, trades: await cachedAccountState(`${user.id}:open`, () => openTrades(user.id)) };
+    return { success: true, trades: await cachedOpenTrades(user.id) };
   });
 
 /** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */

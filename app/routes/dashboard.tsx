@@ -24,9 +24,9 @@ import { licenceLabel, stopReasonKey, subscriptionLabel, tradeStats, winLossCard
 import { DomainError } from "~/services/errors.server";
 import { publicUser } from "~/services/auth.server";
 import { botStatus } from "~/services/bot.server";
-import { brokerStatus } from "~/services/broker.server";
+import { accountStatus, cachedOpenTrades } from "~/services/account-view.server";
 import { equityTrades } from "~/services/equity.server";
-import { openTrades, tradeHistory } from "~/services/trades.server";
+import { tradeHistory } from "~/services/trades.server";
 import { brokerNow, getConnection } from "~/services/broker.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "dashboard", "meta");
@@ -37,28 +37,27 @@ export const CLOSED_OTHER = 5;
 /** Dashboard refresh (PRODUCT.md §7). */
 const REFRESH_MS = 15_000;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireAppUser(request);
-  const [pub, broker, bot, history, conn, closed] = await Promise.all([
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireAppUser(request, context);
+  const conn = await getConnection(user.id);
+  // Issue 13: the account figures and open trades through the shared account cache (account-view.server.ts).
+  const [pub, broker, bot, history, closed, openRead] = await Promise.all([
     publicUser(user),
-    brokerStatus(user.id, user.preferences?.language),
+    accountStatus(user.id, user.preferences?.language, conn ?? null),
     botStatus(user.id, user.preferences?.language),
     tradeHistory(user.id, 30),
-    getConnection(user.id),
     equityTrades(user.id),
+    conn ? cachedOpenTrades(user.id).then((trades) => ({ trades }), (err: unknown) => ({ err })) : undefined,
   ]);
   // The balance curve ends at the balance just read (none when the broker failed: cumulative P&L from 0).
   const balance = broker.isConnected && !("error" in broker && broker.error) ? (broker.account?.balance ?? null) : null;
   const equity = { anchored: balance !== null, trades: closed.length, points: equityCurve(closed, balance) };
   let open: OpenTradeView[] = [];
   let openError: string | null = null;
-  if (broker.isConnected) {
-    try {
-      // Each trade carries the AI's reason as a message, rendered in the reader's language (ADR 0007).
-      open = (await openTrades(user.id)) as OpenTradeView[];
-    } catch (err) {
-      openError = err instanceof DomainError ? err.messageIn(user.preferences?.language) : "accountData";
-    }
+  if (broker.isConnected && openRead) {
+    // Each trade carries the AI's reason as a message, rendered in the reader's language (ADR 0007).
+    if ("trades" in openRead) open = openRead.trades as OpenTradeView[];
+    else openError = openRead.err instanceof DomainError ? openRead.err.messageIn(user.preferences?.language) : "accountData";
   }
   return { user: pub, broker, bot, open, openError, history: history as ClosedTradeView[], equity, loadedAt: new Date().toISOString(),
     // "Today" is the broker's day: the simulator replays history on its own clock (≈0 on real OANDA).

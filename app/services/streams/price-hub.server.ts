@@ -25,6 +25,7 @@ import { clientFor } from "../broker.server";
 import { config } from "../config.server";
 import { decryptSecret } from "../crypto.server";
 import { logger } from "../logger.server";
+import { forgetAccountState } from "../account-cache.server";
 import { HUB_CHANNEL, type StreamPrice } from "./sse";
 
 export { HUB_CHANNEL };
@@ -395,6 +396,7 @@ export class PriceHub {
       return;
     }
     if (w.k === "t") {
+      forgetAccountState(w.u); // the screens' cached balance/open trades predate this fill or close (issue 13)
       const ev: TradeEvent = { event: w.ev, userId: w.u, tradeId: w.t };
       for (const s of this.subscribers) if (s.userId === ev.userId) s.onTrade?.(ev);
       return;
