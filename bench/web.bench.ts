@@ -1,0 +1,505 @@
+/**
+ * Web-under-load benchmark (issue 13 "Web under load"): latency and throughput of the pages a subscriber
+ * keeps open — the hero `/` and `/dashboard` — their Remix data requests and the APIs those pages poll,
+ * at 1, 10 and 50 concurrent connections, and the JavaScript each page loads first.
+ *
+ * Method:
+ *   1. A fresh database `web_bench_<hex>` on TEST_DATABASE_URL, migrated, dropped at the end.
+ *   2. The OANDA simulator in this process (server/simulator/server.ts, speed 1, a weekday with history
+ *      behind it) behind a counting HTTP proxy: every broker request the product makes while a route is
+ *      measured is counted, so "broker requests per page view" is a figure, not a guess.
+ *   3. `--users` (default 50) subscribers made by the product's own services (bench/bots-setup.ts, loaded
+ *      through Vite's SSR loader): a users row with a trial licence, a connected simulator practice account,
+ *      a bot; then half the bots are paused (the hero then computes the pre-flight check, its heaviest
+ *      path) and half stay on (WORKERS=off: they never tick). Each account gets `--open` market orders at
+ *      the simulator (open trades, live P&L) and `--closed` closed trades of the last 20 days in our books
+ *      (history, stats, balance curve).
+ *   4. One real product process (server/index.ts, production build in BUILD_DIR, made here when missing,
+ *      as tests/setup/app-server.ts), WORKERS=off, LOG_LEVEL=warn, and every user logs in through
+ *      POST /api/auth/login (argon2 verify, the session cookie it sets).
+ *   5. For each route and each connection count, autocannon for `--seconds` (after a 2 s warm-up at that
+ *      concurrency); each request carries the next user's session cookie in turn, so 50 different
+ *      sessions/accounts are read (not one user's cached answer). Latency is the client's (send → last
+ *      byte, localhost: the server time plus the loopback), p50/p95/p99 from every response; req/s;
+ *      responses other than 2xx; broker requests per response.
+ *   6. JavaScript per page: the scripts a first load of the page fetches — the entry and route modules the
+ *      HTML imports and its `<link rel="modulepreload">` list — sized on disk (raw) and gzipped (zlib level 6,
+ *      what the compression middleware sends).
+ *   7. Writes the "Web" section of docs/BENCHMARKS.md between `<!-- web:start -->` and `<!-- web:end -->`.
+ *
+ * Routes: `/` and its data request `/_root.data` (the hero's 15 s revalidation: root + index loaders), `/dashboard`
+ * and `/dashboard.data`, GET /api/trades/ai/loop/status (hero, every 5 s), GET /api/trades/account/open (hero's
+ * live figures), GET /api/notifications/unread-count (header bell, every 30 s).
+ *
+ * Run (from the repo root):
+ *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BUILD_DIR=build-x nice -n 10 \
+ *     npm run bench:web -- [--users 50] [--seconds 10] [--connections 1,10,50] [--routes /,/dashboard] [--no-doc] [--note TEXT]
+ *   `--cpu-prof DIR` profiles the product process (bench/cpu-profile-preload.mjs: DIR/web-<pid>.cpuprofile on exit).
+ */
+import { execSync, fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+import autocannon from "autocannon";
+import postgres from "postgres";
+import { createServer } from "vite";
+import tsconfigPaths from "vite-tsconfig-paths";
+import { runMigrations } from "../db/migrate";
+import { startSimulator } from "../server/simulator/server";
+import { startAppServer, type AppServer } from "../tests/setup/app-server";
+import type * as BotsSetup from "./bots-setup";
+
+const root = path.resolve(import.meta.dirname, "..");
+const DOC = path.join(root, "docs/BENCHMARKS.md");
+const START = "<!-- web:start -->";
+const END = "<!-- web:end -->";
+
+const { values: argv } = parseArgs({
+  options: {
+    users: { type: "string", default: "50" },
+    seconds: { type: "string", default: "10" },
+    connections: { type: "string", default: "1,10,50" },
+    routes: { type: "string" },
+    open: { type: "string", default: "2" },
+    closed: { type: "string", default: "40" },
+    "no-doc": { type: "boolean", default: false },
+    "cpu-prof": { type: "string" },
+    note: { type: "string" },
+    "load-worker": { type: "boolean", default: false },
+  },
+});
+const USERS = Number(argv.users);
+const SECONDS = Number(argv.seconds);
+const CONNECTIONS = argv.connections.split(",").map(Number);
+const OPEN = Number(argv.open);
+const CLOSED = Number(argv.closed);
+if (![USERS, SECONDS, OPEN, CLOSED, ...CONNECTIONS].every((n) => Number.isFinite(n) && n >= 0) || USERS < 1 || SECONDS <= 0)
+  throw new Error("argumentos inválidos: [--users N] [--seconds S] [--connections 1,10,50]");
+
+/** The routes measured, what polls them and why. */
+const ROUTES: { path: string; what: string }[] = [
+  { path: "/", what: "hero page (document)" },
+  { path: "/_root.data", what: "hero data request (15 s revalidation)" },
+  { path: "/dashboard", what: "dashboard page (document)" },
+  { path: "/dashboard.data", what: "dashboard data request (15 s revalidation)" },
+  { path: "/api/trades/ai/loop/status", what: "hero, every 5 s" },
+  { path: "/api/trades/account/open", what: "hero live figures" },
+  { path: "/api/notifications/unread-count", what: "header bell, every 30 s" },
+];
+const routes = argv.routes ? ROUTES.filter((r) => argv.routes!.split(",").includes(r.path)) : ROUTES;
+
+const LOAD_BEFORE = os.loadavg();
+const log = (s: string) => console.log(`[bench:web ${new Date().toISOString().slice(11, 19)}] ${s}`);
+const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : "–");
+
+/** p-th percentile (0–100, nearest rank) of sorted numbers; NaN when empty. */
+function pct(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** A counting reverse proxy in front of the simulator: counts the requests that pass while `counting` is on. */
+async function countingProxy(target: string) {
+  const t = new URL(target);
+  const state = { counting: false, count: 0 };
+  const server = http.createServer((req, res) => {
+    if (state.counting) state.count++;
+    const up = http.request({ hostname: t.hostname, port: t.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on("error", () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(up);
+    res.on("close", () => up.destroy());
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+interface Run {
+  route: string;
+  connections: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  brokerPerRequest: number;
+}
+
+type LoadResult = { times: number[]; non2xx: number; errors: number };
+type LoadJob = { url: string; connections: number; cookies: string[]; seconds: number };
+
+/**
+ * autocannon against `url` for SECONDS with `connections`, each request with the next session cookie, in
+ * a child process (the load generator must not share the event loop of the simulator it makes the product call).
+ */
+async function measure(url: string, connections: number, cookies: string[], seconds: number, proxy?: { state: { counting: boolean; count: number } }): Promise<Omit<Run, "route">> {
+  if (proxy) {
+    proxy.state.count = 0;
+    proxy.state.counting = true;
+  }
+  const child = fork(fileURLToPath(import.meta.url), ["--load-worker"], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const { times, non2xx, errors } = await new Promise<LoadResult>((resolve, reject) => {
+    child.once("message", (m: LoadResult) => resolve(m));
+    child.once("exit", (code) => reject(new Error(`gerador de carga saiu com código ${code}`)));
+    child.send({ url, connections, cookies, seconds } satisfies LoadJob);
+  });
+  child.kill();
+  if (proxy) proxy.state.counting = false;
+  return {
+    connections,
+    requests: times.length,
+    rps: times.length / seconds,
+    p50: pct(times, 50),
+    p95: pct(times, 95),
+    p99: pct(times, 99),
+    non2xx,
+    errors,
+    brokerPerRequest: proxy && times.length ? proxy.state.count / times.length : NaN,
+  };
+}
+
+/** The load-generator child: one autocannon run per job received, its latencies sent back sorted. */
+function loadWorker(): void {
+  process.once("message", (job: LoadJob) => {
+    void runLoad(job).then((r) => process.send!(r, undefined, {}, () => process.exit(0)));
+  });
+}
+
+async function runLoad({ url, connections, cookies, seconds }: LoadJob): Promise<LoadResult> {
+  let next = 0;
+  const times: number[] = [];
+  let non2xx = 0;
+  const instance = autocannon({
+    url,
+    connections,
+    duration: seconds,
+    // Documents: a browser's Accept; data and API requests: whatever the app's fetch sends.
+    headers: { accept: url.includes(".data") || url.includes("/api/") ? "*/*" : "text/html", "accept-encoding": "gzip" },
+    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, cookie: cookies[next++ % cookies.length]! } }) }],
+  });
+  instance.on("response", (_client, status: number, _bytes: number, ms: number) => {
+    times.push(ms);
+    if (status < 200 || status >= 300) non2xx++;
+  });
+  const result = await instance;
+  times.sort((a, b) => a - b);
+  return { times, non2xx, errors: result.errors + result.timeouts };
+}
+
+/** Waits until the previous run's queued work is done: 2 s in a row without a broker request (at most 30 s). */
+async function settle(proxy: { state: { counting: boolean; count: number } }): Promise<void> {
+  proxy.state.counting = true;
+  const until = Date.now() + 30_000;
+  let last = -1;
+  while (Date.now() < until && proxy.state.count !== last) {
+    last = proxy.state.count;
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  proxy.state.counting = false;
+}
+
+interface JsFirstLoad {
+  route: string;
+  scripts: number;
+  raw: number;
+  gzip: number;
+  biggest: { file: string; gzip: number }[];
+  /** How the scripts were listed: the browser's requests, or the HTML's imports and modulepreload links. */
+  source: "browser" | "html";
+}
+
+/** The /assets/*.js paths a Chromium page loading `route` (logged in with `cookie`) requests until the network is idle. */
+async function browserScripts(baseUrl: string, route: string, cookie: string): Promise<string[]> {
+  const { chromium } = await import("@playwright/test");
+  const browser = await chromium.launch({ executablePath: existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined, args: ["--no-sandbox", "--disable-gpu"] });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const [name, value] = cookie.split("=") as [string, string];
+    await context.addCookies([{ name, value, url: baseUrl }]);
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on("request", (req) => {
+      const u = new URL(req.url());
+      if (u.pathname.startsWith("/assets/") && u.pathname.endsWith(".js")) scripts.push(u.pathname);
+    });
+    await page.goto(baseUrl + route, { waitUntil: "networkidle" });
+    return [...new Set(scripts)];
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * The scripts of a first load — `fetched` (the browser's requests) when given, else those `html` names (module
+ * imports of the inline scripts + modulepreload links; misses what the entry imports itself) — sized from the build.
+ */
+function firstLoadJs(route: string, html: string, clientDir: string, fetched?: string[]): JsFirstLoad {
+  const files = new Set<string>(fetched ?? []);
+  if (!fetched) {
+    for (const m of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)) files.add(m[1]!);
+    for (const m of html.matchAll(/import\s*(?:[^"']*from\s*)?["'](\/assets\/[^"']+\.js)["']/g)) files.add(m[1]!);
+    for (const m of html.matchAll(/import\(["'](\/assets\/[^"']+\.js)["']\)/g)) files.add(m[1]!);
+  }
+  let raw = 0;
+  let gzip = 0;
+  const sized: { file: string; gzip: number }[] = [];
+  for (const f of files) {
+    const p = path.join(clientDir, f);
+    if (!existsSync(p)) continue;
+    const body = readFileSync(p);
+    const g = gzipSync(body, { level: 6 }).length;
+    raw += statSync(p).size;
+    gzip += g;
+    sized.push({ file: path.basename(f), gzip: g });
+  }
+  sized.sort((a, b) => b.gzip - a.gzip);
+  return { route, scripts: files.size, raw, gzip, biggest: sized.slice(0, 4), source: fetched ? "browser" : "html" };
+}
+
+async function main() {
+  const adminUrl = process.env.TEST_DATABASE_URL ?? process.env.BENCH_DATABASE_URL;
+  if (!adminUrl) throw new Error("defina TEST_DATABASE_URL (um servidor PostgreSQL onde criar um banco descartável)");
+  const name = `web_bench_${randomBytes(5).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  const dbUrl = u.toString();
+  const sql = postgres(dbUrl, { max: 2, onnotice: () => {} });
+  const cleanups: (() => Promise<unknown>)[] = [];
+  try {
+    await runMigrations(sql);
+
+    // 2. Simulator + counting proxy.
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "forex-ia-bench-web-"));
+    const sim = await startSimulator({ port: 0, dataDir: path.join(root, "data"), speed: 1, startAt: "2026-01-14T10:00:00Z" });
+    cleanups.push(() => sim.close());
+    const proxy = await countingProxy(sim.url);
+    cleanups.push(() => proxy.close());
+    const secrets = { ENCRYPTION_KEY: randomBytes(32).toString("hex"), SESSION_SECRET: randomBytes(24).toString("hex") };
+    const brokerEnv = {
+      OANDA_MODE: "oanda",
+      OANDA_PRACTICE_API_URL: `${proxy.url}/practice`,
+      OANDA_PRACTICE_STREAM_URL: `${proxy.url}/practice`,
+      OANDA_LIVE_API_URL: `${proxy.url}/live`,
+      OANDA_LIVE_STREAM_URL: `${proxy.url}/live`,
+    };
+
+    // 3. Subscribers through the product's services.
+    const t0 = Date.now();
+    const accounts: { token: string; accountId: string }[] = [];
+    const vite = await createServer({
+      configFile: false,
+      root,
+      logLevel: "error",
+      appType: "custom",
+      plugins: [tsconfigPaths()],
+      server: { middlewareMode: true, hmr: false, watch: null },
+      optimizeDeps: { noDiscovery: true, include: [] },
+    });
+    let userIds: string[];
+    try {
+      const setup = (await vite.ssrLoadModule("/bench/bots-setup.ts")) as typeof BotsSetup;
+      userIds = await setup.createBots({
+        env: { DATABASE_URL: dbUrl, DATA_DIR: dataDir, ...secrets, ...brokerEnv },
+        bots: USERS,
+        intervalSec: 60,
+        concurrency: 8,
+        newBrokerUser: () => {
+          const su = sim.sim.createUser("practice");
+          const a = { token: su.token, accountId: su.accountIDs[0]! };
+          accounts.push(a);
+          return a;
+        },
+      });
+    } finally {
+      await vite.close();
+    }
+    // Half the bots paused (the hero then shows the pre-flight check); WORKERS=off: the others never tick.
+    const paused = userIds.filter((_, i) => i % 2 === 1);
+    if (paused.length) await sql`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = 'manual' where user_id in ${sql(paused)}`;
+    // Open trades at the simulator (market orders straight to it, not counted).
+    const instruments = ["EUR_USD", "GBP_USD", "USD_JPY"];
+    for (const a of accounts)
+      for (let i = 0; i < OPEN; i++) {
+        const res = await fetch(`${sim.url}/practice/v3/accounts/${a.accountId}/orders`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${a.token}` },
+          body: JSON.stringify({ order: { type: "MARKET", instrument: instruments[i % instruments.length], units: String(i % 2 ? -1000 : 1000), timeInForce: "FOK" } }),
+        });
+        if (res.status !== 201) throw new Error(`ordem no simulador: ${res.status} ${await res.text()}`);
+      }
+    // Closed trades in our books over the last 20 days (broker clock).
+    const conns = await sql<{ user_id: string; account_id: string; offset: string }[]>`
+      select user_id, account_id, market_clock_offset_ms::text as offset from broker_connections`;
+    const rows = conns.flatMap((c) => {
+      const now = Date.now() + Number(c.offset);
+      return Array.from({ length: CLOSED }, (_, i) => {
+        const close = new Date(now - ((i + 1) * 20 * 86_400_000) / (CLOSED + 1));
+        const win = i % 3 !== 0;
+        return {
+          user_id: c.user_id,
+          account_id: c.account_id,
+          environment: "practice",
+          broker_trade_id: String(900_000 + i),
+          instrument: instruments[i % instruments.length]!,
+          side: i % 2 ? "sell" : "buy",
+          units: "1000",
+          open_price: "1.10000",
+          close_price: win ? "1.10200" : "1.09900",
+          realized_pl: win ? "2.0000" : "-1.0000",
+          status: "closed",
+          result: win ? "WIN" : "LOSS",
+          close_reason: win ? "TAKE_PROFIT_ORDER" : "STOP_LOSS_ORDER",
+          open_time: new Date(close.getTime() - 3_600_000),
+          close_time: close,
+          ai_timeframe: "M15",
+          ai_confidence: "0.7",
+          ai_reason: "bench",
+        };
+      });
+    });
+    if (rows.length) await sql`insert into trades ${sql(rows)}`;
+    log(`${userIds.length} assinantes com conta conectada, ${OPEN} trades abertos e ${CLOSED} fechados cada (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+
+    // 4. The product process.
+    const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
+    if (!existsSync(path.join(buildDir, "server/index.js"))) {
+      log(`sem build em ${buildDir}: compilando (remix vite:build)…`);
+      execSync("npx remix vite:build", { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+    }
+    const extraEnv: Record<string, string> = argv["cpu-prof"]
+      ? { NODE_OPTIONS: `--import ${path.join(root, "bench/cpu-profile-preload.mjs")}`, BENCH_CPU_PROF_DIR: path.resolve(argv["cpu-prof"]) }
+      : {};
+    const app: AppServer = await startAppServer(
+      { DATABASE_URL: dbUrl, DATA_DIR: dataDir, WORKERS: "off", LOG_LEVEL: "warn", AUTH_RATE_LIMIT: "100000", ...secrets, ...brokerEnv, ...extraEnv },
+      300_000,
+    );
+    cleanups.push(() => app.stop());
+    const cookies: string[] = [];
+    for (let i = 0; i < USERS; i++) {
+      const res = await fetch(`${app.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: `bench-bot-${i}@teste.com`, password: "Senha123" }),
+      });
+      const set = res.headers.get("set-cookie");
+      if (res.status !== 200 || !set) throw new Error(`login ${i}: ${res.status} ${await res.text()}`);
+      cookies.push(set.split(";")[0]!);
+    }
+    log(`${cookies.length} sessões abertas; servidor pid ${app.proc.pid}`);
+
+    // 6. First-load JavaScript of the two pages (before the load): every script a browser fetches until the
+    //    page is idle (Chromium through Playwright, as the e2e tests), else the scripts named by the HTML.
+    const js: JsFirstLoad[] = [];
+    for (const r of ["/", "/dashboard"]) {
+      const html = await (await fetch(app.url + r, { headers: { cookie: cookies[0]! } })).text();
+      const fetched = await browserScripts(app.url, r, cookies[0]!).catch((err: unknown) => {
+        log(`navegador indisponível (${String(err).split("\n")[0]}): JS contado pelo HTML`);
+        return undefined;
+      });
+      js.push(firstLoadJs(r, html, path.join(buildDir, "client"), fetched));
+    }
+    for (const j of js) log(`JS ${j.route}: ${j.scripts} scripts, ${fmt(j.raw / 1024)} kB, ${fmt(j.gzip / 1024)} kB gzip (${j.source})`);
+
+    // 5. Load.
+    const runs: Run[] = [];
+    for (const r of routes) {
+      for (const c of CONNECTIONS) {
+        await settle(proxy);
+        await measure(app.url + r.path, c, cookies, 2); // warm-up at this concurrency
+        const m = await measure(app.url + r.path, c, cookies, SECONDS, proxy);
+        runs.push({ route: r.path, ...m });
+        log(
+          `${r.path} × ${c}: ${fmt(m.rps)} req/s, p50 ${fmt(m.p50)} p95 ${fmt(m.p95)} p99 ${fmt(m.p99)} ms, não-2xx ${m.non2xx}, erros ${m.errors}, corretora/req ${fmt(m.brokerPerRequest, 2)}`,
+        );
+      }
+    }
+    const result = { users: USERS, seconds: SECONDS, runs, js, loadBefore: LOAD_BEFORE, loadAfter: os.loadavg() };
+    console.log(JSON.stringify(result));
+    if (!argv["no-doc"]) writeDoc(result);
+  } finally {
+    for (const c of cleanups.reverse()) await c().catch(() => {});
+    await sql.end();
+    await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+    await admin.end();
+  }
+}
+
+function commit(): string {
+  try {
+    return execSync("git rev-parse --short HEAD", { cwd: root }).toString().trim();
+  } catch {
+    return "?";
+  }
+}
+
+function writeDoc(r: { users: number; seconds: number; runs: Run[]; js: JsFirstLoad[]; loadBefore: number[]; loadAfter: number[] }) {
+  const cpu = os.cpus()[0]?.model ?? "?";
+  const conns = [...new Set(r.runs.map((x) => x.connections))];
+  const head = `| route | polled by | ${conns.map((c) => `${c} conn: req/s · p50 / p95 / p99 ms`).join(" | ")} | broker req per response (at ${conns.at(-1)}) |`;
+  const sep = `|---|---|${conns.map(() => "---:").join("|")}|---:|`;
+  const lines = [...new Set(r.runs.map((x) => x.route))].map((route) => {
+    const what = ROUTES.find((x) => x.path === route)?.what ?? "";
+    const cells = conns.map((c) => {
+      const m = r.runs.find((x) => x.route === route && x.connections === c);
+      if (!m) return "–";
+      const bad = m.non2xx + m.errors ? ` (**${m.non2xx} non-2xx, ${m.errors} errors**)` : "";
+      return `${fmt(m.rps, 0)} · ${fmt(m.p50, 0)} / ${fmt(m.p95, 0)} / ${fmt(m.p99, 0)}${bad}`;
+    });
+    const last = r.runs.filter((x) => x.route === route).at(-1);
+    return `| \`${route}\` | ${what} | ${cells.join(" | ")} | ${fmt(last?.brokerPerRequest ?? NaN, 2)} |`;
+  });
+  const worst = Math.max(...r.runs.filter((x) => x.connections === 50).map((x) => x.p95));
+  const hero = r.js.find((j) => j.route === "/");
+  const section = `${START}
+## Web under load (\`npm run bench:web\`, bench/web.bench.ts)
+
+Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC at commit ${commit()} on ${os.cpus().length} cores (${cpu}), Node ${process.version}.
+**The machine is shared** (other agents' builds and tests run on the same 2 cores): 1-minute load average ${fmt(r.loadBefore[0]!, 2)} before, ${fmt(r.loadAfter[0]!, 2)} at the end;
+autocannon, the simulator and PostgreSQL run on the same cores as the server.${argv.note ? `\nNote: ${argv.note}` : ""}
+
+Setup (method in the bench's docstring): one product process (production build, \`WORKERS=off\`), the OANDA simulator behind a counting proxy,
+${r.users} subscribers (trial licence, connected simulator account with ${OPEN} open trades, ${CLOSED} closed trades in the books, half the bots on and
+half paused), each logged in through \`POST /api/auth/login\`; **every request carries the next of the ${r.users} session cookies in turn** (many users,
+not one user's cached answer). ${r.seconds} s per route and concurrency after a 2 s warm-up. Latency is the client's (send → last byte on localhost).
+
+JavaScript of a first load (logged in, desktop viewport): every \`/assets/*.js\` a Chromium page requests until the network is idle
+("browser"; "html": the scripts the HTML names, when no browser was available), sized from the build, gzip at level 6 (the compression middleware's).
+
+| page | scripts on first load | JS raw | JS gzip | biggest (gzip) | counted by |
+|---|---:|---:|---:|---|---|
+${r.js.map((j) => `| \`${j.route}\` | ${j.scripts} | ${fmt(j.raw / 1024)} kB | ${fmt(j.gzip / 1024)} kB | ${j.biggest.map((b) => `${b.file} ${fmt(b.gzip / 1024)} kB`).join(", ")} | ${j.source} |`).join("\n")}
+
+${head}
+${sep}
+${lines.join("\n")}
+
+Targets (issue 13): p95 ≤ 50 ms at 50 connections — ${Number.isFinite(worst) ? (worst <= 50 ? `met (worst p95 ${fmt(worst, 0)} ms)` : `**not met** (worst p95 ${fmt(worst, 0)} ms)`) : "not measured at 50"};
+hero JavaScript ≤ 150 kB gzip — ${hero ? (hero.gzip <= 150 * 1024 ? `met (${fmt(hero.gzip / 1024)} kB)` : `**not met** (${fmt(hero.gzip / 1024)} kB)`) : "–"}.
+${END}`;
+  let text = existsSync(DOC) ? readFileSync(DOC, "utf8") : "# Benchmarks\n";
+  const a = text.indexOf(START);
+  const b = text.indexOf(END);
+  text = a >= 0 && b > a ? text.slice(0, a) + section + text.slice(b + END.length) : `${text.trimEnd()}\n\n${section}\n`;
+  writeFileSync(DOC, text);
+  log(`docs/BENCHMARKS.md: seção Web escrita`);
+}
+
+if (argv["load-worker"]) loadWorker();
+else await main();
