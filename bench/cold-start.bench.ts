@@ -34,10 +34,26 @@ const START = "<!-- cold-start:start -->";
 const END = "<!-- cold-start:end -->";
 const TIMEOUT_MS = 120_000;
 
-/** One boot: wall ms from spawn to /health 200, and the server's own step breakdown. */
+/**
+ * One boot: wall ms from spawn to /health 200, the CPU ms the server process had used by then (user + system,
+ * all its threads: what the boot costs whatever the machine's load; on an idle machine the wall time is close
+ * to it), and the server's own step breakdown.
+ */
 interface Boot {
   ms: number;
+  cpuMs: number;
   steps: Record<string, number>;
+}
+
+/** CPU ms (user + system) a live process has used, from /proc/<pid>/stat (Linux; NaN elsewhere). */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ (100 on Linux)
+  } catch {
+    return NaN;
+  }
 }
 
 /** A free TCP port on loopback (bound and released). */
@@ -93,9 +109,10 @@ async function bootOnce(args: string[], env: Record<string, string>): Promise<Bo
       await new Promise((r) => setTimeout(r, 20));
     }
     const ms = performance.now() - started;
+    const cpuMs = cpuMsOf(proc.pid!);
     // The "Pronto" line is printed right after the last step; /health can answer a moment before it.
     for (let i = 0; i < 100 && !/início: /.test(out); i++) await new Promise((r) => setTimeout(r, 20));
-    return { ms, steps: parseSteps(out) };
+    return { ms, cpuMs, steps: parseSteps(out) };
   } finally {
     proc.kill("SIGTERM");
     await exit;
@@ -148,7 +165,7 @@ async function main() {
       for (const v of variants) {
         const b = await bootOnce(v.args, v.env);
         results.get(v.key)!.push(b);
-        console.log(`${v.key} #${i + 1}: ${Math.round(b.ms)} ms  (servidor: ${Object.entries(b.steps).map(([k, ms]) => `${k} ${ms}`).join(", ")})`);
+        console.log(`${v.key} #${i + 1}: ${Math.round(b.ms)} ms, CPU ${Math.round(b.cpuMs)} ms  (servidor: ${Object.entries(b.steps).map(([k, ms]) => `${k} ${ms}`).join(", ")})`);
       }
     }
   } finally {
@@ -163,9 +180,10 @@ async function main() {
     const ms = bs.map((b) => b.ms);
     const stepNames = [...new Set(bs.flatMap((b) => Object.keys(b.steps)))].filter((k) => k !== "total");
     const steps = stepNames.map((k) => `${k} ${Math.round(quantile(bs.map((b) => b.steps[k] ?? 0), 0.5))}`).join(" · ");
-    return { ...v, p50: Math.round(quantile(ms, 0.5)), max: Math.round(Math.max(...ms)), steps };
+    const cpu50 = Math.round(quantile(bs.map((b) => b.cpuMs), 0.5));
+    return { ...v, p50: Math.round(quantile(ms, 0.5)), max: Math.round(Math.max(...ms)), cpu50, steps };
   });
-  for (const r of rows) console.log(`${r.key}: p50 ${r.p50} ms, max ${r.max} ms  [${r.steps}]`);
+  for (const r of rows) console.log(`${r.key}: p50 ${r.p50} ms, max ${r.max} ms, CPU p50 ${r.cpu50} ms  [${r.steps}]`);
 
   const cpu = cpus()[0]?.model.trim() ?? "?";
   const section = `${START}
@@ -175,11 +193,12 @@ Run ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpu}),
 **The machine is shared** (other agents' builds and tests run on the same 2 cores): 1-minute load average ${loadBefore} before, ${loadAfter} at the end.
 Each boot: process start (spawn) → first \`GET /health\` answered 200 (database, queue and broker reachable), on an
 already migrated database, WORKERS=on, a fresh DATA_DIR; ${boots} boots per configuration, interleaved. Target (issue 13): ≤ 3 s after a build.
-Steps: medians of the server's own "Pronto" line (ms; \`módulos\` = process start → \`main()\`; the Remix build loads during \`migrações\`, ADR 0026).
+CPU: the server process's user + system CPU time when /health first answered 200 (all its threads; what a boot costs
+whatever the load; on an idle machine the wall time is close to it). Steps: medians of the server's own "Pronto" line (ms; \`módulos\` = process start → \`main()\`; the Remix build loads during \`migrações\`, ADR 0026).
 
-| Configuration | p50 (ms) | max (ms) | Steps (median ms) |
-|---|---:|---:|---|
-${rows.map((r) => `| ${r.label} | ${r.p50} | ${r.max} | ${r.steps} |`).join("\n")}
+| Configuration | p50 (ms) | max (ms) | CPU p50 (ms) | Steps (median ms) |
+|---|---:|---:|---:|---|
+${rows.map((r) => `| ${r.label} | ${r.p50} | ${r.max} | ${r.cpu50} | ${r.steps} |`).join("\n")}
 ${END}`;
   let text = readFileSync(DOC, "utf8");
   const a = text.indexOf(START);
