@@ -13,6 +13,8 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests per second across all connections (paced load); unset: each connection as fast as answered. */
+    overallRate?: number;
     headers?: Record<string, string>;
     requests?: Request[];
   }
