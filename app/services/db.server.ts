@@ -7,6 +7,7 @@
  * finds every connection taken waits at most `POOL_WAIT_TIMEOUT_MS` and then fails with
  * `DatabaseBusyError` (503 on the API) instead of waiting for ever.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import postgres from "postgres";
 import { msg } from "../../core/i18n/message";
 import { config } from "./config.server";
@@ -31,17 +32,31 @@ export class DatabaseBusyError extends ServiceUnavailableError {
 }
 
 /**
- * Statements sent by this process's pools so far (postgres.js `debug` hook): the bot logs the
- * round trips of each tick with it (issue 7 budget: ≤ 10 per bot-tick; measured by
+ * Statements sent by this process's pools so far (postgres.js `debug` hook). A bot tick's own round
+ * trips are counted with `countStatementsIn` (issue 7/13 budget: ≤ 10 per bot-tick; measured by
  * tests/integration/tick-round-trips.test.ts).
  */
 export function sqlQueryCount(): number {
   return globalThis.__sqlQueries ?? 0;
 }
 
-/** The `debug` hook of every pool of the app: counts statements for `sqlQueryCount`. */
+/** Statement counters of the work running in an async scope (`countStatementsIn`). */
+const statementScope = new AsyncLocalStorage<{ statements: number }>();
+
+/**
+ * Runs `fn` and counts in `scope.statements` the statements its own async scope sends (a bot tick's round trips, issue 13),
+ * unlike a `sqlQueryCount` delta, which also counts whatever else the process runs meanwhile. A
+ * statement that waited for a free connection may be counted in the scope that freed it.
+ */
+export function countStatementsIn<T>(scope: { statements: number }, fn: () => Promise<T>): Promise<T> {
+  return statementScope.run(scope, fn);
+}
+
+/** The `debug` hook of every pool of the app: counts statements for `sqlQueryCount` (and the running `countStatementsIn` scope). */
 function countStatement(): void {
   globalThis.__sqlQueries = (globalThis.__sqlQueries ?? 0) + 1;
+  const scope = statementScope.getStore();
+  if (scope) scope.statements++;
 }
 
 /** The parts of a postgres.js `Query` the wait timeout uses (postgres 3.4: `state` is set once a connection took it). */

@@ -2,7 +2,7 @@
  * What one bot tick costs (issue 7: SQL round trips; issue 13: broker requests, ADR 0025), on a real
  * server, PostgreSQL and the simulator (clock stopped) behind a counting proxy, with the three
  * default instruments:
- * - SQL: the app pool's statements per tick (db.server.ts `sqlQueryCount`, logged per tick at debug
+ * - SQL: the statements of each tick (db.server.ts `countStatementsIn`, logged per tick at debug
  *   level) stay within 10 in steady state (before the executor work a tick made about 50);
  * - broker: once the shared caches are warm (quotes, candles, the stored account state and
  *   instrument list), a tick reads only the transactions since its cursor — summary, open trades,
