@@ -33,7 +33,10 @@
  *
  * Run (from the repo root):
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BUILD_DIR=build-x nice -n 10 \
- *     npm run bench:web -- [--users 50] [--seconds 10] [--connections 1,10,50] [--routes /,/dashboard] [--no-doc] [--note TEXT]
+ *     npm run bench:web -- [--users 50] [--seconds 10] [--connections 1,10,50|none] [--paced 50] [--routes /,/dashboard] [--no-doc] [--note TEXT]
+ *   `--paced R` (default 50, 0: none): per route also an open-loop run of R requests per second spread evenly over
+ *   the second (50 users each sending one request per 50/R s) on up to 50 sockets — the "50 concurrent users" target.
+ *   `--doc-from FILE` writes the section from the JSON line a previous run printed (no measurement).
  *   `--cpu-prof DIR` profiles the product process (bench/cpu-profile-preload.mjs: DIR/web-<pid>.cpuprofile on exit).
  */
 import { execSync, fork } from "node:child_process";
@@ -73,11 +76,12 @@ const { values: argv } = parseArgs({
     "cpu-prof": { type: "string" },
     note: { type: "string" },
     "load-worker": { type: "boolean", default: false },
+    "doc-from": { type: "string" },
   },
 });
 const USERS = Number(argv.users);
 const SECONDS = Number(argv.seconds);
-const CONNECTIONS = argv.connections.split(",").map(Number);
+const CONNECTIONS = argv.connections === "none" ? [] : argv.connections.split(",").map(Number);
 const OPEN = Number(argv.open);
 /** The "50 users" run: 50 connections sending PACED requests per second in all (0: no such run). */
 const PACED = Number(argv.paced);
@@ -193,7 +197,53 @@ function loadWorker(): void {
   });
 }
 
+/**
+ * Open-loop load: `rate` requests per second spread evenly (one every 1000/rate ms, not autocannon's burst of
+ * every connection at the start of each second), each with the next session, over up to `connections`
+ * keep-alive sockets; latency from send to the last byte.
+ */
+async function pacedLoad({ url, connections, cookies, seconds, rate }: LoadJob & { rate: number }): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const target = new URL(url);
+  const times: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const pending: Promise<void>[] = [];
+  const one = (cookie: string) =>
+    new Promise<void>((resolve) => {
+      const t0 = performance.now();
+      const req = http.get(
+        { agent, hostname: target.hostname, port: target.port, path: target.pathname + target.search, headers: { cookie, accept: url.includes(".data") || url.includes("/api/") ? "*/*" : "text/html", "accept-encoding": "gzip" } },
+        (res) => {
+          res.resume();
+          res.on("end", () => {
+            times.push(performance.now() - t0);
+            if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx++;
+            resolve();
+          });
+        },
+      );
+      req.setTimeout(10_000, () => req.destroy(new Error("timeout")));
+      req.on("error", () => {
+        errors++;
+        resolve();
+      });
+    });
+  const start = performance.now();
+  for (let i = 0; i < rate * seconds; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(one(cookies[i % cookies.length]!));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  return { times, non2xx, errors };
+}
+
 async function runLoad({ url, connections, cookies, seconds, rate }: LoadJob): Promise<LoadResult> {
+  if (rate) return pacedLoad({ url, connections, cookies, seconds, rate });
   let next = 0;
   const times: number[] = [];
   let non2xx = 0;
@@ -201,7 +251,6 @@ async function runLoad({ url, connections, cookies, seconds, rate }: LoadJob): P
     url,
     connections,
     duration: seconds,
-    ...(rate ? { overallRate: rate } : {}),
     // Documents: a browser's Accept; data and API requests: whatever the app's fetch sends.
     headers: { accept: url.includes(".data") || url.includes("/api/") ? "*/*" : "text/html", "accept-encoding": "gzip" },
     requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, cookie: cookies[next++ % cookies.length]! } }) }],
@@ -515,7 +564,7 @@ ${sep}
 ${lines.join("\n")}
 
 Targets (issue 13): p95 ≤ 50 ms for 50 concurrent users — with 50 users each sending a request every ${paced ? fmt(50 / paced, 1) : "–"} s on one route
-(${paced ?? "–"} req/s in all: far more than the pages poll, 0.2 req/s per user for the status, 0.07 for the data requests):
+(open loop, ${paced ?? "–"} req/s in all spread evenly over each second: far more than the pages poll, 0.2 req/s per user for the status, 0.07 for the data requests):
 ${Number.isFinite(worstPaced) ? (worstPaced <= 50 ? `met (worst p95 ${fmt(worstPaced, 0)} ms)` : `**not met** (worst p95 ${fmt(worstPaced, 0)} ms)`) : "not measured"}; with 50 connections
 each sending its next request as soon as the last is answered (closed loop: latency = 50 / throughput) the worst p95 is ${fmt(worst, 0)} ms;
 hero JavaScript ≤ 150 kB gzip — ${hero ? (hero.gzip <= 150 * 1024 ? `met (${fmt(hero.gzip / 1024)} kB)` : `**not met** (${fmt(hero.gzip / 1024)} kB)`) : "–"}.
@@ -529,4 +578,9 @@ ${END}`;
 }
 
 if (argv["load-worker"]) loadWorker();
-else await main();
+else if (argv["doc-from"]) {
+  // The JSON line a run printed (e.g. of a --no-doc run): the section written from it, no new measurement.
+  const line = readFileSync(argv["doc-from"], "utf8").split("\n").find((l) => l.startsWith('{"users"'));
+  if (!line) throw new Error(`nenhum resultado JSON em ${argv["doc-from"]}`);
+  writeDoc(JSON.parse(line) as Parameters<typeof writeDoc>[0]);
+} else await main();
