@@ -130,10 +130,10 @@ const schema = z.object({
   TRUST_PROXY: trustProxy.default("loopback"),
   /**
    * Bot ticks run at once by this process's tick scheduler (app/services/tick-scheduler.server.ts, ADR
-   * 0024); a stalled broker holds one of them, not the others. Ticks wait on the broker: 16 keeps a
-   * process busy up to its CPU (docs/BENCHMARKS.md "Bots").
+   * 0024); a stalled broker holds one of them, not the others. Ticks wait on the broker and the
+   * database: 64 measured 5,736 bot-ticks/min on one process where 16 gave 4,223 (docs/BENCHMARKS.md "Bots").
    */
-  TICK_CONCURRENCY: z.coerce.number().int().min(1).max(128).default(16),
+  TICK_CONCURRENCY: z.coerce.number().int().min(1).max(128).default(64),
   /**
    * Deadline of one bot tick, seconds (bot.server.ts): past it the tick's broker calls are abandoned,
    * the error is stored on the bot and the lock released. At most 90: a tick ends well within a
