@@ -9,9 +9,9 @@ import { ConfigError, parseConfig } from "../../../app/services/config.server";
 import { ALL_QUEUES, RETIRED_QUEUES } from "../../../jobs/queues";
 
 describe("tick limits", () => {
-  it("defaults to 16 ticks at once and a 45 s deadline", () => {
+  it("defaults to 64 ticks at once and a 45 s deadline", () => {
     const c = parseConfig({});
-    expect(c.TICK_CONCURRENCY).toBe(16);
+    expect(c.TICK_CONCURRENCY).toBe(64);
     expect(c.TICK_TIMEOUT_SEC).toBe(45);
   });
 
