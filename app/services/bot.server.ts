@@ -352,17 +352,6 @@ export async function botStatus(userId: string, language: unknown = "pt") {
   };
 }
 
-/** Active bots (for resuming after a restart and the per-minute scheduler). */
-export async function activeBotIds(): Promise<string[]> {
-  return (await db()<{ user_id: string }[]>`select user_id from bots where is_active`).map((r) => r.user_id);
-}
-
-/** Interval of an active bot, or null when inactive. */
-export async function activeInterval(userId: string): Promise<number | null> {
-  const bot = await getBot(userId);
-  return bot?.is_active ? bot.interval_sec : null;
-}
-
 /** One instrument's result in a tick: Portuguese texts, and their messages when the engine/risk made them. */
 export interface TickDecision {
   instrument: string;
