@@ -51,8 +51,6 @@
 import { execSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -61,6 +59,7 @@ import { createServer } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { runMigrations } from "../db/migrate";
 import { startSimulator } from "../server/simulator/server";
+import { startCountingProxy } from "../tests/setup/counting-proxy";
 import { startAppServer, type AppServer } from "../tests/setup/app-server";
 import type * as BotsSetup from "./bots-setup";
 
@@ -102,48 +101,6 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
 }
 const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : "–");
-
-/** A counting reverse proxy in front of the simulator: counts requests by kind while `counting` is on. */
-async function countingProxy(target: string) {
-  const t = new URL(target);
-  const counts = new Map<string, number>();
-  const state = { counting: false };
-  const kind = (url: string) => {
-    const p = url.split("?")[0]!.replace(/^\/(practice|live)/, "");
-    const m = /^\/v3\/accounts\/[^/]+\/(.+)$/.exec(p);
-    if (m) return m[1]!.replace(/\/\d+(?=\/|$)/g, "/:id");
-    return p.replace(/\/\d+(?=\/|$)/g, "/:id");
-  };
-  const server = http.createServer((req, res) => {
-    if (state.counting) {
-      const k = `${req.method} ${kind(req.url ?? "/")}`;
-      counts.set(k, (counts.get(k) ?? 0) + 1);
-    }
-    const up = http.request({ hostname: t.hostname, port: t.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
-    up.on("error", () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    req.pipe(up);
-    res.on("close", () => up.destroy());
-  });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    counts,
-    state,
-    total: () => [...counts.values()].reduce((a, b) => a + b, 0),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
 
 /** One tick as the product logs it (runTick's debug line), with its process. */
 interface TickLine {
@@ -225,7 +182,7 @@ async function main() {
     // No statePath: the simulator saves its whole state on every new user (quadratic for 20,000 users).
     const sim = await startSimulator({ port: 0, dataDir: path.join(root, "data"), speed: 1, startAt: "2026-01-14T10:00:00Z" });
     cleanups.push(() => sim.close());
-    const proxy = await countingProxy(sim.url);
+    const proxy = await startCountingProxy(sim.url);
     cleanups.push(() => proxy.close());
     const secrets = { ENCRYPTION_KEY: randomBytes(32).toString("hex"), SESSION_SECRET: randomBytes(24).toString("hex") };
     const brokerEnv = {

@@ -13,55 +13,18 @@
  *   NAV (stored trades valued at the shared quotes) is the broker's own, also after the
  *   simulator's clock jumps.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
+import { startCountingProxy, type CountingProxy } from "../setup/counting-proxy";
 import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
 
 let env: TradingEnv;
 let app: AppServer;
-let proxy: Awaited<ReturnType<typeof countingProxy>>;
-
-/** A reverse proxy in front of the simulator counting requests by kind (method + path with ids elided) while `on`. */
-async function countingProxy(target: string) {
-  const t = new URL(target);
-  const counts = new Map<string, number>();
-  const state = { on: false };
-  const kind = (url: string) => {
-    const p = url.split("?")[0]!.replace(/^\/(practice|live)/, "");
-    const m = /^\/v3\/accounts\/[^/]+\/(.+)$/.exec(p);
-    return (m ? m[1]! : p).replace(/\/\d+(?=\/|$)/g, "/:id");
-  };
-  const server = http.createServer((req, res) => {
-    if (state.on) counts.set(`${req.method} ${kind(req.url ?? "/")}`, (counts.get(`${req.method} ${kind(req.url ?? "/")}`) ?? 0) + 1);
-    const up = http.request({ hostname: t.hostname, port: t.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
-    up.on("error", () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    req.pipe(up);
-    res.on("close", () => up.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    counts,
-    state,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+let proxy: CountingProxy;
 
 beforeAll(async () => {
   env = await createTradingEnv({ speed: 0 });
-  proxy = await countingProxy(env.sim.url);
+  proxy = await startCountingProxy(env.sim.url);
   app = await env.startApp({
     WORKERS: "off",
     LOG_LEVEL: "debug",
@@ -125,15 +88,15 @@ describe("what a bot tick costs", () => {
     // Warm-up: the stored account states, instrument lists, candles.
     for (let round = 0; round < 2; round++) await Promise.all(users.map(runOnce));
     proxy.counts.clear();
-    proxy.state.on = true;
+    proxy.state.counting = true;
     const rounds = 3;
     const started = Date.now();
     for (let round = 0; round < rounds; round++) await Promise.all(users.map(runOnce));
     const seconds = (Date.now() - started) / 1000;
-    proxy.state.on = false;
+    proxy.state.counting = false;
     const ticks = users.length * rounds;
     const byKind = Object.fromEntries(proxy.counts);
-    const total = [...proxy.counts.values()].reduce((a, b) => a + b, 0);
+    const total = proxy.total();
     console.log(`broker requests over ${ticks} steady ticks in ${seconds.toFixed(1)} s: ${total} (${(total / ticks).toFixed(3)} per tick) ${JSON.stringify(byKind)}`);
     expect(byKind["GET transactions/sinceid"]).toBe(ticks);
     for (const k of Object.keys(byKind)) expect(["GET transactions/sinceid", "GET pricing"], k).toContain(k);
