@@ -1,7 +1,7 @@
 /**
  * Pure display helpers (PRODUCT.md §5 Display, §9): money and percentages with Intl in the user's
  * locale (pt-BR by default), lots, price precision, dates in the user's time zone and the short
- * relative time ('Agora', 'Nm', 'Nh', 'Nd', then dd/mm). No I/O, no globals: safe on server and
+ * relative time ('Agora', 'Nm', 'Nh', 'Nd', then dd/mm). No I/O, no state but a bounded cache of Intl formatters: safe on server and
  * client, unit-tested in tests/unit/ui/format.test.ts.
  */
 
@@ -13,6 +13,28 @@ export interface DisplayOptions {
 
 /** Lot divisor (PRODUCT.md §9). */
 export const UNITS_PER_LOT = 100_000;
+
+/**
+ * Intl formatters are costly to build (issue 13: a dashboard render built hundreds); they are pure for
+ * given arguments, so each locale/options pair is built once and reused. Throws what Intl throws.
+ */
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function remember(key: string, f: Intl.NumberFormat | Intl.DateTimeFormat): void {
+  if (formatters.size >= 1000) formatters.clear(); // locales × zones × currencies in use: far below
+  formatters.set(key, f);
+}
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `n|${locale}|${JSON.stringify(options)}`;
+  let f = formatters.get(key) as Intl.NumberFormat | undefined;
+  if (!f) remember(key, (f = new Intl.NumberFormat(locale, options)));
+  return f;
+}
+function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `d|${locale}|${JSON.stringify(options)}`;
+  let f = formatters.get(key) as Intl.DateTimeFormat | undefined;
+  if (!f) remember(key, (f = new Intl.DateTimeFormat(locale, options)));
+  return f;
+}
 
 /** Parses a decimal string / number into a finite number, or null. */
 export function toNumber(value: unknown): number | null {
@@ -27,7 +49,7 @@ export function formatMoney(value: unknown, currency: string | null | undefined 
   if (n === null) return "—";
   let code = (currency || "USD").toUpperCase();
   if (!/^[A-Z]{3}$/.test(code)) code = "USD";
-  const text = new Intl.NumberFormat(opts.locale ?? "pt-BR", {
+  const text = numberFormat(opts.locale ?? "pt-BR", {
     style: "currency",
     currency: code,
     minimumFractionDigits: 2,
@@ -114,7 +136,7 @@ export function zonedParts(t: number, timeZone?: string): { year: number; month:
     const d = new Date(t);
     return { year: d.getFullYear(), month: d.getMonth() + 1, day: d.getDate(), hour: d.getHours(), minute: d.getMinutes() };
   }
-  const parts = new Intl.DateTimeFormat("en-US", {
+  const parts = dateFormat("en-US", {
     timeZone,
     year: "numeric",
     month: "numeric",
@@ -131,7 +153,7 @@ export function zonedParts(t: number, timeZone?: string): { year: number; month:
 export function safeTimeZone(timeZone: string | null | undefined): string | undefined {
   if (!timeZone) return undefined;
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone });
+    dateFormat("en-US", { timeZone });
     return timeZone;
   } catch {
     return undefined;
@@ -169,7 +191,7 @@ function toTime(when: string | Date | null | undefined): number | null {
 export function formatDateTime(when: string | Date | null | undefined, opts: DisplayOptions = {}): string {
   const t = toTime(when);
   if (t === null) return "—";
-  return new Intl.DateTimeFormat(opts.locale ?? "pt-BR", {
+  return dateFormat(opts.locale ?? "pt-BR", {
     timeZone: safeTimeZone(opts.timeZone),
     day: "2-digit",
     month: "2-digit",
@@ -185,12 +207,12 @@ export function formatDateTime(when: string | Date | null | undefined, opts: Dis
 export function formatTime(when: string | Date | null | undefined, opts: DisplayOptions = {}): string {
   const t = toTime(when);
   if (t === null) return "—";
-  return new Intl.DateTimeFormat(opts.locale ?? "pt-BR", { timeZone: safeTimeZone(opts.timeZone), hour: "2-digit", minute: "2-digit" }).format(t);
+  return dateFormat(opts.locale ?? "pt-BR", { timeZone: safeTimeZone(opts.timeZone), hour: "2-digit", minute: "2-digit" }).format(t);
 }
 
 /** Date with Intl in the locale and time zone (pt-BR: 'dd/mm/aaaa'); '—' when unknown. */
 export function formatDate(when: string | Date | null | undefined, opts: DisplayOptions = {}): string {
   const t = toTime(when);
   if (t === null) return "—";
-  return new Intl.DateTimeFormat(opts.locale ?? "pt-BR", { timeZone: safeTimeZone(opts.timeZone), day: "2-digit", month: "2-digit", year: "numeric" }).format(t);
+  return dateFormat(opts.locale ?? "pt-BR", { timeZone: safeTimeZone(opts.timeZone), day: "2-digit", month: "2-digit", year: "numeric" }).format(t);
 }
