@@ -450,7 +450,8 @@ async function main() {
       ? { NODE_OPTIONS: `--import ${path.join(root, "bench/cpu-profile-preload.mjs")}`, BENCH_CPU_PROF_DIR: path.resolve(argv["cpu-prof"]) }
       : {};
     const app: AppServer = await startAppServer(
-      { DATABASE_URL: dbUrl, DATA_DIR: dataDir, WORKERS: "off", LOG_LEVEL: "warn", AUTH_RATE_LIMIT: "100000", ...secrets, ...brokerEnv, ...extraEnv },
+      // NODE_ENV=production: what a deployment runs (React's production build; "test" measured React's development build).
+      { DATABASE_URL: dbUrl, DATA_DIR: dataDir, NODE_ENV: "production", WORKERS: "off", LOG_LEVEL: "warn", AUTH_RATE_LIMIT: "100000", ...secrets, ...brokerEnv, ...extraEnv },
       300_000,
     );
     cleanups.push(() => app.stop());
