@@ -128,6 +128,8 @@ export function midnightIn(timeZone: string, now = new Date()): Date {
 export async function registerToContract(page: Page): Promise<string> {
   const email = `contrato-${Date.now().toString(36)}@exemplo.com`;
   await page.goto("/auth");
+  // Hydrated first (the form then carries its hidden `js` field): fields filled before it are reset.
+  await expect(page.locator('input[name="js"]').first()).toBeAttached();
   await page.getByRole("tab", { name: "Criar Conta" }).click();
   const panel = page.getByRole("tabpanel");
   await panel.getByLabel("Nome", { exact: true }).fill("Carla");
