@@ -132,7 +132,6 @@ test("forgot password → e-mail → reset page → new password works", async (
 test("login without JavaScript @nojs", async ({ page }) => {
   const { email, password } = await createVerifiedUser(page.request, { firstName: "Sem", lastName: "Script" });
   await page.goto("/auth");
-  await waitForHydration(page);
   await expect(page.getByLabel("Lembrar de mim")).toBeChecked();
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Senha", { exact: true }).fill("SenhaErrada1");
