@@ -43,7 +43,6 @@ import { execSync, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,6 +55,7 @@ import tsconfigPaths from "vite-tsconfig-paths";
 import { runMigrations } from "../db/migrate";
 import { startSimulator } from "../server/simulator/server";
 import { startAppServer, type AppServer } from "../tests/setup/app-server";
+import { startCountingProxy, type CountingProxy } from "../tests/setup/counting-proxy";
 import type * as BotsSetup from "./bots-setup";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -111,29 +111,6 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-/** A counting reverse proxy in front of the simulator: counts the requests that pass while `counting` is on. */
-async function countingProxy(target: string) {
-  const t = new URL(target);
-  const state = { counting: false, count: 0 };
-  const server = http.createServer((req, res) => {
-    if (state.counting) state.count++;
-    const up = http.request({ hostname: t.hostname, port: t.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
-    up.on("error", () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    req.pipe(up);
-    res.on("close", () => up.destroy());
-  });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 interface Run {
   route: string;
   connections: number;
@@ -161,11 +138,11 @@ async function measure(
   connections: number,
   cookies: string[],
   seconds: number,
-  proxy?: { state: { counting: boolean; count: number } },
+  proxy?: CountingProxy,
   rate?: number,
 ): Promise<Omit<Run, "route">> {
   if (proxy) {
-    proxy.state.count = 0;
+    proxy.counts.clear();
     proxy.state.counting = true;
   }
   const child = fork(fileURLToPath(import.meta.url), ["--load-worker"], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
@@ -186,7 +163,7 @@ async function measure(
     p99: pct(times, 99),
     non2xx,
     errors,
-    brokerPerRequest: proxy && times.length ? proxy.state.count / times.length : NaN,
+    brokerPerRequest: proxy && times.length ? proxy.total() / times.length : NaN,
   };
 }
 
@@ -265,12 +242,12 @@ async function runLoad({ url, connections, cookies, seconds, rate }: LoadJob): P
 }
 
 /** Waits until the previous run's queued work is done: 2 s in a row without a broker request (at most 30 s). */
-async function settle(proxy: { state: { counting: boolean; count: number } }): Promise<void> {
+async function settle(proxy: CountingProxy): Promise<void> {
   proxy.state.counting = true;
   const until = Date.now() + 30_000;
   let last = -1;
-  while (Date.now() < until && proxy.state.count !== last) {
-    last = proxy.state.count;
+  while (Date.now() < until && proxy.total() !== last) {
+    last = proxy.total();
     await new Promise((r) => setTimeout(r, 2000));
   }
   proxy.state.counting = false;
@@ -352,7 +329,7 @@ async function main() {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "forex-ia-bench-web-"));
     const sim = await startSimulator({ port: 0, dataDir: path.join(root, "data"), speed: 1, startAt: "2026-01-14T10:00:00Z" });
     cleanups.push(() => sim.close());
-    const proxy = await countingProxy(sim.url);
+    const proxy = await startCountingProxy(sim.url);
     cleanups.push(() => proxy.close());
     const secrets = { ENCRYPTION_KEY: randomBytes(32).toString("hex"), SESSION_SECRET: randomBytes(24).toString("hex") };
     const brokerEnv = {
