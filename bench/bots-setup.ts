@@ -1,46 +1,81 @@
 /**
- * The setup half of bench/bots.bench.ts: N users with a connected simulator practice account and an
- * active bot, made by the product's own services and tables. Loaded through Vite's SSR loader by the
- * bench (the services import `import.meta.glob`, which only Vite resolves), so it must not be run by
- * plain Node. Batches of `BATCH` users: one multi-row `insert into users` (one argon2 hash shared by
- * all, `hashPassword`) and their trial licences (`createTrialLicence`) in one transaction; then, with
- * at most `concurrency` at once, `connectBroker` (checks the account at the broker, stores the token
- * encrypted, reconciles) and `startBot(userId, interval)`.
+ * The setup half of bench/bots.bench.ts (and bench/web.bench.ts): N users with a connected simulator
+ * practice account and an active bot, in the product's own tables. Loaded through Vite's SSR loader by
+ * the benches (the services import `import.meta.glob`, which only Vite resolves), so it must not be run
+ * by plain Node.
+ *
+ * Per batch of `BATCH` users: one multi-row `insert into users` (one argon2 hash shared by all,
+ * `hashPassword`) and their trial licences (`createTrialLicence`) in one transaction; then the broker
+ * accounts (`newBrokerUsers`, one call per batch) and, for each user:
+ * - the first `viaServices` users overall (default all): the product's services, at most `concurrency`
+ *   at once: `connectBroker` (checks the account at the broker, stores the token encrypted, reconciles)
+ *   and `startBot(userId, interval)`;
+ * - the others (the shortcut, to set up 20,000 bots in about a minute instead of 15–30): the rows those
+ *   two services write, one multi-row statement per table and batch — `broker_connections` with the token
+ *   encrypted by the product's own `encryptSecret` (the format `connectBroker` stores), the account's
+ *   alias, currency and last transaction id as the simulator reports them (a new account: CREATE +
+ *   TRANSFER_FUNDS, id 2: what connectBroker's reconcile would store) and the broker clock offset
+ *   `recordMarketTime` would store; `bots` as `startBot` inserts them (active, due now, as `enqueueTick`).
+ *   What is skipped is broker traffic (summary, pricing, transactions since id 2, open trades per user)
+ *   and the per-user transactions, not state: the first tick reads instruments, summary and open trades
+ *   whichever way the bot was made.
  */
 import { hashPassword } from "../app/services/auth.server";
 import { startBot } from "../app/services/bot.server";
 import { connectBroker } from "../app/services/broker.server";
 import { parseConfig, setConfig } from "../app/services/config.server";
+import { encryptSecret } from "../app/services/crypto.server";
 import { closeDb, db } from "../app/services/db.server";
 import { createTrialLicence } from "../app/services/licence.server";
 
 /** Users per batch of inserts. */
 export const BATCH = 500;
 
+/** A simulator practice account made for one bench user. */
+export interface BrokerUser {
+  token: string;
+  accountId: string;
+  /** Account alias as the broker's summary reports it (the simulator's "Primary"). */
+  alias: string | null;
+  /** Account currency (the simulator's default USD). */
+  currency: string;
+  /** The account's last transaction id at creation (2: CREATE + TRANSFER_FUNDS). */
+  lastTransactionID: string;
+  /** Broker (simulator) time minus real time when the account was made, ms (`market_clock_offset_ms`). */
+  clockOffsetMs: number;
+}
+
 /** Runs `fn` over `items` with at most `limit` at once. */
-async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+async function pool<T>(items: T[], limit: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-      while (next < items.length) await fn(items[next++]!);
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i]!, i);
+      }
     }),
   );
 }
 
 /**
- * Creates `bots` users, each with a simulator practice account (`newBrokerUser`) connected and an
- * active bot ticking every `intervalSec`. `env` is the product's configuration (DATABASE_URL,
- * ENCRYPTION_KEY, OANDA_* URLs…); the pool is closed at the end. Returns the user ids.
+ * Creates `bots` users (`bench-bot-<i>@teste.com`, password Senha123), each with a simulator practice
+ * account (`newBrokerUsers(n)`, called once per batch) connected and an active bot ticking every
+ * `intervalSec`; the first `viaServices` (default all) through the product's services, the others by the
+ * documented shortcut (module docstring). `env` is the product's configuration (DATABASE_URL,
+ * ENCRYPTION_KEY, OANDA_* URLs…); the pool is closed at the end. Returns the user ids, in email order.
  */
 export async function createBots(opts: {
   env: Record<string, string>;
   bots: number;
   intervalSec: number;
   concurrency: number;
-  newBrokerUser: () => { token: string; accountId: string };
+  viaServices?: number;
+  newBrokerUsers: (n: number) => Promise<BrokerUser[]>;
   onProgress?: (made: number) => void;
 }): Promise<string[]> {
   setConfig(parseConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", ...opts.env }));
+  const viaServices = opts.viaServices ?? opts.bots;
   const all: string[] = [];
   try {
     const hash = await hashPassword("Senha123");
@@ -54,15 +89,38 @@ export async function createBots(opts: {
         email_verified_at: new Date(),
       }));
       const ids = await db().begin(async (tx) => {
-        const inserted = await tx<{ id: string }[]>`insert into users ${tx(rows)} returning id`;
-        await Promise.all(inserted.map((r) => createTrialLicence(tx, r.id)));
-        return inserted.map((r) => r.id);
+        const inserted = await tx<{ id: string; email: string }[]>`insert into users ${tx(rows)} returning id, email`;
+        // `returning` order is not guaranteed: keep the email order (web.bench logs in as bench-bot-<i>).
+        const byEmail = new Map(inserted.map((r) => [r.email, r.id]));
+        const ordered = rows.map((r) => byEmail.get(r.email)!);
+        await Promise.all(ordered.map((id) => createTrialLicence(tx, id)));
+        return ordered;
       });
-      await pool(ids, opts.concurrency, async (userId) => {
-        const broker = opts.newBrokerUser();
+      const brokers = await opts.newBrokerUsers(n);
+      const cut = Math.max(0, Math.min(n, viaServices - b));
+      await pool(ids.slice(0, cut), opts.concurrency, async (userId, i) => {
+        const broker = brokers[i]!;
         await connectBroker(userId, { token: broker.token, environment: "practice", accountId: broker.accountId });
         await startBot(userId, opts.intervalSec);
       });
+      const direct = ids.slice(cut).map((userId, i) => ({ userId, broker: brokers[cut + i]! }));
+      if (direct.length) {
+        await db().begin(async (tx) => {
+          const conns = direct.map(({ userId, broker }) => ({
+            user_id: userId,
+            environment: "practice",
+            account_id: broker.accountId,
+            account_alias: broker.alias,
+            account_currency: broker.currency,
+            token_encrypted: encryptSecret(broker.token),
+            last_transaction_id: broker.lastTransactionID,
+            market_clock_offset_ms: Math.round(broker.clockOffsetMs),
+          }));
+          await tx`insert into broker_connections ${tx(conns)}`;
+          const bots = direct.map(({ userId }) => ({ user_id: userId, is_active: true, interval_sec: opts.intervalSec, last_started_at: new Date() }));
+          await tx`insert into bots ${tx(bots)}`;
+        });
+      }
       all.push(...ids);
       opts.onProgress?.(all.length);
     }

@@ -48,25 +48,37 @@
  *   `--note TEXT` adds a remark to the run's line in BENCHMARKS.md (e.g. "baseline before issue 13").
  *   `--setup-only` creates the users and bots (timed) and stops: no build or product process needed.
  */
-import { execSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { createServer } from "vite";
-import tsconfigPaths from "vite-tsconfig-paths";
 import { runMigrations } from "../db/migrate";
-import { startSimulator } from "../server/simulator/server";
-import { startCountingProxy } from "../tests/setup/counting-proxy";
 import { startAppServer, type AppServer } from "../tests/setup/app-server";
-import type * as BotsSetup from "./bots-setup";
+import { startSimHost, startSimHostChild, type SimHostHandle, type SimHostOptions } from "./sim-host";
+import {
+  brokerEnv,
+  commit,
+  databaseExists,
+  databaseUrl,
+  ensureBuild,
+  fmt,
+  freshDatabase,
+  logger,
+  machineBusyMs,
+  newSecrets,
+  pct,
+  postgresCpuMs,
+  procStats,
+  root,
+  withBotsSetup,
+} from "./support";
 
-const root = path.resolve(import.meta.dirname, "..");
 const DOC = path.join(root, "docs/BENCHMARKS.md");
 const START = "<!-- bots:start -->";
 const END = "<!-- bots:end -->";
+/** The sim start: a weekday with history behind it (as tests/setup/trading-env.ts). */
+const SIM_START_AT = "2026-01-14T10:00:00Z";
 
 const { values: argv } = parseArgs({
   options: {
@@ -75,7 +87,11 @@ const { values: argv } = parseArgs({
     minutes: { type: "string", default: "2" },
     processes: { type: "string", default: "1" },
     warmup: { type: "string", default: "30" },
-    "setup-concurrency": { type: "string", default: "8" },
+    "setup-concurrency": { type: "string", default: "16" },
+    "via-services": { type: "string" },
+    sim: { type: "string" },
+    "sim-shards": { type: "string" },
+    "reuse-db": { type: "string" },
     "no-doc": { type: "boolean", default: false },
     "setup-only": { type: "boolean", default: false },
     "no-spread": { type: "boolean", default: false },
@@ -88,19 +104,25 @@ const MINUTES = Number(argv.minutes);
 const PROCESSES = Number(argv.processes);
 const WARMUP_S = Number(argv.warmup);
 const SETUP_CONCURRENCY = Number(argv["setup-concurrency"]);
-if (![BOTS, INTERVAL, MINUTES, PROCESSES, WARMUP_S, SETUP_CONCURRENCY].every((n) => Number.isFinite(n) && n >= 0) || BOTS < 1 || PROCESSES < 1)
-  throw new Error("argumentos inválidos: --bots N --interval S --minutes M [--processes P] [--warmup S]");
+/** Users connected through connectBroker + startBot; the rest by the setup's documented shortcut. */
+const VIA_SERVICES = argv["via-services"] === undefined ? Math.min(BOTS, 200) : Number(argv["via-services"]);
+const SIM_MODE = argv.sim ?? (BOTS >= 5000 ? "process" : "inline");
+const SHARDS = argv["sim-shards"] === undefined ? Math.max(1, Math.ceil(BOTS / 2500)) : Number(argv["sim-shards"]);
+const REUSE = argv["reuse-db"];
+if (![BOTS, INTERVAL, MINUTES, PROCESSES, WARMUP_S, SETUP_CONCURRENCY, VIA_SERVICES, SHARDS].every((n) => Number.isFinite(n) && n >= 0) || BOTS < 1 || PROCESSES < 1 || SHARDS < 1)
+  throw new Error("argumentos inválidos: --bots N --interval S --minutes M [--processes P] [--warmup S] [--sim-shards K]");
+if (SIM_MODE !== "process" && SIM_MODE !== "inline") throw new Error("--sim deve ser process ou inline");
+if (REUSE !== undefined && !/^bench_bots_[a-z0-9_]+$/.test(REUSE)) throw new Error("--reuse-db: o nome deve começar por bench_bots_ (a–z, 0–9, _)");
 
 const LOAD_BEFORE = os.loadavg();
-const log = (s: string) => console.log(`[bench:bots ${new Date().toISOString().slice(11, 19)}] ${s}`);
+const log = logger("bench:bots");
 
-/** p-th percentile (0–100, nearest rank) of numbers; NaN when empty. */
-function pct(xs: number[], p: number): number {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+/** What a `--reuse-db` database was made with (kept next to the simulator's saved state). */
+interface ReuseMeta {
+  bots: number;
+  shards: number;
+  secrets: { ENCRYPTION_KEY: string; SESSION_SECRET: string };
 }
-const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : "–");
 
 /** One tick as the product logs it (runTick's debug line), with its process. */
 interface TickLine {
@@ -147,95 +169,78 @@ function watchTicks(app: AppServer, proc: number, ticks: TickLine[], failures: {
   return app;
 }
 
-/** utime+stime (ms) and VmRSS (MB) of a process. */
-function procStats(pid: number): { cpuMs: number; rssMb: number } {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticksPerSec = 100; // CLK_TCK on Linux
-    const cpuMs = ((Number(f[11]) + Number(f[12])) * 1000) / ticksPerSec;
-    const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return { cpuMs, rssMb: rss ? Number(rss[1]) / 1024 : NaN };
-  } catch {
-    return { cpuMs: NaN, rssMb: NaN };
-  }
-}
-
 async function main() {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL não definido (o bench precisa de um PostgreSQL)");
 
-  // 1. Fresh database.
-  const name = `bench_bots_${randomBytes(5).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  const dbUrl = u.toString();
+  // 1. The database: fresh (dropped at the end), or `--reuse-db NAME` (kept; set up only when missing).
+  const reuseDir = REUSE ? path.join(os.tmpdir(), "bench-bots-reuse", REUSE) : undefined;
+  let reused = false;
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  if (REUSE) {
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    reused = (await databaseExists(admin, REUSE)) && existsSync(path.join(reuseDir!, "meta.json"));
+    if (!reused) await admin.unsafe(`drop database if exists ${REUSE} with (force)`);
+    await admin.end();
+    db = reused
+      ? { name: REUSE, url: databaseUrl(adminUrl, REUSE), admin: postgres(adminUrl, { max: 1, onnotice: () => {} }), drop: async () => {} }
+      : await freshDatabase(adminUrl, "bench_bots_", REUSE);
+  } else db = await freshDatabase(adminUrl, "bench_bots_");
+  const { name, url: dbUrl } = db;
   const stats = postgres(dbUrl, { max: 2, onnotice: () => {} });
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
-    await runMigrations(stats);
+    let meta: ReuseMeta | undefined;
+    if (reused) {
+      meta = JSON.parse(readFileSync(path.join(reuseDir!, "meta.json"), "utf8")) as ReuseMeta;
+      if (meta.bots !== BOTS) throw new Error(`--reuse-db ${REUSE} tem ${meta.bots} robôs, não ${BOTS}`);
+      log(`--reuse-db ${REUSE}: banco e estado do simulador (${meta.shards} partes) de uma execução anterior; sem setup`);
+    } else await runMigrations(stats);
 
-    // 2. Simulator + counting proxy.
+    // 2. Simulator (in shards) with its request counter: in a child process (CPU measured apart) or in this one.
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "forex-ia-bench-bots-"));
-    // No statePath: the simulator saves its whole state on every new user (quadratic for 20,000 users).
-    const sim = await startSimulator({ port: 0, dataDir: path.join(root, "data"), speed: 1, startAt: "2026-01-14T10:00:00Z" });
+    const simOpts: SimHostOptions = { shards: meta?.shards ?? SHARDS, dataDir: path.join(root, "data"), startAt: SIM_START_AT, ...(reused && { stateDir: reuseDir }) };
+    const sim: SimHostHandle = SIM_MODE === "process" ? await startSimHostChild(simOpts) : await startSimHost(simOpts);
     cleanups.push(() => sim.close());
-    const proxy = await startCountingProxy(sim.url);
-    cleanups.push(() => proxy.close());
-    const secrets = { ENCRYPTION_KEY: randomBytes(32).toString("hex"), SESSION_SECRET: randomBytes(24).toString("hex") };
-    const brokerEnv = {
-      OANDA_MODE: "oanda",
-      OANDA_PRACTICE_API_URL: `${proxy.url}/practice`,
-      OANDA_PRACTICE_STREAM_URL: `${proxy.url}/practice`,
-      OANDA_LIVE_API_URL: `${proxy.url}/live`,
-      OANDA_LIVE_STREAM_URL: `${proxy.url}/live`,
-    };
+    const secrets = meta?.secrets ?? newSecrets();
+    const env = brokerEnv(sim.url);
 
-    // 3. Users and bots through the product's services (bench/bots-setup.ts, loaded by Vite's SSR loader: the
-    //    services use `import.meta.glob`), pointed at the bench database and the proxy.
+    // 3. Users and bots in the product's tables (bench/bots-setup.ts: the first VIA_SERVICES through its services).
     const t0Setup = Date.now();
-    const vite = await createServer({
-      configFile: false,
-      root,
-      logLevel: "error",
-      appType: "custom",
-      plugins: [tsconfigPaths()],
-      server: { middlewareMode: true, hmr: false, watch: null },
-      optimizeDeps: { noDiscovery: true, include: [] },
-    });
-    try {
-      const setup = (await vite.ssrLoadModule("/bench/bots-setup.ts")) as typeof BotsSetup;
-      await setup.createBots({
-        env: { DATABASE_URL: dbUrl, DATA_DIR: dataDir, ...secrets, ...brokerEnv },
-        bots: BOTS,
-        intervalSec: INTERVAL,
-        concurrency: SETUP_CONCURRENCY,
-        newBrokerUser: () => {
-          const u = sim.sim.createUser("practice");
-          return { token: u.token, accountId: u.accountIDs[0]! };
-        },
-        onProgress: (made) => log(`${made}/${BOTS} usuários com conta conectada e robô ativo (${((Date.now() - t0Setup) / 1000).toFixed(0)} s)`),
-      });
-    } finally {
-      await vite.close();
+    if (!reused) {
+      await withBotsSetup((setup) =>
+        setup.createBots({
+          env: { DATABASE_URL: dbUrl, DATA_DIR: dataDir, ...secrets, ...env },
+          bots: BOTS,
+          intervalSec: INTERVAL,
+          concurrency: SETUP_CONCURRENCY,
+          viaServices: VIA_SERVICES,
+          newBrokerUsers: (n) => sim.createUsers(n),
+          onProgress: (made) => log(`${made}/${BOTS} usuários com conta conectada e robô ativo (${((Date.now() - t0Setup) / 1000).toFixed(0)} s)`),
+        }),
+      );
+      if (REUSE) {
+        await sim.save(reuseDir!);
+        writeFileSync(path.join(reuseDir!, "meta.json"), JSON.stringify({ bots: BOTS, shards: simOpts.shards, secrets } satisfies ReuseMeta), { mode: 0o600 });
+      }
+    } else {
+      // The bots as the previous run left them, made active again at this interval (a stop by the product is undone).
+      await stats`update bots set is_active = true, interval_sec = ${INTERVAL}, last_tick_error = null, last_tick_error_msg = null`;
     }
     const setupS = (Date.now() - t0Setup) / 1000;
     // Users start their bots at different moments: the first due slots are spread over one interval (as after
     // a day of use), not all at the setup's end (that boot burst is measured apart: --no-spread).
     if (!argv["no-spread"]) await stats`update bots set next_tick_at = now() + make_interval(secs => random() * interval_sec) where is_active`;
+    else await stats`update bots set next_tick_at = now() where is_active`;
     if (argv["setup-only"]) {
-      log(`--setup-only: ${BOTS} robôs criados em ${setupS.toFixed(1)} s; fim`);
+      log(`--setup-only: ${BOTS} robôs ${reused ? "reaproveitados" : "criados"} em ${setupS.toFixed(1)} s; fim`);
       return;
     }
 
     // 4. Product processes (production build in BUILD_DIR, made here when missing).
-    const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
-    if (!existsSync(path.join(buildDir, "server/index.js"))) {
-      log(`sem build em ${buildDir}: compilando (remix vite:build)…`);
-      execSync("npx remix vite:build", { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
-    }
+    ensureBuild(log);
+    // A reused database: the simulator's state is saved again once the product processes stopped (trades they made).
+    if (REUSE) cleanups.push(() => sim.save(reuseDir!));
     const ticks: TickLine[] = [];
     const failures: { userId: string; at: number }[] = [];
     const dues: DueLine[] = [];
@@ -245,7 +250,7 @@ async function main() {
     });
     for (let p = 0; p < PROCESSES; p++) {
       const tickConcurrency: Record<string, string> = process.env.TICK_CONCURRENCY ? { TICK_CONCURRENCY: process.env.TICK_CONCURRENCY } : {};
-      const app = await startAppServer({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, WORKERS: "on", LOG_LEVEL: "debug", ...tickConcurrency, ...secrets, ...brokerEnv }, 600_000);
+      const app = await startAppServer({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, WORKERS: "on", LOG_LEVEL: "debug", ...tickConcurrency, ...secrets, ...env }, 600_000);
       apps.push(watchTicks(app, p + 1, ticks, failures, dues));
       log(`processo ${p + 1} pronto (pid ${app.proc.pid})`);
     }
@@ -255,13 +260,21 @@ async function main() {
 const xacts = async () =>
       Number((await stats<{ n: string }[]>`select xact_commit + xact_rollback as n from pg_stat_database where datname = ${name}`)[0]?.n ?? NaN);
     const xact0 = await xacts();
+    await sim.resetCounts();
+    await sim.setCounting(true);
     const winStart = Date.now();
-    proxy.counts.clear();
-    proxy.state.counting = true;
     const cpu0 = apps.map((a) => procStats(a.proc.pid!));
+    const simCpu0 = sim.pid ? procStats(sim.pid).cpuMs : NaN;
+    const pgCpu0 = postgresCpuMs();
+    const busy0 = machineBusyMs();
     const benchCpu0 = process.cpuUsage();
     const rssMax = apps.map(() => 0);
-    const sampler = setInterval(() => apps.forEach((a, i) => (rssMax[i] = Math.max(rssMax[i]!, procStats(a.proc.pid!).rssMb))), 5000);
+    let simRssMax = 0;
+    const sampleRss = () => {
+      apps.forEach((a, i) => (rssMax[i] = Math.max(rssMax[i]!, procStats(a.proc.pid!).rssMb)));
+      if (sim.pid) simRssMax = Math.max(simRssMax, procStats(sim.pid).rssMb);
+    };
+    const sampler = setInterval(sampleRss, 5000);
     const perMinute: number[] = [];
     for (let m = 1; m * 60_000 <= MINUTES * 60_000 + 59_999; m++) {
       const from = winStart + (m - 1) * 60_000;
@@ -273,11 +286,15 @@ const xacts = async () =>
       log(`minuto ${m}: ${done} ticks concluídos em ${((to - from) / 1000).toFixed(0)} s (devidos ${fmt((BOTS * 60) / INTERVAL, 0)} por minuto)`);
     }
     const winEnd = Date.now();
-    proxy.state.counting = false;
+    await sim.setCounting(false);
     clearInterval(sampler);
-    apps.forEach((a, i) => (rssMax[i] = Math.max(rssMax[i]!, procStats(a.proc.pid!).rssMb)));
+    sampleRss();
     const cpu1 = apps.map((a) => procStats(a.proc.pid!));
+    const simCpu1 = sim.pid ? procStats(sim.pid).cpuMs : NaN;
+    const pgCpu1 = postgresCpuMs();
+    const busy1 = machineBusyMs();
     const benchCpu = process.cpuUsage(benchCpu0);
+    const counts = await sim.counts();
     const dbEnd = (await stats<{ now: Date }[]>`select now()`)[0]!.now;
     await new Promise((r) => setTimeout(r, 1000)); // pg_stat_database is flushed about once a second
     const xact1 = await xacts();
@@ -295,7 +312,7 @@ const xacts = async () =>
 
     const inWin = ticks.filter((t) => t.end >= winStart && t.end < winEnd);
     const minutes = (winEnd - winStart) / 60_000;
-    const brokerTotal = proxy.total();
+    const brokerTotal = counts.reduce((a, [, n]) => a + n, 0);
     const perProc = apps.map((_, i) => inWin.filter((t) => t.proc === i + 1).length);
 
     // Double ticks across all processes (every tick line, warm-up included).
@@ -319,7 +336,9 @@ const xacts = async () =>
     }
 
     const cpuPct = apps.map((_, i) => ((cpu1[i]!.cpuMs - cpu0[i]!.cpuMs) / (winEnd - winStart)) * 100);
-    const kinds = [...proxy.counts.entries()].sort((a, b) => b[1] - a[1]);
+    const kinds = [...counts].sort((a, b) => b[1] - a[1]);
+    const winMs = winEnd - winStart;
+    const benchPct = ((benchCpu.user + benchCpu.system) / 1000 / winMs) * 100;
     const LOAD_AFTER = os.loadavg();
     const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
     const perTick = (x: number) => (inWin.length ? x / inWin.length : NaN);
@@ -336,9 +355,14 @@ const xacts = async () =>
       ["broker requests per tick", `${fmt(perTick(brokerTotal), 2)} (${brokerTotal} in the window)`],
       ["SQL statements per tick p50 / mean (app pool)", `${fmt(pct(inWin.map((t) => t.sql), 50), 0)} / ${fmt(perTick(inWin.reduce((a, t) => a + t.sql, 0)), 1)}`],
       ["database transactions per tick (all clients: app pool, pg-boss, this bench)", fmt(perTick(xact1 - xact0), 1)],
-      ["process CPU (% of one core)", cpuPct.map((c) => fmt(c)).join(" / ")],
-      ["bench process CPU: simulator + proxy (% of one core)", fmt(((benchCpu.user + benchCpu.system) / 1000 / (winEnd - winStart)) * 100)],
-      ["process RSS max (MB)", rssMax.map((r) => fmt(r, 0)).join(" / ")],
+      ["product process CPU (% of one core)", cpuPct.map((c) => fmt(c)).join(" / ")],
+      ["product CPU per tick (ms)", fmt((cpuPct.reduce((a, c) => a + c, 0) / 100) * winMs / Math.max(1, inWin.length), 2)],
+      sim.pid
+        ? ["simulator process CPU (% of one core; " + `${simOpts.shards} shard${simOpts.shards > 1 ? "s" : ""}) / bench process (log parsing)`, `${fmt(((simCpu1 - simCpu0) / winMs) * 100)} / ${fmt(benchPct)}`]
+        : ["bench process CPU: simulator in it (" + `${simOpts.shards} shard${simOpts.shards > 1 ? "s" : ""}) + log parsing (% of one core)`, fmt(benchPct)],
+      ["PostgreSQL CPU, every backend of the server (% of one core; other sessions' databases too)", fmt(((pgCpu1 - pgCpu0) / winMs) * 100)],
+      [`machine CPU busy (% of all ${os.cpus().length} cores, everyone's)`, fmt(((busy1 - busy0) / winMs / os.cpus().length) * 100)],
+      ["product process RSS max (MB)" + (sim.pid ? " / simulator process" : ""), rssMax.map((r) => fmt(r, 0)).join(" / ") + (sim.pid ? ` / ${fmt(simRssMax, 0)}` : "")],
       ["double ticks: same due slot claimed twice / same bot < interval/2 apart / overlapping", `${doubleSlots} / ${doubles} / ${overlaps}`],
       ["early ticks after a failed tick (retry)", `${afterFailure} (failed ticks: ${failures.length})`],
     ];
@@ -351,18 +375,12 @@ const xacts = async () =>
       const key = `${BOTS}x${INTERVAL}s-p${PROCESSES}${argv["no-spread"] ? "-burst" : ""}`;
       const bStart = `<!-- bots:run ${key}:start -->`;
       const bEnd = `<!-- bots:run ${key}:end -->`;
-      let commit = "?";
-      try {
-        commit = execSync("git rev-parse --short HEAD", { cwd: root, encoding: "utf8" }).trim();
-      } catch {
-        /* not a git checkout */
-      }
       const block = [
         bStart,
         `### ${BOTS} bots, ${INTERVAL} s interval, ${PROCESSES} process${PROCESSES > 1 ? "es" : ""}`,
         "",
-        `\`npm run bench:bots -- --bots ${BOTS} --interval ${INTERVAL} --minutes ${MINUTES}${PROCESSES > 1 ? ` --processes ${PROCESSES}` : ""}${argv["no-spread"] ? " --no-spread" : ""}\`, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${commit}${argv.note ? ` — ${argv.note}` : ""}.`,
-        `Setup ${setupS.toFixed(0)} s, ${WARMUP_S} s warm-up, then a ${MINUTES}-minute window; ${os.cpus().length} CPUs, run under \`nice\`.`,
+        `\`npm run bench:bots -- --bots ${BOTS} --interval ${INTERVAL} --minutes ${MINUTES}${PROCESSES > 1 ? ` --processes ${PROCESSES}` : ""}${argv["no-spread"] ? " --no-spread" : ""} --warmup ${WARMUP_S}${REUSE ? ` --reuse-db ${REUSE}` : ""}\`, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${commit()}${argv.note ? ` — ${argv.note}` : ""}.`,
+        `${reused ? `Database and simulator state reused from a previous run (no setup; bots re-spread over one interval)` : `Setup ${setupS.toFixed(0)} s (${Math.min(VIA_SERVICES, BOTS)} users through connectBroker + startBot, the rest by the setup's row shortcut)`}, ${WARMUP_S} s warm-up, then a ${MINUTES}-minute window; simulator ${SIM_MODE === "process" ? "in its own process" : "in the bench process"} (${simOpts.shards} shard${simOpts.shards > 1 ? "s" : ""}); ${os.cpus().length} CPUs, run under \`nice\`.`,
         `Load average (1/5/15 min) before: ${load(LOAD_BEFORE)}; after: ${load(LOAD_AFTER)} (other sessions share the machine).`,
         "",
         table,
@@ -387,7 +405,14 @@ const xacts = async () =>
         const inner = doc.slice(a, b);
         const x = inner.indexOf(bStart);
         const y = inner.indexOf(bEnd);
-        const updated = x >= 0 && y > x ? inner.slice(0, x) + block + inner.slice(y + bEnd.length) : `${inner.trimEnd()}\n\n${block}\n`;
+        // A new configuration goes before the summary block (kept last), else at the section's end.
+        const sum = inner.indexOf("<!-- bots:summary:start -->");
+        const updated =
+          x >= 0 && y > x
+            ? inner.slice(0, x) + block + inner.slice(y + bEnd.length)
+            : sum >= 0
+              ? `${inner.slice(0, sum).trimEnd()}\n\n${block}\n${inner.slice(sum)}`
+              : `${inner.trimEnd()}\n\n${block}\n`;
         out = doc.slice(0, a) + updated + doc.slice(b);
       } else out = `${doc.trimEnd()}\n\n${intro}\n${block}\n${END}\n`;
       writeFileSync(DOC, out);
@@ -396,8 +421,8 @@ const xacts = async () =>
   } finally {
     for (const c of cleanups.reverse()) await c().catch(() => {});
     await stats.end();
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await db.drop(Boolean(REUSE));
+    if (REUSE) log(`banco ${name} mantido (--reuse-db); estado do simulador em ${reuseDir}`);
   }
 }
 

@@ -39,8 +39,7 @@
  *   `--doc-from FILE` writes the section from the JSON line a previous run printed (no measurement).
  *   `--cpu-prof DIR` profiles the product process (bench/cpu-profile-preload.mjs: DIR/web-<pid>.cpuprofile on exit).
  */
-import { execSync, fork } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { fork } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -50,15 +49,13 @@ import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import postgres from "postgres";
-import { createServer } from "vite";
-import tsconfigPaths from "vite-tsconfig-paths";
 import { runMigrations } from "../db/migrate";
 import { startSimulator } from "../server/simulator/server";
 import { startAppServer, type AppServer } from "../tests/setup/app-server";
 import { startCountingProxy, type CountingProxy } from "../tests/setup/counting-proxy";
-import type * as BotsSetup from "./bots-setup";
+import type { BrokerUser } from "./bots-setup";
+import { brokerEnv, commit, ensureBuild, fmt, freshDatabase, logger, newSecrets, pct, root, withBotsSetup } from "./support";
 
-const root = path.resolve(import.meta.dirname, "..");
 const DOC = path.join(root, "docs/BENCHMARKS.md");
 const START = "<!-- web:start -->";
 const END = "<!-- web:end -->";
@@ -102,14 +99,7 @@ const ROUTES: { path: string; what: string }[] = [
 const routes = argv.routes ? ROUTES.filter((r) => argv.routes!.split(",").includes(r.path)) : ROUTES;
 
 const LOAD_BEFORE = os.loadavg();
-const log = (s: string) => console.log(`[bench:web ${new Date().toISOString().slice(11, 19)}] ${s}`);
-const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : "–");
-
-/** p-th percentile (0–100, nearest rank) of sorted numbers; NaN when empty. */
-function pct(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
+const log = logger("bench:web");
 
 interface Run {
   route: string;
@@ -158,9 +148,9 @@ async function measure(
     rate,
     requests: times.length,
     rps: times.length / seconds,
-    p50: pct(times, 50),
-    p95: pct(times, 95),
-    p99: pct(times, 99),
+    p50: pct(times, 50, true),
+    p95: pct(times, 95, true),
+    p99: pct(times, 99, true),
     non2xx,
     errors,
     brokerPerRequest: proxy && times.length ? proxy.total() / times.length : NaN,
@@ -314,12 +304,8 @@ function firstLoadJs(route: string, html: string, clientDir: string, fetched?: s
 async function main() {
   const adminUrl = process.env.TEST_DATABASE_URL ?? process.env.BENCH_DATABASE_URL;
   if (!adminUrl) throw new Error("defina TEST_DATABASE_URL (um servidor PostgreSQL onde criar um banco descartável)");
-  const name = `web_bench_${randomBytes(5).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  const dbUrl = u.toString();
+  const db = await freshDatabase(adminUrl, "web_bench_");
+  const dbUrl = db.url;
   const sql = postgres(dbUrl, { max: 2, onnotice: () => {} });
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
@@ -331,45 +317,30 @@ async function main() {
     cleanups.push(() => sim.close());
     const proxy = await startCountingProxy(sim.url);
     cleanups.push(() => proxy.close());
-    const secrets = { ENCRYPTION_KEY: randomBytes(32).toString("hex"), SESSION_SECRET: randomBytes(24).toString("hex") };
-    const brokerEnv = {
-      OANDA_MODE: "oanda",
-      OANDA_PRACTICE_API_URL: `${proxy.url}/practice`,
-      OANDA_PRACTICE_STREAM_URL: `${proxy.url}/practice`,
-      OANDA_LIVE_API_URL: `${proxy.url}/live`,
-      OANDA_LIVE_STREAM_URL: `${proxy.url}/live`,
-    };
+    const secrets = newSecrets();
+    const env = brokerEnv(proxy.url);
 
     // 3. Subscribers through the product's services.
     const t0 = Date.now();
-    const accounts: { token: string; accountId: string }[] = [];
-    const vite = await createServer({
-      configFile: false,
-      root,
-      logLevel: "error",
-      appType: "custom",
-      plugins: [tsconfigPaths()],
-      server: { middlewareMode: true, hmr: false, watch: null },
-      optimizeDeps: { noDiscovery: true, include: [] },
-    });
-    let userIds: string[];
-    try {
-      const setup = (await vite.ssrLoadModule("/bench/bots-setup.ts")) as typeof BotsSetup;
-      userIds = await setup.createBots({
-        env: { DATABASE_URL: dbUrl, DATA_DIR: dataDir, ...secrets, ...brokerEnv },
+    const accounts: BrokerUser[] = [];
+    const userIds = await withBotsSetup((setup) =>
+      setup.createBots({
+        env: { DATABASE_URL: dbUrl, DATA_DIR: dataDir, ...secrets, ...env },
         bots: USERS,
         intervalSec: 60,
         concurrency: 8,
-        newBrokerUser: () => {
-          const su = sim.sim.createUser("practice");
-          const a = { token: su.token, accountId: su.accountIDs[0]! };
-          accounts.push(a);
-          return a;
-        },
-      });
-    } finally {
-      await vite.close();
-    }
+        // Every user through connectBroker + startBot (the pages read what those store).
+        viaServices: USERS,
+        newBrokerUsers: async (n) =>
+          Array.from({ length: n }, () => {
+            const su = sim.sim.createUser("practice");
+            const acct = sim.sim.account(su.accountIDs[0]!)!;
+            const a: BrokerUser = { token: su.token, accountId: acct.id, alias: "Primary", currency: acct.currency, lastTransactionID: String(acct.lastTransactionID), clockOffsetMs: sim.sim.now() - Date.now() };
+            accounts.push(a);
+            return a;
+          }),
+      }),
+    );
     // Half the bots paused (the hero then shows the pre-flight check); WORKERS=off: the others never tick.
     const paused = userIds.filter((_, i) => i % 2 === 1);
     if (paused.length) await sql`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = 'manual' where user_id in ${sql(paused)}`;
@@ -418,17 +389,13 @@ async function main() {
     log(`${userIds.length} assinantes com conta conectada, ${OPEN} trades abertos e ${CLOSED} fechados cada (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
 
     // 4. The product process.
-    const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
-    if (!existsSync(path.join(buildDir, "server/index.js"))) {
-      log(`sem build em ${buildDir}: compilando (remix vite:build)…`);
-      execSync("npx remix vite:build", { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
-    }
+    const buildDir = ensureBuild(log);
     const extraEnv: Record<string, string> = argv["cpu-prof"]
       ? { NODE_OPTIONS: `--import ${path.join(root, "bench/cpu-profile-preload.mjs")}`, BENCH_CPU_PROF_DIR: path.resolve(argv["cpu-prof"]) }
       : {};
     const app: AppServer = await startAppServer(
       // NODE_ENV=production: what a deployment runs (React's production build; "test" measured React's development build).
-      { DATABASE_URL: dbUrl, DATA_DIR: dataDir, NODE_ENV: "production", WORKERS: "off", LOG_LEVEL: "warn", AUTH_RATE_LIMIT: "100000", ...secrets, ...brokerEnv, ...extraEnv },
+      { DATABASE_URL: dbUrl, DATA_DIR: dataDir, NODE_ENV: "production", WORKERS: "off", LOG_LEVEL: "warn", AUTH_RATE_LIMIT: "100000", ...secrets, ...env, ...extraEnv },
       300_000,
     );
     cleanups.push(() => app.stop());
@@ -483,16 +450,7 @@ async function main() {
   } finally {
     for (const c of cleanups.reverse()) await c().catch(() => {});
     await sql.end();
-    await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
-    await admin.end();
-  }
-}
-
-function commit(): string {
-  try {
-    return execSync("git rev-parse --short HEAD", { cwd: root }).toString().trim();
-  } catch {
-    return "?";
+    await db.drop();
   }
 }
 
