@@ -8,6 +8,7 @@ import { bootstrapAccounts } from "./bootstrap.server";
 import { config } from "./config.server";
 import { closeDb } from "./db.server";
 import { logger } from "./logger.server";
+import { priceHub } from "./streams/price-hub.server";
 import { startTickScheduler, stopTickScheduler } from "./tick-scheduler.server";
 import { closeLockSession } from "./user-lock.server";
 
@@ -19,6 +20,8 @@ export async function startBackground(opts: { printLogins: boolean }): Promise<{
   if (cfg.WORKERS === "on") {
     await startWorkers(boss);
     startTickScheduler({ concurrency: cfg.TICK_CONCURRENCY });
+    // The bots' prices from the environment's one pricing stream (ADR 0030): steady ticks read no pricing.
+    priceHub().feedBots();
     logger().info("workers iniciados");
   }
   const logins = await bootstrapAccounts(opts);

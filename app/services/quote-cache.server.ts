@@ -5,8 +5,12 @@
  * so a tick does not ask the broker for prices another tick read less than `QUOTE_TTL_MS` ago.
  *
  * Where a quote comes from, in order:
- * 1. the price hub (streams/price-hub.server.ts, ADR 0017) when it runs in this process and holds a
- *    price of the instrument published less than `QUOTE_TTL_MS` ago (its stream is up and fresh);
+ * 1. the price hub (streams/price-hub.server.ts, ADR 0017, ADR 0030) when it runs in this process,
+ *    streams the instrument, and its stream spoke (a price of any of its instruments or a heartbeat)
+ *    less than `QUOTE_TTL_MS` ago: a stream delivers in order, so its last message proves that the
+ *    latest price of each instrument on it was still the broker's latest then. In a `WORKERS=on`
+ *    process the instruments ticks ask for (`demandedInstruments`) are the hub's demand, so while the
+ *    stream is up and the market moves, ticks make no pricing request (ADR 0030);
  * 2. a quote read by `GET pricing` less than `QUOTE_TTL_MS` ago (the read's start is what counts);
  * 3. one batched `GET pricing` for the missing instruments plus every instrument ticks of the
  *    environment asked for in the last `DEMAND_TTL_MS` that the caller's account offers, so one call
@@ -16,7 +20,9 @@
  *
  * Quotes carry their broker `time` and `tradeable` flag unchanged (the risk gate reads the spread
  * and `tradeable` as before). No quote older than `QUOTE_TTL_MS` of wall-clock time since it was
- * read is ever served: a stale quote cannot open a trade.
+ * read (or since its stream last spoke) is ever served: a stale quote cannot open a trade. A stream
+ * that is down, or quiet for more than `QUOTE_TTL_MS` (no price change and between two heartbeats,
+ * which come every 5 s: oanda/PROTOCOL.md §5), falls back to the batched read.
  *
  * The simulator's clock can jump (`POST /sim/clock`) or change speed: each of its replies carries
  * `X-Sim-Clock` (server/simulator/server.ts), noted by every client of the environment
@@ -57,9 +63,10 @@ interface EnvQuotes {
   clockChangedAt: number;
 }
 
-/** Counters (logs and tests): quotes served without a read (hub or cache), broker reads made, waits on another tick's read. */
+/** Counters (logs, tests, benches): quotes served without a read (hub or cache; `streamed` of them from the hub), broker reads made, waits on another tick's read. */
 export interface QuoteCacheStats {
   cached: number;
+  streamed: number;
   reads: number;
   joined: number;
 }
@@ -81,7 +88,7 @@ function envQuotes(environment: Environment): EnvQuotes {
 
 /** Counters since the process started. */
 export function quoteCacheStats(): QuoteCacheStats {
-  return (globalThis.__quoteCacheStats ??= { cached: 0, reads: 0, joined: 0 });
+  return (globalThis.__quoteCacheStats ??= { cached: 0, streamed: 0, reads: 0, joined: 0 });
 }
 
 /**
@@ -97,6 +104,22 @@ export function noteBrokerClock(environment: Environment, tag: string | null | u
   q.entries.clear();
 }
 
+/**
+ * Instruments ticks of `environment` asked for (or named as the tick's next) in the last
+ * `DEMAND_TTL_MS`, sorted: the price hub's demand for the bots of this process (ADR 0030).
+ */
+export function demandedInstruments(environment: Environment): string[] {
+  const q = globalThis.__quoteCache?.get(environment);
+  if (!q) return [];
+  const now = Date.now();
+  const out: string[] = [];
+  for (const [i, until] of q.demand) {
+    if (until < now) q.demand.delete(i);
+    else out.push(i);
+  }
+  return out.sort();
+}
+
 /** The account whose token reads prices when the cache misses (the calling tick's own). */
 export interface QuoteReader {
   accountId: string;
@@ -107,23 +130,31 @@ export interface QuoteReader {
 }
 
 /** What this module reads of the process's price hub (streams/price-hub.server.ts `globalThis.__priceHub`; not imported: the hub imports the broker module, which imports this one). */
-interface HubLatest {
-  latestFor(environment: Environment, instruments: Iterable<string>): { instrument: string; time: string; tradeable: boolean; bid: string; ask: string; pub: number }[];
+interface HubQuotes {
+  streamQuote(
+    environment: Environment,
+    instrument: string,
+  ): { instrument: string; time: string; tradeable: boolean; bid: string; ask: string; pub: number; asOf: number } | undefined;
 }
 
-/** The hub's price of `instrument` when the hub runs here and published it less than QUOTE_TTL_MS ago (under the current clock). */
+/**
+ * The hub's price of `instrument` when the hub runs here, streams it, and its stream spoke less than
+ * QUOTE_TTL_MS ago; a price received before the broker clock last changed is not used.
+ */
 function hubPrice(environment: Environment, instrument: string, q: EnvQuotes, now: number): ClientPrice | undefined {
-  const hub = (globalThis as { __priceHub?: HubLatest }).__priceHub;
-  const p = hub?.latestFor(environment, [instrument])[0];
-  if (!p || now - p.pub > QUOTE_TTL_MS || p.pub < q.clockChangedAt) return undefined;
+  const hub = (globalThis as { __priceHub?: HubQuotes }).__priceHub;
+  const p = hub?.streamQuote(environment, instrument);
+  if (!p || now - p.asOf > QUOTE_TTL_MS || p.pub < q.clockChangedAt) return undefined;
   return { instrument: p.instrument, time: p.time, tradeable: p.tradeable, bid: p.bid, ask: p.ask };
 }
 
-/** A fresh quote of `instrument` from the hub or the cache, if any. */
-function fresh(environment: Environment, q: EnvQuotes, instrument: string, now: number): ClientPrice | undefined {
+/** A fresh quote of `instrument` from the hub or the cache, if any (`streamed` says which). */
+function fresh(environment: Environment, q: EnvQuotes, instrument: string, now: number): { price: ClientPrice; streamed: boolean } | undefined {
+  const h = hubPrice(environment, instrument, q, now);
+  if (h) return { price: h, streamed: true };
   const e = q.entries.get(instrument);
-  if (e && e.clock === q.clock && now - e.at <= QUOTE_TTL_MS) return e.price;
-  return hubPrice(environment, instrument, q, now);
+  if (e && e.clock === q.clock && now - e.at <= QUOTE_TTL_MS) return { price: e.price, streamed: false };
+  return undefined;
 }
 
 /** Rejects with the signal's reason when it aborts, else settles as `p`; `ms` bounds the wait (then resolves `undefined`). */
@@ -191,10 +222,11 @@ export async function sharedQuotes(
   const got = new Map<string, ClientPrice>();
   const missing: string[] = [];
   for (const i of instruments) {
-    const p = fresh(environment, q, i, now);
-    if (p) {
+    const f = fresh(environment, q, i, now);
+    if (f) {
       quoteCacheStats().cached++;
-      got.set(i, p);
+      if (f.streamed) quoteCacheStats().streamed++;
+      got.set(i, f.price);
     } else missing.push(i);
   }
   if (missing.length) {

@@ -8,13 +8,22 @@
  *   and `POST /api/stream/ensure`), announced over NOTIFY; a wider demand re-opens the stream with
  *   the union (bounded by `MAX_UPSTREAM_INSTRUMENTS`); nobody listening for `PRICE_STREAM_IDLE_MS`
  *   closes it and frees the lock.
- * - It is opened with the token of a broker connection of that environment (ADR 0017); a token the
- *   broker refuses (401/403) is set aside and the next connection's is tried.
+ * - It is opened with the token of a broker connection of that environment (ADR 0017; one with an
+ *   active bot first, ADR 0030); a token the broker refuses (401/403) is set aside and the next
+ *   connection's is tried.
  * - Every price is fanned out in this process at once and published with `pg_notify` on the channel
  *   `price_hub` (one small JSON payload, far under PostgreSQL's 8000 bytes); the other processes
  *   LISTEN and fan out the same event, with the same id. Trade events (`order_fill`, `trade_close`)
  *   come on the same channel from the reconcile's transaction (trade-events.server.ts).
  * Listeners subscribe with `subscribe()`; back-pressure is the SSE layer's (sse-routes.server.ts).
+ *
+ * Bots (ADR 0030): in a `WORKERS=on` process `feedBots()` adds the instruments its bot ticks asked
+ * the quote cache for (quote-cache.server.ts `demandedInstruments`, the last 2 minutes) to this
+ * process's demand, so the stream carries the bots' prices and steady ticks need no pricing request.
+ * Each upstream connection has a generation (`gen`); the hub notes when the current one last spoke
+ * (a price or a heartbeat, relayed to the other processes as well) and `streamQuote` gives a price
+ * only with that time (`asOf`) and only when the price came on the current connection; the quote
+ * cache serves it while `asOf` is less than 1 s old.
  */
 import { randomUUID } from "node:crypto";
 import postgres from "postgres";
@@ -26,6 +35,7 @@ import { config } from "../config.server";
 import { decryptSecret } from "../crypto.server";
 import { logger } from "../logger.server";
 import { forgetAccountState } from "../account-cache.server";
+import { demandedInstruments } from "../quote-cache.server";
 import { HUB_CHANNEL, type StreamPrice } from "./sse";
 
 export { HUB_CHANNEL };
@@ -55,6 +65,14 @@ export interface TradeEvent {
 export interface HubPrice extends StreamPrice {
   seq: number;
   environment: Environment;
+  /** The upstream connection it came on (absent: unknown, never served to ticks). */
+  gen?: string;
+}
+
+/** The upstream connection of an environment that last spoke: its generation and when (ms since the epoch, holder's clock). */
+interface Live {
+  gen: string;
+  at: number;
 }
 
 /** One listener: its environment and instruments; callbacks run synchronously in the fan-out. */
@@ -70,7 +88,9 @@ export interface HubSubscriber {
 
 /** Payloads on the channel. */
 type Wire =
-  | { k: "p"; o: string; e: Environment; s: number; i: string; b: string; a: string; m: string; t: string; tr: boolean; pub: number }
+  | { k: "p"; o: string; e: Environment; s: number; i: string; b: string; a: string; m: string; t: string; tr: boolean; pub: number; g?: string }
+  | { k: "h"; o: string; e: Environment; g: string; pub: number }
+  | { k: "x"; o: string; e: Environment; g: string }
   | { k: "d"; o: string; e: Environment; i: string[] }
   | { k: "q"; o: string }
   | { k: "e"; o: string; u: string; e: Environment; i: string[] }
@@ -96,6 +116,8 @@ export interface HubStats {
   upstreamOpens: number;
   published: number;
   received: number;
+  /** Upstream heartbeats seen by this process (its own stream's and relayed ones). */
+  heartbeats: number;
 }
 
 export class PriceHub {
@@ -108,13 +130,16 @@ export class PriceHub {
   private readonly upstreams = new Map<Environment, Upstream>();
   private readonly announced = new Map<Environment, string>();
   private readonly badTokens = new Map<string, number>();
+  private readonly live = new Map<Environment, Live>();
+  private feedingBots = false;
+  private generations = 0;
   private listening?: Promise<unknown>;
   private timer?: NodeJS.Timeout;
   private lastAnnounce = 0;
   private maintaining = false;
   private lastSeq = 0;
   private stopped = false;
-  readonly stats: HubStats = { holding: [], upstreamOpens: 0, published: 0, received: 0 };
+  readonly stats: HubStats = { holding: [], upstreamOpens: 0, published: 0, received: 0, heartbeats: 0 };
 
   constructor(
     databaseUrl: string,
@@ -143,6 +168,27 @@ export class PriceHub {
     return () => {
       this.subscribers.delete(s);
     };
+  }
+
+  /**
+   * Makes the instruments this process's bot ticks ask for part of its demand (ADR 0030; called once
+   * by a `WORKERS=on` process). Idempotent.
+   */
+  feedBots(): void {
+    this.feedingBots = true;
+    void this.maintain();
+  }
+
+  /**
+   * The streamed price of `instrument` in `environment` with `asOf`, the time its upstream connection
+   * last spoke (ms since the epoch): undefined when no upstream of the environment is known to be up
+   * or the price did not come on its current connection. The caller judges freshness from `asOf`.
+   */
+  streamQuote(environment: Environment, instrument: string): (HubPrice & { asOf: number }) | undefined {
+    const live = this.live.get(environment);
+    const p = this.latest.get(`${environment}:${instrument}`);
+    if (!live || !p || p.gen !== live.gen) return undefined;
+    return { ...p, asOf: live.at };
   }
 
   /** Number of listeners in this process. */
@@ -190,6 +236,7 @@ export class PriceHub {
   private localDemand(environment: Environment): string[] {
     const set = new Set<string>();
     for (const s of this.subscribers) if (s.environment === environment) for (const i of s.instruments) set.add(i);
+    if (this.feedingBots) for (const i of demandedInstruments(environment)) set.add(i);
     const now = Date.now();
     const ens = this.ensured.get(environment);
     if (ens)
@@ -294,9 +341,13 @@ export class PriceHub {
     try {
       up.abort?.abort();
       up.abort = undefined;
+      // Whose token (ADR 0017, ADR 0030): a connected account whose bot is active first (the product
+      // already calls the broker with that token every tick, on its owner's behalf), then any connected
+      // one; the most recently connected first.
       const candidates = await this.sql<{ user_id: string; account_id: string; token_encrypted: string }[]>`
-        select user_id, account_id, token_encrypted from broker_connections where environment = ${env}
-        order by (status = 'connected') desc, connected_at desc limit 50`;
+        select c.user_id, c.account_id, c.token_encrypted from broker_connections c left join bots b on b.user_id = c.user_id
+        where c.environment = ${env}
+        order by (c.status = 'connected') desc, coalesce(b.is_active, false) desc, c.connected_at desc limit 50`;
       const now = Date.now();
       const pick = candidates.find((c) => (this.badTokens.get(`${c.user_id}:${c.account_id}`) ?? 0) < now);
       if (!pick) {
@@ -327,8 +378,24 @@ export class PriceHub {
       up.instruments = instruments;
       up.owner = { userId: pick.user_id, accountId: pick.account_id };
       this.stats.upstreamOpens++;
+      // A new generation per connection: the client reconnects by itself after a drop or 10 s of
+      // silence (core/oanda/stream.ts), and each connection starts with a snapshot of every instrument.
+      let gen = this.nextGeneration();
       client
-        .streamPricing(pick.account_id, streamed, { onPrice: (p) => this.onUpstreamPrice(env, p) }, abort.signal)
+        .streamPricing(
+          pick.account_id,
+          streamed,
+          {
+            onPrice: (p) => this.onUpstreamPrice(env, p, gen),
+            onHeartbeat: () => this.onUpstreamHeartbeat(env, gen),
+            onReconnect: () => {
+              this.streamDown(env, gen);
+              gen = this.nextGeneration();
+            },
+          },
+          abort.signal,
+        )
+        .finally(() => this.streamDown(env, gen))
         .catch((err: unknown) => {
           if (abort.signal.aborted) return;
           if (err instanceof BrokerError) this.badTokens.set(`${pick.user_id}:${pick.account_id}`, Date.now() + BAD_TOKEN_MS);
@@ -359,18 +426,44 @@ export class PriceHub {
     this.stats.holding = ENVIRONMENTS.filter((e) => this.upstreams.get(e)!.holding);
   }
 
+  private nextGeneration(): string {
+    return `${this.processId}.${++this.generations}`;
+  }
+
+  /** Notes that connection `gen` of `env` spoke at `at` (a newer generation replaces an older one). */
+  private spoke(env: Environment, gen: string, at: number): void {
+    const cur = this.live.get(env);
+    if (!cur || cur.gen !== gen || cur.at < at) this.live.set(env, { gen, at });
+  }
+
+  /** Connection `gen` of `env` is gone: its prices are no longer served to ticks (here and, told, elsewhere). */
+  private streamDown(env: Environment, gen: string): void {
+    if (this.live.get(env)?.gen !== gen) return;
+    this.live.delete(env);
+    if (!this.stopped) void this.notify({ k: "x", o: this.processId, e: env, g: gen }).catch(() => {});
+  }
+
   /** A price from our upstream: stamp, fan out here, publish to the others. */
-  private onUpstreamPrice(env: Environment, p: ClientPrice): void {
+  private onUpstreamPrice(env: Environment, p: ClientPrice, gen: string): void {
     const bid = p.bid || p.closeoutBid;
     const ask = p.ask || p.closeoutAsk;
     if (!bid || !ask) return;
     const pub = Date.now();
     const seq = (this.lastSeq = Math.max(pub * 1000, this.lastSeq + 1));
     const mid = new Decimal(bid).plus(ask).div(2).toString();
-    const price: HubPrice = { instrument: p.instrument, bid, ask, mid, time: p.time, tradeable: p.tradeable, pub, seq, environment: env };
+    const price: HubPrice = { instrument: p.instrument, bid, ask, mid, time: p.time, tradeable: p.tradeable, pub, seq, environment: env, gen };
     this.deliver(price);
+    this.spoke(env, gen, pub);
     this.stats.published++;
-    void this.notify({ k: "p", o: this.processId, e: env, s: seq, i: p.instrument, b: bid, a: ask, m: mid, t: p.time, tr: p.tradeable, pub }).catch(() => {});
+    void this.notify({ k: "p", o: this.processId, e: env, s: seq, i: p.instrument, b: bid, a: ask, m: mid, t: p.time, tr: p.tradeable, pub, g: gen }).catch(() => {});
+  }
+
+  /** A heartbeat from our upstream (every 5 s, PROTOCOL.md §5): the stream is alive; told to the others. */
+  private onUpstreamHeartbeat(env: Environment, gen: string): void {
+    const pub = Date.now();
+    this.stats.heartbeats++;
+    this.spoke(env, gen, pub);
+    void this.notify({ k: "h", o: this.processId, e: env, g: gen, pub }).catch(() => {});
   }
 
   private deliver(price: HubPrice): void {
@@ -405,7 +498,13 @@ export class PriceHub {
     if (w.k === "p") {
       this.stats.received++;
       this.lastSeq = Math.max(this.lastSeq, w.s);
-      this.deliver({ instrument: w.i, bid: w.b, ask: w.a, mid: w.m, time: w.t, tradeable: w.tr, pub: w.pub, seq: w.s, environment: w.e });
+      this.deliver({ instrument: w.i, bid: w.b, ask: w.a, mid: w.m, time: w.t, tradeable: w.tr, pub: w.pub, seq: w.s, environment: w.e, gen: w.g });
+      if (w.g) this.spoke(w.e, w.g, w.pub);
+    } else if (w.k === "h") {
+      this.stats.heartbeats++;
+      this.spoke(w.e, w.g, w.pub);
+    } else if (w.k === "x") {
+      if (this.live.get(w.e)?.gen === w.g) this.live.delete(w.e);
     } else if (w.k === "d") {
       const m = this.remote.get(w.e) ?? new Map();
       if (w.i.length) m.set(w.o, { instruments: w.i, at: Date.now() });

@@ -4,10 +4,12 @@
  * read carries every instrument ticks asked for, a simulator clock jump drops the cached quotes, a
  * failing read of another user's token does not fail the others, and a read nobody waits for any
  * more (a tick past its deadline) does not end the process with an unhandled rejection.
+ * ADR 0030: a streamed price (the price hub) is served only while its stream spoke less than a second
+ * ago, and never across a simulator clock jump; the instruments ticks ask for are the hub's demand.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ClientPrice, Environment } from "../../../core/broker/port";
-import { noteBrokerClock, QUOTE_TTL_MS, sharedQuotes } from "../../../app/services/quote-cache.server";
+import { demandedInstruments, noteBrokerClock, QUOTE_TTL_MS, sharedQuotes } from "../../../app/services/quote-cache.server";
 
 let env = 0;
 /** A fresh environment key per test (the cache is process-wide). */
@@ -91,5 +93,32 @@ describe("shared quotes", () => {
     await expect(sharedQuotes(freshEnv(), ["EUR_USD"], p.reader(), { signal: aborted })).rejects.toThrow("já passou");
     // Let the abandoned reads fail (vitest fails the run on an unhandled rejection).
     await new Promise((r) => setTimeout(r, 80));
+  });
+
+  it("a streamed price is served while its stream spoke < 1 s ago (a price or a heartbeat), then the ticks read", async () => {
+    const e = freshEnv();
+    const p = pricing();
+    const streamed = { instrument: "EUR_USD", time: "2026-01-14T10:00:00.000000000Z", tradeable: true, bid: "1.20000", ask: "1.20010", pub: Date.now() };
+    let asOf = Date.now();
+    const hub = { streamQuote: (env: Environment, i: string) => (env === e && i === "EUR_USD" ? { ...streamed, asOf } : undefined) };
+    (globalThis as { __priceHub?: unknown }).__priceHub = hub;
+    try {
+      expect(await sharedQuotes(e, ["EUR_USD"], p.reader())).toEqual([{ instrument: "EUR_USD", time: streamed.time, tradeable: true, bid: "1.20000", ask: "1.20010" }]);
+      expect(p.reads.length).toBe(0);
+      expect(demandedInstruments(e)).toEqual(["EUR_USD"]);
+      // Quiet for more than a second (no price change, no heartbeat yet): not served any more.
+      asOf = Date.now() - QUOTE_TTL_MS - 1;
+      expect((await sharedQuotes(e, ["EUR_USD"], p.reader()))[0]!.bid).not.toBe("1.20000");
+      expect(p.reads.length).toBe(1);
+      // A heartbeat: the same price is current again; but not a price from before a clock jump.
+      vi.useFakeTimers({ now: Date.now() + QUOTE_TTL_MS + 1, toFake: ["Date"] });
+      asOf = Date.now();
+      expect((await sharedQuotes(e, ["EUR_USD"], p.reader()))[0]!.bid).toBe("1.20000");
+      noteBrokerClock(e, "sim.jumped");
+      expect((await sharedQuotes(e, ["EUR_USD"], p.reader()))[0]!.bid).not.toBe("1.20000");
+      expect(p.reads.length).toBe(2);
+    } finally {
+      delete (globalThis as { __priceHub?: unknown }).__priceHub;
+    }
   });
 });
