@@ -1,7 +1,7 @@
-/** GET /api/trades/account/open → {trades} open on the connected account, live P&L (PRODUCT.md §7 Account); 402 without a valid licence (§6). */
+/** GET /api/trades/account/open → {trades} open on the connected account, P&L at current quotes from the stored account state (ADR 0028; PRODUCT.md §7 Account); 402 without a valid licence (§6). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
-import { cachedOpenTrades } from "~/services/account-view.server";
+import { screenOpenTrades } from "~/services/account-view.server";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { requireValidLicence } from "~/services/licence.server";
@@ -10,7 +10,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {
     const user = await requireApiUser(request);
     await requireValidLicence(user, msg("guard:licence.account"));
-    return { success: true, trades: await cachedOpenTrades(user.id) };
+    return { success: true, trades: await screenOpenTrades(user.id) };
   });
 
 /** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */

@@ -24,10 +24,10 @@ import { licenceLabel, stopReasonKey, subscriptionLabel, tradeStats, winLossCard
 import { DomainError } from "~/services/errors.server";
 import { publicUser } from "~/services/auth.server";
 import { botStatus } from "~/services/bot.server";
-import { accountStatus, cachedOpenTrades } from "~/services/account-view.server";
+import { accountStatus, screenAccount, screenOpenTrades } from "~/services/account-view.server";
 import { equityTrades } from "~/services/equity.server";
 import { tradeHistory } from "~/services/trades.server";
-import { brokerNow, getConnection } from "~/services/broker.server";
+import { brokerNow } from "~/services/broker.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "dashboard", "meta");
 
@@ -39,15 +39,16 @@ const REFRESH_MS = 15_000;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireAppUser(request, context);
-  const conn = await getConnection(user.id);
-  // Issue 13: the account figures and open trades through the shared account cache (account-view.server.ts).
-  const [pub, broker, bot, history, closed, openRead] = await Promise.all([
-    publicUser(user),
-    accountStatus(user.id, user.preferences?.language, conn ?? null),
-    botStatus(user.id, user.preferences?.language),
-    tradeHistory(user.id, 30),
-    equityTrades(user.id),
-    conn ? cachedOpenTrades(user.id).then((trades) => ({ trades }), (err: unknown) => ({ err })) : undefined,
+  const language = user.preferences?.language;
+  // Issue 13 (ADR 0028): the account from the stored state at the shared quotes (account-view.server.ts), no broker
+  // call while a bot tick or an earlier view looked at the account's transactions in the last minute.
+  const [pub, account, bot] = await Promise.all([publicUser(user), screenAccount(user.id), botStatus(user.id, language)]);
+  const { conn } = account;
+  const [broker, history, closed, openRead] = await Promise.all([
+    accountStatus(user.id, language, account),
+    conn ? tradeHistory(user.id, 30, { conn }) : [],
+    conn ? equityTrades(user.id) : [],
+    conn ? screenOpenTrades(user.id, account).then((trades) => ({ trades }), (err: unknown) => ({ err })) : undefined,
   ]);
   // The balance curve ends at the balance just read (none when the broker failed: cumulative P&L from 0).
   const balance = broker.isConnected && !("error" in broker && broker.error) ? (broker.account?.balance ?? null) : null;
@@ -57,7 +58,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (broker.isConnected && openRead) {
     // Each trade carries the AI's reason as a message, rendered in the reader's language (ADR 0007).
     if ("trades" in openRead) open = openRead.trades as OpenTradeView[];
-    else openError = openRead.err instanceof DomainError ? openRead.err.messageIn(user.preferences?.language) : "accountData";
+    else openError = openRead.err instanceof DomainError ? openRead.err.messageIn(language) : "accountData";
   }
   return { user: pub, broker, bot, open, openError, history: history as ClosedTradeView[], equity, loadedAt: new Date().toISOString(),
     // "Today" is the broker's day: the simulator replays history on its own clock (≈0 on real OANDA).

@@ -6,7 +6,7 @@
  * Broker messages are translatable (`BrokerError.messageMsg`, core namespace `broker`): the API
  * renders them in the user's language (ADR 0007).
  */
-import type { BrokerPort, Environment } from "../../core/broker/port";
+import type { AccountSummary, BrokerPort, Environment } from "../../core/broker/port";
 import { msg, type Msg } from "../../core/i18n/message";
 import { createOandaClient } from "../../core/oanda/client";
 import { BrokerError } from "../../core/oanda/errors";
@@ -173,13 +173,18 @@ export async function requireBroker(userId: string, signal?: AbortSignal) {
 }
 
 /**
- * Connection status with live account figures (PRODUCT.md §3 Broker connection Status). On a broker
- * failure `error` is its text in `language` (Portuguese by default; the stored `last_error` is
- * always Portuguese) and `errorMsg` the message itself.
+ * The connection status of PRODUCT.md §3 Broker connection (`isConnected`, `account` with the
+ * figures) built from what was read: `read.summary` the account summary (live or stored), or
+ * `read.error` the failure that kept it from being read — then `balance` is '0.0000', `error` its
+ * text in `language` (Portuguese by default) and `errorMsg` the message itself. The one builder of
+ * GET /api/oanda-auth/status (`brokerStatus`) and the screens (account-view.server.ts `accountStatus`).
  */
-export async function brokerStatus(userId: string, language: unknown = "pt") {
-  const conn = await getConnection(userId);
-  if (!conn) return { isConnected: false, account: null };
+export function connectionStatus(
+  conn: Pick<BrokerConnectionRow, "account_id" | "account_alias" | "environment" | "account_currency"> | undefined,
+  read: { summary: AccountSummary } | { error: unknown },
+  language: unknown = "pt",
+) {
+  if (!conn) return { isConnected: false as const, account: null };
   const base = {
     id: conn.account_id,
     name: conn.account_alias || `Conta ${conn.account_id}`,
@@ -187,28 +192,48 @@ export async function brokerStatus(userId: string, language: unknown = "pt") {
     platform: "OANDA v20",
     currency: conn.account_currency ?? "USD",
   };
+  if ("error" in read) {
+    const errorMsg = statusErrorMsg(read.error);
+    return { isConnected: true as const, account: { ...base, balance: "0.0000" }, error: translateMsg(errorMsg, language), errorMsg };
+  }
+  const s = read.summary;
+  return {
+    isConnected: true as const,
+    account: {
+      ...base,
+      currency: s.currency,
+      balance: s.balance,
+      nav: s.NAV,
+      unrealizedPL: s.unrealizedPL,
+      marginUsed: s.marginUsed,
+      marginAvailable: s.marginAvailable,
+      openTradeCount: s.openTradeCount,
+      openPositionCount: s.openPositionCount,
+      lastTransactionID: s.lastTransactionID,
+    },
+  };
+}
+
+/** The message of a failed account read: the broker's, else 'Erro ao carregar dados da conta' (api:broker.accountLoadError). */
+export function statusErrorMsg(err: unknown): Msg {
+  return err instanceof BrokerError ? err.messageMsg : msg("api:broker.accountLoadError");
+}
+
+/**
+ * Connection status with live account figures (PRODUCT.md §3 Broker connection Status), read from
+ * the broker now (GET /api/oanda-auth/status); the connection's status is recorded (the stored
+ * `last_error` always Portuguese). Shape and texts: `connectionStatus`.
+ */
+export async function brokerStatus(userId: string, language: unknown = "pt") {
+  const conn = await getConnection(userId);
+  if (!conn) return connectionStatus(undefined, { error: null }, language);
   try {
-    const s = await clientFor(decryptSecret(conn.token_encrypted), conn.environment).getAccountSummary(conn.account_id);
+    const summary = await clientFor(decryptSecret(conn.token_encrypted), conn.environment).getAccountSummary(conn.account_id);
     await markConnection(userId, "connected");
-    return {
-      isConnected: true,
-      account: {
-        ...base,
-        currency: s.currency,
-        balance: s.balance,
-        nav: s.NAV,
-        unrealizedPL: s.unrealizedPL,
-        marginUsed: s.marginUsed,
-        marginAvailable: s.marginAvailable,
-        openTradeCount: s.openTradeCount,
-        openPositionCount: s.openPositionCount,
-        lastTransactionID: s.lastTransactionID,
-      },
-    };
-  } catch (err) {
-    const errorMsg: Msg = err instanceof BrokerError ? err.messageMsg : msg("api:broker.accountLoadError");
-    await markConnection(userId, "error", translateMsg(errorMsg, "pt"));
-    return { isConnected: true, account: { ...base, balance: "0.0000" }, error: translateMsg(errorMsg, language), errorMsg };
+    return connectionStatus(conn, { summary }, language);
+  } catch (error) {
+    await markConnection(userId, "error", translateMsg(statusErrorMsg(error), "pt"));
+    return connectionStatus(conn, { error }, language);
   }
 }
 

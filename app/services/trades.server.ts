@@ -3,10 +3,12 @@
  * with the AI's reasons from our records; closed-trade history from our reconciled records; the
  * manual close of one trade. Everything is read through the user's own connection.
  */
+import type { ClientPrice, Trade } from "../../core/broker/port";
 import { Decimal } from "../../core/decimal";
 import { isMsg, msg, type Msg } from "../../core/i18n/message";
 import { BrokerError } from "../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
+import type { BrokerConnectionRow } from "./broker-connection";
 import { brokerFailure, brokerNow, requireBroker } from "./broker.server";
 import { crashPoint } from "./crash-point.server";
 import { db } from "./db.server";
@@ -62,51 +64,66 @@ function aiFields(r: Pick<TradeRow, "ai_timeframe" | "ai_confidence" | "ai_reaso
   };
 }
 
-/** Open trades of the connected account, with current price and unrealized P&L. */
+/** Open trades of the connected account, with current price and unrealized P&L, read from the broker now. */
 export async function openTrades(userId: string) {
   const { conn, client } = await requireBroker(userId);
   try {
     const trades = await client.listOpenTrades(conn.account_id);
     const instruments = [...new Set(trades.map((t) => t.instrument))];
     const prices = instruments.length ? await client.getPricing(conn.account_id, instruments) : [];
-    const rows = await db()<TradeRow[]>`select * from trades where user_id = ${userId} and account_id = ${conn.account_id} and status = 'open'`;
-    return trades.map((t) => {
-      const side = new Decimal(t.currentUnits).gte(0) ? "buy" : "sell";
-      const p = prices.find((x) => x.instrument === t.instrument);
-      const row = rows.find((r) => r.broker_trade_id === t.id);
-      return {
-        id: t.id,
-        tradeId: t.id,
-        accountId: conn.account_id,
-        oandaAccountId: conn.account_id,
-        instrument: t.instrument,
-        side,
-        units: new Decimal(t.currentUnits).abs().toString(),
-        openPrice: t.price,
-        entryPrice: t.price,
-        currentPrice: p ? (side === "buy" ? p.bid : p.ask) : null,
-        stopLoss: t.stopLossOrder?.price ?? row?.stop_loss ?? null,
-        takeProfit: t.takeProfitOrder?.price ?? row?.take_profit ?? null,
-        trailingStopDistance: t.trailingStopLossOrder?.distance ?? null,
-        unrealizedPL: t.unrealizedPL ?? "0",
-        openTime: t.openTime,
-        status: "open" as const,
-        state: "OPEN" as const,
-        ...aiFields(row),
-      };
-    });
+    return await openTradeViews(userId, conn.account_id, trades, prices);
   } catch (err) {
     throw brokerFailure(err);
   }
 }
 
 /**
+ * Broker open trades as the API and the screens show them (PRODUCT.md §3 Trade): `currentPrice` the
+ * price that would close each (bid for a buy, ask for a sell) from `prices`, `unrealizedPL` the
+ * trade's own (a decimal string), with the AI's reasons from our records of the account (one
+ * statement, none without trades).
+ */
+export async function openTradeViews(userId: string, accountId: string, trades: readonly Trade[], prices: readonly ClientPrice[]) {
+  const rows = trades.length
+    ? await db()<TradeRow[]>`select * from trades where user_id = ${userId} and account_id = ${accountId} and status = 'open'`
+    : [];
+  return trades.map((t) => {
+    const side = new Decimal(t.currentUnits).gte(0) ? "buy" : "sell";
+    const p = prices.find((x) => x.instrument === t.instrument);
+    const row = rows.find((r) => r.broker_trade_id === t.id);
+    return {
+      id: t.id,
+      tradeId: t.id,
+      accountId,
+      oandaAccountId: accountId,
+      instrument: t.instrument,
+      side,
+      units: new Decimal(t.currentUnits).abs().toString(),
+      openPrice: t.price,
+      entryPrice: t.price,
+      currentPrice: p ? (side === "buy" ? p.bid : p.ask) : null,
+      stopLoss: t.stopLossOrder?.price ?? row?.stop_loss ?? null,
+      takeProfit: t.takeProfitOrder?.price ?? row?.take_profit ?? null,
+      trailingStopDistance: t.trailingStopLossOrder?.distance ?? null,
+      unrealizedPL: t.unrealizedPL ?? "0",
+      openTime: t.openTime,
+      status: "open" as const,
+      state: "OPEN" as const,
+      ...aiFields(row),
+    };
+  });
+}
+
+/**
  * Closed trades of the last `days` days (PRODUCT.md §9: 30 by default), newest first, for the
  * connected account. Days are counted on the broker's clock (`brokerNow`: the simulator replays history).
+ * `known.conn`: the connection the caller already read (saves a statement).
  */
-export async function tradeHistory(userId: string, days = 30) {
+export async function tradeHistory(userId: string, days = 30, known?: { conn: Pick<BrokerConnectionRow, "account_id" | "market_clock_offset_ms"> | undefined }) {
   const sql = db();
-  const [conn] = await sql<{ account_id: string; market_clock_offset_ms: string }[]>`
+  const [conn] = known
+    ? [known.conn]
+    : await sql<{ account_id: string; market_clock_offset_ms: string }[]>`
     select account_id, market_clock_offset_ms from broker_connections where user_id = ${userId}`;
   if (!conn) return [];
   const since = new Date(brokerNow(conn) - days * 86_400_000);
