@@ -2,16 +2,30 @@
  * Bot-tick throughput benchmark (issue 13: "20,000 bots on one 2-core machine").
  *
  * Method:
- *   1. A fresh database `bench_bots_<hex>` on TEST_DATABASE_URL, migrated (db/migrate.ts), dropped at the end.
- *   2. The OANDA simulator in this process (server/simulator/server.ts `startSimulator`, speed 1, a weekday
- *      with history behind it, as tests/setup/trading-env.ts), behind a counting HTTP proxy: every broker
- *      request of the app goes through it and is counted by kind (summary, pricing, transactions…).
- *   3. N users with a connected simulator practice account and an active bot, made by the product's own
- *      services and tables, in batches (bench/bots-setup.ts, loaded through Vite's SSR loader since the
- *      services use `import.meta.glob`): users rows (one argon2 hash shared by all, `hashPassword`) + trial
- *      licence (`createTrialLicence`), a simulator user per bot (the Simulator object, no HTTP), then
- *      `connectBroker` (checks the account through the proxy, stores the token encrypted, reconciles) and
- *      `startBot(userId, interval)`. Setup requests are not counted.
+ *   1. A fresh database `bench_bots_<hex>` on TEST_DATABASE_URL, migrated (db/migrate.ts), dropped at the end;
+ *      or `--reuse-db bench_bots_NAME`: kept after the run, and a later run with the same NAME and `--bots`
+ *      skips steps 1 and 3 (the simulator's state, saved after the setup and again after each run in
+ *      <tmpdir>/bench-bots-reuse/NAME with the secrets the tokens were encrypted with, is loaded back: the same
+ *      tokens and account ids as the database's rows). A reused run's bots keep their stored account state
+ *      (account_states: a read younger than 30 min is reused), so its warm-up is short.
+ *   2. The OANDA simulator (server/simulator, speed 1, a weekday with history behind it, as
+ *      tests/setup/trading-env.ts) in `--sim-shards` instances (default one per 2,500 bots) behind one HTTP
+ *      server that counts every broker request by kind (summary, pricing, transactions…): bench/sim-host.ts,
+ *      whose docstring says why shards (the simulator's per-request cost grows with its accounts). With
+ *      `--sim process` (default from 5,000 bots) it runs in its own child process and its CPU is reported apart;
+ *      `--sim inline` keeps it in this process (then the bench process's CPU is the simulator's plus log parsing).
+ *   3. N users with a connected simulator practice account and an active bot in the product's own tables
+ *      (bench/bots-setup.ts, loaded through Vite's SSR loader since the services use `import.meta.glob`):
+ *      users rows (one argon2 hash shared by all, `hashPassword`) + trial licences (`createTrialLicence`), a
+ *      simulator user per bot (the Simulator object, no HTTP); then the first `--via-services` users (default
+ *      200) through `connectBroker` (checks the account at the simulator, stores the token encrypted,
+ *      reconciles) and `startBot(userId, interval)`, and the others by the setup's **shortcut**: the rows those
+ *      two services write (`broker_connections` with the token encrypted by the product's `encryptSecret`, the
+ *      account's alias/currency/last transaction id as the simulator reports them and the broker clock offset;
+ *      `bots` active and due), one multi-row statement per table and batch of 500. Why: through the services
+ *      the setup cost ~36 ms per user here (5,000 users 179 s; 20,000 would take 15–30 min) in broker calls and
+ *      per-user transactions that change no stored state; the first tick of every bot reads instruments,
+ *      summary and open trades either way. Setup requests are not counted.
  *   4. One (or, with `--processes 2`, two) real product processes (`server/index.ts`, production build in
  *      BUILD_DIR, as tests/setup/app-server.ts), WORKERS=on, LOG_LEVEL=debug, same database: each process's
  *      tick scheduler claims the due bots from `bots.next_tick_at` (app/services/tick-scheduler.server.ts,
@@ -31,8 +45,10 @@
  *        the same time in that process, so it is an upper bound) — pg_stat_statements is not preloaded on
  *        this server; pg-boss's own statements (its own pool) are not in it, so the database's transactions
  *        (pg_stat_database xact_commit + xact_rollback, every client) per tick are given too;
- *      - process CPU (utime+stime from /proc/<pid>/stat over the window, % of one core) and RSS (max of
- *        5-second samples of /proc/<pid>/status VmRSS);
+ *      - CPU over the window (utime+stime from /proc/<pid>/stat, % of one core) of each product process, of the
+ *        simulator process (or this bench process when inline), of every PostgreSQL backend on the machine
+ *        (other sessions' databases included: the server is shared) and the machine's busy share of all cores
+ *        (/proc/stat, everyone's); product CPU ms per tick; RSS (max of 5-second samples of VmRSS);
  *      - double ticks: the same due slot (userId, dueAt) claimed twice, across all processes; and two ticks
  *        of the same bot starting less than interval/2 apart, with ticks following a failed tick (retried
  *        after TICK_RETRY_DELAY_SEC) counted apart. Overlapping ticks of the same bot are counted too. All
@@ -47,6 +63,10 @@
  *   TICK_CONCURRENCY in the environment is passed to the product processes (else the product's default).
  *   `--note TEXT` adds a remark to the run's line in BENCHMARKS.md (e.g. "baseline before issue 13").
  *   `--setup-only` creates the users and bots (timed) and stops: no build or product process needed.
+ *   `--sim process|inline`, `--sim-shards K`, `--via-services N`, `--reuse-db bench_bots_NAME`: steps 1–3.
+ *   Large runs: `--bots 20000 --warmup 600 --reuse-db bench_bots_20k` (every bot's first tick reads 3 broker
+ *   resources: 60,000 requests at the product's 120 requests/s per process), then the same command with a
+ *   short `--warmup` for another process count while the stored account states are younger than 30 min.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
