@@ -63,6 +63,7 @@
  *   TICK_CONCURRENCY in the environment is passed to the product processes (else the product's default).
  *   `--note TEXT` adds a remark to the run's line in BENCHMARKS.md (e.g. "baseline before issue 13").
  *   `--setup-only` creates the users and bots (timed) and stops: no build or product process needed.
+ *   `--doc FILE` writes the figures there instead of this checkout's docs/BENCHMARKS.md.
  *   `--sim process|inline`, `--sim-shards K`, `--via-services N`, `--reuse-db bench_bots_NAME`: steps 1–3.
  *   Large runs: `--bots 20000 --warmup 600 --reuse-db bench_bots_20k` (every bot's first tick reads 3 broker
  *   resources: 60,000 requests at the product's 120 requests/s per process), then the same command with a
@@ -94,7 +95,6 @@ import {
   withBotsSetup,
 } from "./support";
 
-const DOC = path.join(root, "docs/BENCHMARKS.md");
 const START = "<!-- bots:start -->";
 const END = "<!-- bots:end -->";
 /** The sim start: a weekday with history behind it (as tests/setup/trading-env.ts). */
@@ -116,8 +116,11 @@ const { values: argv } = parseArgs({
     "setup-only": { type: "boolean", default: false },
     "no-spread": { type: "boolean", default: false },
     note: { type: "string" },
+    doc: { type: "string" },
   },
 });
+/** The file the figures are written to (`--doc FILE`, e.g. the main checkout's when the bench runs in a clean worktree of a commit). */
+const DOC = path.resolve(argv.doc ?? path.join(root, "docs/BENCHMARKS.md"));
 const BOTS = Number(argv.bots);
 const INTERVAL = Number(argv.interval);
 const MINUTES = Number(argv.minutes);
