@@ -57,17 +57,33 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   let openError: string | null = null;
   if (broker.isConnected && openRead) {
     // Each trade carries the AI's reason as a message, rendered in the reader's language (ADR 0007).
-    if ("trades" in openRead) open = openRead.trades as OpenTradeView[];
+    if ("trades" in openRead) open = openRead.trades.map(openView);
     else openError = openRead.err instanceof DomainError ? openRead.err.messageIn(language) : "accountData";
   }
-  return { user: pub, broker, bot, open, openError, history: history as ClosedTradeView[], equity, loadedAt: new Date().toISOString(),
+  // Issue 13: only what the page draws crosses the wire (encoding the full API rows was a tenth of the route's CPU):
+  // the newest CLOSED_DESKTOP rows, and P&L + close time of the 30 days for the statistics.
+  const closedRows = history.slice(0, CLOSED_DESKTOP).map(closedView);
+  const closedStats = history.map((t) => ({ pnl: t.pnl, closeTime: t.closeTime }));
+  return { user: pub, broker, bot, open, openError, closedRows, closedStats, equity, loadedAt: new Date().toISOString(),
     // "Today" is the broker's day: the simulator replays history on its own clock (≈0 on real OANDA).
     marketOffsetMs: brokerNow(conn) - Date.now() };
 }
 
+/** The fields of an open trade the dashboard draws (trade-cards.tsx OpenTradeView). */
+function openView(t: OpenTradeView): OpenTradeView {
+  const { id, instrument, side, units, openPrice, currentPrice, stopLoss, takeProfit, unrealizedPL, openTime, aiTimeframe, aiConfidence, aiReason, aiReasonMsg } = t;
+  return { id, instrument, side, units, openPrice, currentPrice, stopLoss, takeProfit, unrealizedPL, openTime, aiTimeframe, aiConfidence, aiReason, aiReasonMsg: aiReasonMsg ?? null };
+}
+
+/** The fields of a closed trade the dashboard draws (trade-cards.tsx ClosedTradeView). */
+function closedView(t: ClosedTradeView): ClosedTradeView {
+  const { id, instrument, side, units, openPrice, closePrice, pnl, result, openTime, closeTime, aiTimeframe, aiReason } = t;
+  return { id, instrument, side, units, openPrice, closePrice, pnl, result, openTime, closeTime, aiTimeframe, aiReason };
+}
+
 /** The trading dashboard, refreshed every 15 s. */
 export default function DashboardPage() {
-  const { user, broker, bot, open, openError, history, equity, loadedAt, marketOffsetMs } = useLoaderData<typeof loader>();
+  const { user, broker, bot, open, openError, closedRows, closedStats, equity, loadedAt, marketOffsetMs } = useLoaderData<typeof loader>();
   const { t } = useTranslation("dashboard");
   const fmt = useDisplay();
   const { revalidate } = useRevalidator();
@@ -77,14 +93,14 @@ export default function DashboardPage() {
 
   const account = broker.account as AccountView | null;
   const currency = account?.currency || DEFAULT_CURRENCY;
-  const stats = tradeStats(history, new Date(now.getTime() + marketOffsetMs), fmt.timeZone);
+  const stats = tradeStats(closedStats, new Date(now.getTime() + marketOffsetMs), fmt.timeZone);
   const winLoss = winLossCard(stats);
   const lic = licenceLabel(user.licenseStatus);
   const licensed = user.hasValidLicense;
   // Live prices of the open trades (issue 11): price chips, P&L and the account estimate move between refreshes.
   const liveInstruments = [...new Set(open.map((tr) => tr.instrument))].sort().join(",");
   const live = useLivePrices(licensed && broker.isConnected && liveInstruments ? `/api/stream/open-trades?instruments=${liveInstruments}` : null, revalidate);
-  const recent = history.slice(0, breakpoint === "desktop" ? CLOSED_DESKTOP : CLOSED_OTHER);
+  const recent = closedRows.slice(0, breakpoint === "desktop" ? CLOSED_DESKTOP : CLOSED_OTHER);
   const name = [user.firstName, user.lastName].filter(Boolean).join(" ") || user.email;
 
   return (
@@ -252,7 +268,7 @@ export default function DashboardPage() {
                   ))}
                 </ul>
               )}
-              {history.length > 0 && (
+              {closedStats.length > 0 && (
                 <Link to="/history" className="mt-3 inline-block text-sm font-semibold text-emerald-300 hover:underline">
                   {t("closed.all")}
                 </Link>
