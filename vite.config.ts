@@ -2,6 +2,7 @@ import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { catalogueChunk } from "./app/i18n/boot";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -9,7 +10,9 @@ declare module "@remix-run/node" {
   }
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
+  // Browser: each language's catalogue files in two chunks, the hero's namespaces and the rest (ADR 0029).
+  build: isSsrBuild ? {} : { rollupOptions: { output: { manualChunks: catalogueChunk } } },
   server: { hmr: process.env.NODE_ENV !== "test" },
   plugins: [
     tailwindcss(),
@@ -27,4 +30,4 @@ export default defineConfig({
     }),
     tsconfigPaths(),
   ],
-});
+}));

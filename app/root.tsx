@@ -8,10 +8,11 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useNavigation,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { useNonce } from "~/lib/nonce";
 import { AppHeader, NavDock } from "~/components/layout";
@@ -45,10 +46,15 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const { pathname } = useLocation();
   const showChrome = !!data?.user && data.user.role !== "admin" && !chromeHidden(pathname);
-  // One shared instance per language: no i18next init per server render (issue 13). A language switched
-  // in the browser (settings) loads its catalogues first (shown in pt meanwhile).
+  // One shared instance per language: no i18next init per server render (issue 13). The first load carries
+  // only the namespaces its page renders (ADR 0029); the first navigation, or a language switched in the
+  // browser (settings), loads the rest of the language (screens needing it meanwhile suspend, app/i18n).
   const i18n = i18nFor(data?.language);
-  useEffect(() => void loadLanguages(data?.language).catch(() => {}), [data?.language]);
+  const [firstLanguage] = useState(data?.language);
+  const navigating = useNavigation().state !== "idle";
+  useEffect(() => {
+    if (navigating || data?.language !== firstLanguage) void loadLanguages(data?.language).catch(() => {});
+  }, [navigating, data?.language, firstLanguage]);
   const nonce = useNonce();
   // Web push after login (PRODUCT.md §2): the service worker, and the subscription when allowed.
   usePushRegistration(showChrome ? data?.user?.email : null);

@@ -3,11 +3,15 @@
  * `preferences.language` (pt, en, es) switches every string (PRODUCT.md §3 User preferences).
  * Strings live in `locales/<lang>/<namespace>.json`, one namespace per area (common, auth, hero…);
  * a key missing in en/es falls back to pt. Instances are created synchronously over the loaded
- * catalogues (the server bundles all; the browser loads its language before hydrating), so server
- * render and hydration agree.
+ * catalogues (the server bundles all; the browser loads what the page renders before hydrating —
+ * for the hero only the boot namespaces, ADR 0029 — and the rest on demand), so server render and
+ * hydration agree.
  */
-import i18next, { type i18n } from "i18next";
+import i18next, { type BackendModule, type i18n } from "i18next";
 import { formatMsg, type Msg } from "../../core/i18n/message";
+import { BOOT_NAMESPACES } from "./boot";
+
+export { BOOT_NAMESPACES };
 
 export const SUPPORTED_LANGUAGES = ["pt", "en", "es"] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
@@ -16,57 +20,100 @@ export const DEFAULT_LANGUAGE: Language = "pt";
 /** BCP 47 locale used by Intl for each language (PRODUCT.md §9: pt-BR by default). */
 export const INTL_LOCALE: Record<Language, string> = { pt: "pt-BR", en: "en-US", es: "es-ES" };
 
-/** One language's catalogues module (app/i18n/catalogues/<lang>.ts): screen and core JSON files by path. */
-type CatalogueModule = { app: Record<string, Record<string, unknown>>; core: Record<string, Record<string, unknown>> };
-
 /** namespace → nested keys, for one language. */
 type Namespaces = Record<string, Record<string, unknown>>;
 
-/** A catalogues module as i18next resources: the namespace is the file name (screens: app/i18n/locales, core messages: ADR 0007). */
-function namespacesOf(mod: CatalogueModule): Namespaces {
-  const out: Namespaces = {};
-  for (const files of [mod.app, mod.core])
-    for (const [file, json] of Object.entries(files)) {
-      const m = /\/([\w-]+)\.json$/.exec(file);
-      if (m) out[m[1]!] = json;
-    }
-  return out;
+/** Route ids (Remix) whose first load needs only BOOT_NAMESPACES; every other route loads all. */
+const BOOT_ROUTES = new Set(["root", "routes/_index"]);
+
+/** `<lang>/<namespace>` of a catalogue file path (screens: app/i18n/locales, core messages: ADR 0007). */
+function catalogueKey(file: string): string | null {
+  const m = /\/(pt|en|es)\/([\w-]+)\.json$/.exec(file);
+  return m ? `${m[1]}/${m[2]}` : null;
 }
 
 const resources: Record<string, Namespaces> = {};
-// The server (and the unit tests) hold every language; the browser loads its own language's chunk (and pt,
-// the fallback) before hydrating (entry.client.tsx `loadLanguages`): issue 13, the catalogues of all three
-// languages were a third of the hero's JavaScript.
+// The server (and the unit tests) hold every namespace of every language. The browser loads namespace files
+// on demand (one module each; vite.config.ts groups each language's boot and other namespaces into two chunks):
+// before hydrating, `loadNamespaces` (entry.client.tsx); afterwards, a screen whose namespace is missing suspends
+// (react-i18next) while `catalogueBackend` loads the rest of its language.
 if (import.meta.env.SSR !== false) {
-  const all = import.meta.glob<CatalogueModule>("./catalogues/*.ts", { eager: true });
-  for (const [file, mod] of Object.entries(all)) resources[/(\w+)\.ts$/.exec(file)![1]!] = namespacesOf(mod);
+  const all = import.meta.glob<Record<string, unknown>>(["./locales/*/*.json", "../../core/i18n/locales/*/*.json"], { eager: true, import: "default" });
+  for (const [file, json] of Object.entries(all)) {
+    const key = catalogueKey(file);
+    if (!key) continue;
+    const [lng, ns] = key.split("/") as [string, string];
+    (resources[lng] ??= {})[ns] = json;
+  }
 }
-const lazyCatalogues = import.meta.glob<CatalogueModule>("./catalogues/*.ts");
+const lazyFiles = import.meta.glob<Record<string, unknown>>(["./locales/*/*.json", "../../core/i18n/locales/*/*.json"], { import: "default" });
+const loaders = new Map<string, () => Promise<Record<string, unknown>>>();
+for (const [file, load] of Object.entries(lazyFiles)) {
+  const key = catalogueKey(file);
+  if (key) loaders.set(key, load);
+}
 
-/** Whether a language's catalogues are loaded (always on the server). */
-export function languageLoaded(language: unknown): boolean {
-  return toLanguage(language) in resources;
+/** Every namespace with a catalogue file in `language` (pt when unknown). */
+export function namespacesOf(language: unknown): string[] {
+  const prefix = `${toLanguage(language)}/`;
+  return [...loaders.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+}
+
+/** The namespaces a first load of the given Remix route ids needs: BOOT_NAMESPACES for the hero, else all. */
+export function namespacesForRoutes(routeIds: readonly string[], language: unknown): readonly string[] {
+  return routeIds.every((id) => BOOT_ROUTES.has(id)) ? BOOT_NAMESPACES : namespacesOf(language);
+}
+
+/** Whether a namespace of a language is loaded (always on the server). */
+export function namespaceLoaded(language: unknown, ns: string): boolean {
+  return !!resources[toLanguage(language)]?.[ns];
 }
 
 /**
- * Loads the catalogues of `languages` (browser: one chunk per language) and adds them to the instances
- * already made. Resolves at once for loaded languages. @throws when a chunk cannot be fetched
+ * Loads `namespaces` of `languages` (browser: their chunks; resolves at once for loaded ones) into the shared
+ * resources every instance reads, and tells the instances (store `added`: react-i18next re-renders).
+ * Unknown namespaces are skipped. @throws when a chunk cannot be fetched
  */
-export async function loadLanguages(...languages: unknown[]): Promise<void> {
+export async function loadNamespaces(languages: readonly unknown[], namespaces: readonly string[]): Promise<void> {
+  const added: [Language, string][] = [];
   await Promise.all(
-    languages.map(async (language) => {
-      const lng = toLanguage(language);
-      if (resources[lng]) return;
-      const mod = await lazyCatalogues[`./catalogues/${lng}.ts`]!();
-      resources[lng] ??= namespacesOf(mod);
-      for (const inst of cache.values()) {
-        for (const [ns, keys] of Object.entries(resources[lng])) inst.addResourceBundle(lng, ns, keys, true, false);
-        // languageChanged re-renders the screens that use the instance (react-i18next binds to it).
-        void inst.changeLanguage(inst.language);
-      }
-    }),
+    [...new Set(languages.map(toLanguage))].flatMap((lng) =>
+      namespaces.map(async (ns) => {
+        const load = loaders.get(`${lng}/${ns}`);
+        if (namespaceLoaded(lng, ns) || !load) return;
+        const json = await load();
+        if (namespaceLoaded(lng, ns)) return;
+        (resources[lng] ??= {})[ns] = json;
+        added.push([lng, ns]);
+      }),
+    ),
   );
+  // The instances' stores read `resources` itself; adding an empty bundle registers the namespace and emits
+  // the store's `added` event (react-i18next re-renders, bindI18nStore) without copying the keys again.
+  for (const inst of cache.values()) for (const [lng, ns] of added) inst.addResourceBundle(lng, ns, {}, true, false);
 }
+
+/** Loads every namespace of `language` and of pt (its fallback). @throws when a chunk cannot be fetched */
+export function loadLanguages(...languages: unknown[]): Promise<void> {
+  const all = [...new Set([...languages.map(toLanguage), DEFAULT_LANGUAGE])];
+  return Promise.all(all.map((l) => loadNamespaces([l], namespacesOf(l)))).then(() => undefined);
+}
+
+/**
+ * i18next backend (browser): a namespace asked for and not loaded (a screen rendered after navigation or a
+ * language switch) loads every namespace of that language, so the next screens never wait again. The
+ * screen suspends meanwhile; Remix navigations run in a transition, so the previous page stays shown.
+ */
+const catalogueBackend: BackendModule = {
+  type: "backend",
+  init() {},
+  read(language, namespace, callback) {
+    loadNamespaces([language], [namespace, ...namespacesOf(language)]).then(
+      () => callback(null, resources[toLanguage(language)]?.[namespace] ?? {}),
+      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), false),
+    );
+  },
+};
 
 /** The language of a page from its `<html lang>` (INTL_LOCALE), pt when unknown. */
 export function languageOfLocale(locale: string | null | undefined): Language {
@@ -84,15 +131,21 @@ export function toLanguage(value: unknown): Language {
  */
 export function createI18n(language: unknown): i18n {
   const instance = i18next.createInstance();
+  const browser = import.meta.env.SSR === false;
+  if (browser) instance.use(catalogueBackend);
   void instance.init({
     lng: toLanguage(language),
     fallbackLng: DEFAULT_LANGUAGE,
     resources,
+    // Browser: what is loaded may be part of a language; missing namespaces come from catalogueBackend.
+    partialBundledLanguages: browser,
     ns: [...new Set(Object.values(resources).flatMap((r) => Object.keys(r)))],
     defaultNS: "common",
     interpolation: { escapeValue: false },
     initAsync: false,
     returnNull: false,
+    // A namespace loaded later (loadNamespaces) re-renders the screens that use it.
+    react: { bindI18nStore: "added" },
   });
   return instance;
 }
