@@ -60,3 +60,21 @@ test("hero first load: boot catalogue only, hydrates cleanly; navigating to the 
   expect(en.chunks).toContain("i18n-en-more");
   expect(en.errors).toEqual([]);
 });
+
+test("switching the language in /settings turns the page and the next screens into that language without a reload", async ({ page, request }) => {
+  test.skip(!hasDb(), NO_DB_REASON);
+  await loginNewSubscriber(page, request);
+  const seen = watch(page);
+  await page.goto("/settings");
+  await page.waitForFunction(() => !!(window as unknown as { __remixRouter?: unknown }).__remixRouter);
+  await settle(page);
+  await page.getByLabel("Idioma", { exact: true }).selectOption("en");
+  await page.getByTestId("save-all").click();
+  await expect(page.getByRole("heading", { name: "Advanced Settings" })).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator("html")).toHaveAttribute("lang", "en-US");
+  await page.getByRole("navigation").getByRole("link", { name: /^Trade/ }).click();
+  await expect(page).toHaveURL((url) => url.pathname === "/");
+  await expect(page.getByText("Welcome back")).toBeVisible();
+  expect(seen.chunks).toContain("i18n-en-more");
+  expect(seen.errors).toEqual([]);
+});
