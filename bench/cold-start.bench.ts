@@ -10,11 +10,14 @@
  * - `oanda`: as in production, OANDA_MODE=oanda, the broker reached over HTTP (here a standalone simulator
  *   started by this bench stands for api-fxpractice.oanda.com).
  * With `--tsx`, each is also booted the way `npm start` did before ADR 0026 (`node --import tsx server/index.ts`)
- * for comparison. Every boot has WORKERS=on (the default), a fresh DATA_DIR and NODE_ENV=test (local secrets).
+ * for comparison; and `sim-restart`: mode sim with one DATA_DIR kept across its boots (a restart: the simulator reads
+ * its parsed candles from the cache there). Every boot has WORKERS=on (the default), a fresh DATA_DIR unless said and
+ * NODE_ENV=test (local secrets).
  * Prints p50 / max per configuration and the median of each boot step from the server's "Pronto" line, and
  * rewrites the "Cold start" section of docs/BENCHMARKS.md (between the cold-start markers).
  *
- * Run: BUILD_DIR=build TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:cold-start [-- --boots 10 --tsx]
+ * Run: BUILD_DIR=build TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:cold-start [-- --boots 10 --tsx --no-doc]
+ * (`--no-doc`: print only, leave docs/BENCHMARKS.md alone)
  * (`npm run build` first: the bench boots `<BUILD_DIR>/server-entry.js`; a throw-away database is created on that
  * server, migrated by a first boot that is not counted, and dropped at the end).
  */
@@ -84,9 +87,9 @@ function parseSteps(out: string): Record<string, number> {
  * Boots the server once with `args` (after `node`) and `env`; resolves with the time to the first /health 200,
  * after stopping it with SIGTERM. @throws Error when it exits or stays unhealthy for TIMEOUT_MS
  */
-async function bootOnce(args: string[], env: Record<string, string>): Promise<Boot> {
+async function bootOnce(args: string[], env: Record<string, string>, keptDataDir?: string): Promise<Boot> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "cold-start-"));
+  const dataDir = keptDataDir ?? mkdtempSync(path.join(tmpdir(), "cold-start-"));
   const started = performance.now();
   const proc = spawn(process.execPath, args, {
     cwd: root,
@@ -116,7 +119,7 @@ async function bootOnce(args: string[], env: Record<string, string>): Promise<Bo
   } finally {
     proc.kill("SIGTERM");
     await exit;
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keptDataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -151,24 +154,30 @@ async function main() {
     sim: { ...common, OANDA_MODE: "sim" },
     oanda: { ...common, OANDA_MODE: "oanda", OANDA_PRACTICE_API_URL: `${broker.url}/practice`, OANDA_PRACTICE_STREAM_URL: `${broker.url}/practice`, OANDA_LIVE_API_URL: `${broker.url}/live`, OANDA_LIVE_STREAM_URL: `${broker.url}/live` },
   };
-  const variants: { key: string; label: string; args: string[]; env: Record<string, string> }[] = [];
+  // A restart in mode sim keeps its DATA_DIR (as `npm start` on one machine does): the simulator reads its parsed
+  // candles from the cache there instead of the CSV files (server/simulator/load-market-data.ts).
+  const keptDataDir = mkdtempSync(path.join(tmpdir(), "cold-start-kept-"));
+  const variants: { key: string; label: string; args: string[]; env: Record<string, string>; dataDir?: string }[] = [];
   for (const [mode, env] of Object.entries(modes)) {
-    variants.push({ key: `${mode}-bundle`, label: `OANDA_MODE=${mode}, \`node ${buildDir}/server-entry.js\``, args: [entry], env });
+    variants.push({ key: `${mode}-bundle`, label: `OANDA_MODE=${mode}, \`node ${buildDir}/server-entry.js\`${mode === "sim" ? ", fresh DATA_DIR (CSV parsed)" : ""}`, args: [entry], env });
+    if (mode === "sim")
+      variants.push({ key: "sim-restart", label: `OANDA_MODE=sim, \`node ${buildDir}/server-entry.js\`, DATA_DIR kept (a restart: candles from its cache)`, args: [entry], env, dataDir: keptDataDir });
     if (withTsx) variants.push({ key: `${mode}-tsx`, label: `OANDA_MODE=${mode}, \`node --import tsx server/index.ts\` (before ADR 0026)`, args: ["--import", "tsx", "server/index.ts"], env });
   }
   const results = new Map<string, Boot[]>(variants.map((v) => [v.key, []]));
   const loadBefore = loadavg()[0]!.toFixed(1);
   try {
     console.log(`banco ${dbName}: primeira inicialização (migrações, filas; não contada)…`);
-    await bootOnce([entry], modes.sim!);
+    await bootOnce([entry], modes.sim!, keptDataDir);
     for (let i = 0; i < boots; i++) {
       for (const v of variants) {
-        const b = await bootOnce(v.args, v.env);
+        const b = await bootOnce(v.args, v.env, v.dataDir);
         results.get(v.key)!.push(b);
         console.log(`${v.key} #${i + 1}: ${Math.round(b.ms)} ms, CPU ${Math.round(b.cpuMs)} ms  (servidor: ${Object.entries(b.steps).map(([k, ms]) => `${k} ${ms}`).join(", ")})`);
       }
     }
   } finally {
+    rmSync(keptDataDir, { recursive: true, force: true });
     await broker.close();
     await admin.unsafe(`drop database if exists ${dbName} with (force)`);
     await admin.end();
@@ -192,7 +201,7 @@ async function main() {
 Run ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpu}), ${(totalmem() / 2 ** 20).toFixed(0)} MB RAM, Node ${process.version}.
 **The machine is shared** (other agents' builds and tests run on the same 2 cores): 1-minute load average ${loadBefore} before, ${loadAfter} at the end.
 Each boot: process start (spawn) → first \`GET /health\` answered 200 (database, queue and broker reachable), on an
-already migrated database, WORKERS=on, a fresh DATA_DIR; ${boots} boots per configuration, interleaved. Target (issue 13): ≤ 3 s after a build.
+already migrated database, WORKERS=on, a fresh DATA_DIR unless said; ${boots} boots per configuration, interleaved. Target (issue 13): ≤ 3 s after a build.
 CPU: the server process's user + system CPU time when /health first answered 200 (all its threads; what a boot costs
 whatever the load; on an idle machine the wall time is close to it). Steps: medians of the server's own "Pronto" line (ms; \`módulos\` = process start → \`main()\`; the Remix build loads during \`migrações\`, ADR 0026).
 
@@ -200,6 +209,7 @@ whatever the load; on an idle machine the wall time is close to it). Steps: medi
 |---|---:|---:|---:|---|
 ${rows.map((r) => `| ${r.label} | ${r.p50} | ${r.max} | ${r.cpu50} | ${r.steps} |`).join("\n")}
 ${END}`;
+  if (process.argv.includes("--no-doc")) return;
   let text = readFileSync(DOC, "utf8");
   const a = text.indexOf(START);
   const b = text.indexOf(END);

@@ -214,6 +214,7 @@ async function main() {
       dataDir: path.resolve(root, cfg.SIM_DATA_DIR),
       speed: cfg.SIM_SPEED,
       statePath: path.resolve(cfg.DATA_DIR, "sim-state.json"),
+      cacheDir: path.resolve(cfg.DATA_DIR),
     });
     clock.mark("simulador");
   }

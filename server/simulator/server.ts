@@ -25,6 +25,8 @@ export { Simulator, type SimulatorOptions } from "../../core/simulator/simulator
 export interface SimulatorAppOptions {
   /** Folder with `<INSTRUMENT>_<GRAN>.csv` files (read unless `market` is given). */
   dataDir?: string;
+  /** Folder where the parsed candles are cached between boots (server/simulator/load-market-data.ts; the app passes DATA_DIR). */
+  cacheDir?: string;
   /** Pre-loaded market data (shared between instances, e.g. in tests). */
   market?: MarketData;
   /** Sim seconds per real second (default 1). */
@@ -48,7 +50,7 @@ export interface SimulatorAppOptions {
 export function createSimulator(opts: SimulatorAppOptions): Simulator {
   if (!opts.market && !opts.dataDir) throw new Error("Simulator needs dataDir or market");
   return new Simulator({
-    market: opts.market ?? loadMarketData(opts.dataDir!),
+    market: opts.market ?? loadMarketData(opts.dataDir!, opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
     now: opts.now ?? Date.now,
     ...(opts.speed !== undefined && { speed: opts.speed }),
     ...(opts.startAt !== undefined && { startAt: opts.startAt }),
