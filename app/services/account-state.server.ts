@@ -34,6 +34,12 @@ export interface StoredAccountState {
   read_at: Date | null;
   instruments: BrokerInstrument[] | null;
   instruments_read_at: Date | null;
+  /**
+   * When a sync (transactions since the cursor) last confirmed the stored summary and open trades,
+   * on the broker's clock (broker.server.ts brokerNow: the simulator may replay history; migration
+   * 0019, ADR 0027): a read sets it, a tick that synced and found nothing moves it.
+   */
+  synced_at: Date | null;
 }
 
 /** SQL expression (in a statement naming the user's id `u.id`) giving the user's row as jsonb, for `parseAccountState`. */
@@ -53,6 +59,7 @@ export function parseAccountState(json: unknown): StoredAccountState | undefined
     read_at: date(r.read_at),
     instruments: (r.instruments as BrokerInstrument[] | null) ?? null,
     instruments_read_at: date(r.instruments_read_at),
+    synced_at: date(r.synced_at),
   };
 }
 
@@ -76,16 +83,16 @@ export async function readAccountState(userId: string): Promise<StoredAccountSta
   return parseAccountState(row?.state);
 }
 
-/** Stores a read of summary and open trades (one statement). */
-async function saveAccountRead(userId: string, conn: BrokerConnectionRow, summary: AccountSummary, trades: Trade[]): Promise<void> {
+/** Stores a read of summary and open trades, confirmed at `syncedAt` (the broker's clock; one statement). */
+async function saveAccountRead(userId: string, conn: BrokerConnectionRow, summary: AccountSummary, trades: Trade[], syncedAt: Date): Promise<void> {
   const sql = db();
-  await sql`insert into account_states (user_id, environment, account_id, summary, open_trades, last_transaction_id, read_at)
-    values (${userId}, ${conn.environment}, ${conn.account_id}, ${sql.json(summary as never)}, ${sql.json(trades as never)}, ${summary.lastTransactionID}, now())
+  await sql`insert into account_states (user_id, environment, account_id, summary, open_trades, last_transaction_id, read_at, synced_at)
+    values (${userId}, ${conn.environment}, ${conn.account_id}, ${sql.json(summary as never)}, ${sql.json(trades as never)}, ${summary.lastTransactionID}, now(), ${syncedAt})
     on conflict (user_id) do update set
       instruments = case when account_states.environment = excluded.environment and account_states.account_id = excluded.account_id then account_states.instruments end,
       instruments_read_at = case when account_states.environment = excluded.environment and account_states.account_id = excluded.account_id then account_states.instruments_read_at end,
       environment = excluded.environment, account_id = excluded.account_id, summary = excluded.summary, open_trades = excluded.open_trades,
-      last_transaction_id = excluded.last_transaction_id, read_at = excluded.read_at, updated_at = now()`;
+      last_transaction_id = excluded.last_transaction_id, read_at = excluded.read_at, synced_at = excluded.synced_at, updated_at = now()`;
 }
 
 /** Stores the list of instruments the account offers (one statement). */
@@ -98,6 +105,7 @@ export async function saveInstruments(userId: string, conn: Pick<BrokerConnectio
       open_trades = case when account_states.environment = excluded.environment and account_states.account_id = excluded.account_id then account_states.open_trades end,
       last_transaction_id = case when account_states.environment = excluded.environment and account_states.account_id = excluded.account_id then account_states.last_transaction_id end,
       read_at = case when account_states.environment = excluded.environment and account_states.account_id = excluded.account_id then account_states.read_at end,
+      synced_at = case when account_states.environment = excluded.environment and account_states.account_id = excluded.account_id then account_states.synced_at end,
       environment = excluded.environment, account_id = excluded.account_id,
       instruments = excluded.instruments, instruments_read_at = excluded.instruments_read_at, updated_at = now()`;
 }
@@ -106,6 +114,42 @@ export async function saveInstruments(userId: string, conn: Pick<BrokerConnectio
 export function freshInstruments(stored: StoredAccountState | undefined, conn: Pick<BrokerConnectionRow, "environment" | "account_id">, now = Date.now()) {
   const s = storedFor(stored, conn);
   return s?.instruments && s.instruments_read_at && now - s.instruments_read_at.getTime() < INSTRUMENTS_MAX_AGE_MS ? s.instruments : undefined;
+}
+
+/** A stable fraction in [0, 1) per user (FNV-1a of the id): the offset of the user's sync windows. */
+function syncPhase(userId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < userId.length; i++) h = Math.imul(h ^ userId.charCodeAt(i), 0x01000193);
+  return (h >>> 0) / 2 ** 32;
+}
+
+/**
+ * Whether a bot tick must sync (read the transactions since its cursor) before using the stored
+ * account state (ADR 0027). Not due while the stored read is the connection's, at its cursor, younger
+ * than ACCOUNT_STATE_MAX_AGE_MS, and confirmed by a sync within the user's current sync window: time
+ * is cut into windows of `maxAgeMs`, offset per user by a stable phase, and the first tick of a new
+ * window syncs. So each bot syncs once per window (its state is never older than `maxAgeMs` plus one
+ * tick interval) and the syncs of bots started together spread over the window instead of bunching.
+ * A clock that went back by more than the age (a simulator replay restarted) is due too.
+ * @param maxAgeMs the sync age (config ACCOUNT_SYNC_MAX_AGE_SEC × 1000); 0 = always due
+ * @param now the broker's clock, ms (broker.server.ts brokerNow; `synced_at` is on it too): a
+ *   simulator replay that jumps ahead syncs as the market moved, OANDA's clock is the wall clock
+ */
+export function syncDue(
+  stored: StoredAccountState | undefined,
+  conn: Pick<BrokerConnectionRow, "user_id" | "environment" | "account_id" | "last_transaction_id">,
+  maxAgeMs: number,
+  now = Date.now(),
+): boolean {
+  const s = storedFor(stored, conn);
+  if (maxAgeMs <= 0 || !s?.summary || !s.open_trades || !s.read_at || !s.synced_at || s.last_transaction_id === null) return true;
+  if (s.last_transaction_id !== conn.last_transaction_id || s.summary.lastTransactionID !== s.last_transaction_id) return true;
+  if (Date.now() - s.read_at.getTime() >= ACCOUNT_STATE_MAX_AGE_MS) return true;
+  const phase = syncPhase(conn.user_id) * maxAgeMs;
+  const synced = s.synced_at.getTime();
+  // A clock behind the sync by less than the age (a stopped simulator's clock is re-read with a drift) is not a new window.
+  if (Math.abs(now - synced) >= maxAgeMs) return true;
+  return now > synced && Math.floor((now + phase) / maxAgeMs) !== Math.floor((synced + phase) / maxAgeMs);
 }
 
 /** The account as one tick sees it: summary and open trades, consistent. */
@@ -133,6 +177,8 @@ export function tickAccount(opts: {
   quotes: (instruments: string[]) => Promise<ClientPrice[]>;
   marginRates: () => Promise<ReadonlyMap<string, string>>;
   offered: () => Promise<readonly string[]>;
+  /** The broker's clock now, ms (broker.server.ts brokerNow): when a read is confirmed (`synced_at`). */
+  marketNow: () => number;
 }) {
   let stored = storedFor(opts.stored, opts.conn);
   let last: { cursor: string | null; snap: AccountSnapshot } | undefined;
@@ -162,8 +208,9 @@ export function tickAccount(opts: {
         // transactions after the stored id at the next tick, which then reads again (never the reverse).
         const summary = await opts.client.getAccountSummary(conn.account_id);
         const trades = await opts.client.listOpenTrades(conn.account_id);
-        await saveAccountRead(opts.userId, conn, summary, trades);
-        stored = { ...(stored ?? { environment: conn.environment, account_id: conn.account_id, instruments: null, instruments_read_at: null }), summary, open_trades: trades, last_transaction_id: summary.lastTransactionID, read_at: new Date() };
+        const syncedAt = new Date(opts.marketNow());
+        await saveAccountRead(opts.userId, conn, summary, trades, syncedAt);
+        stored = { ...(stored ?? { environment: conn.environment, account_id: conn.account_id, instruments: null, instruments_read_at: null }), summary, open_trades: trades, last_transaction_id: summary.lastTransactionID, read_at: new Date(), synced_at: syncedAt };
         snap = { summary, trades, source: "broker" };
       }
       last = { cursor, snap };

@@ -50,6 +50,7 @@ import {
   readAccountState,
   saveInstruments,
   storedFor,
+  syncDue,
   tickAccount,
   type StoredAccountState,
 } from "./account-state.server";
@@ -482,11 +483,15 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
   // The client itself is bound to the deadline too: its retries and backoff waits stop with the tick.
   const client = brokerWithSignal(clientFor(decryptSecret(conn.token_encrypted), conn.environment, signal), signal);
   try {
-    const seen: { nav?: string } = {};
+    const seen: { nav?: string; syncedAt?: Date } = {};
     const outcome = await tradeOnce(userId, conn, client, settings, { valid: licensed, ...(userTimezone ? { timezone: userTimezone } : {}) }, bot, seen, context, signal);
     // The high-water mark only rises and is never reset by a stop (core/trading/counters.ts).
     const nav = seen.nav ?? null;
-    await sql`update bots set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null,
+    // A sync of this tick that found the stored account state current moves its synced_at (ADR 0027), in the same statement.
+    const synced = seen.syncedAt
+      ? sql`with synced as (update account_states set synced_at = ${seen.syncedAt} where user_id = ${userId}) `
+      : sql``;
+    await sql`${synced}update bots set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null,
       peak_balance = greatest(peak_balance, ${nav}::numeric) where user_id = ${userId}`;
     if (conn.status === "error") {
       await markConnection(userId, "connected");
@@ -571,7 +576,7 @@ async function tradeOnce(
   settings: TradingSettings,
   licence: { valid: boolean; timezone?: string },
   bot: Pick<BotRow, "peak_balance" | "last_started_at"> | undefined,
-  seen: { nav?: string },
+  seen: { nav?: string; syncedAt?: Date },
   context: Pick<TickContext, "stored" | "counters">,
   signal: AbortSignal,
 ): Promise<TickOutcome> {
@@ -597,11 +602,12 @@ async function tradeOnce(
     // Margin rates for the valuation: the broker's, from the offered list.
     marginRates: async () => new Map((await offered()).map((i) => [i.name, i.marginRate])),
     offered: names,
+    marketNow: () => brokerNow(conn),
   });
-  const books = { changed: false };
+  const books: Books = { changed: false };
   const ports: TickPorts = {
     broker: liveBroker(userId, conn, client, { quotes, account, instruments: names }),
-    store: liveStore(userId, conn, client, settings, context.counters, books),
+    store: liveStore(userId, conn, client, settings, context, books),
     decisions: {
       prepare: async (instruments, now) => {
         const sets = await completeCandleSets(client, conn.environment, instruments, AI_TIMEFRAMES, now);
@@ -627,7 +633,8 @@ async function tradeOnce(
     runStartedAt,
   });
   seen.nav = report.nav;
-  logger().debug({ userId, nav: report.nav, balance: report.balance, accountSource: account.lastSource() }, "tick account");
+  if (books.syncedAt) seen.syncedAt = books.syncedAt;
+  logger().debug({ userId, nav: report.nav, balance: report.balance, accountSource: account.lastSource(), deferred: books.deferred === true, synced: books.syncedAt !== undefined }, "tick account");
   if (report.manageOnly) {
     const m = report.manageOnly;
     return { status: "done", decisions: [], manageOnly: m.manageOnly, manageOnlyReason: m.reason, manageOnlyReasonMsg: m.reasonMsg };
@@ -720,14 +727,35 @@ function liveBroker(
 }
 
 /**
- * The executor's trade store over our PostgreSQL books of the account (core/trading/tick.ts
- * TradeStore). `pre` are the counter trades read with the tick's context: used while no sync of this
- * tick recorded anything (`books.changed`).
+ * What a tick's syncs did: whether one recorded transactions (`changed`), when the first ran
+ * (`syncedAt`, broker clock), and whether the tick began from the stored state without one (`deferred`).
  */
-function liveStore(userId: string, conn: BrokerConnectionRow, client: BrokerPort, settings: TradingSettings, pre: CounterPreRead | undefined, books: { changed: boolean }): TradeStore {
+interface Books {
+  changed: boolean;
+  syncedAt?: Date;
+  deferred?: boolean;
+}
+
+/**
+ * The executor's trade store over our PostgreSQL books of the account (core/trading/tick.ts
+ * TradeStore). `context.counters` are the counter trades read with the tick's context: used while
+ * no sync of this tick recorded anything (`books.changed`). The first sync is deferred while the
+ * stored account state is within its sync window (account-state.server.ts `syncDue`, ADR 0027).
+ */
+function liveStore(
+  userId: string,
+  conn: BrokerConnectionRow,
+  client: BrokerPort,
+  settings: TradingSettings,
+  context: Pick<TickContext, "stored" | "counters">,
+  books: Books,
+): TradeStore {
   const sql = db();
+  const pre = context.counters;
   return {
+    deferSync: () => (books.deferred = !syncDue(context.stored, conn, config().ACCOUNT_SYNC_MAX_AGE_SEC * 1000, brokerNow(conn))),
     sync: async () => {
+      books.syncedAt ??= new Date(brokerNow(conn));
       const before = conn.last_transaction_id;
       await reconcile(userId, conn, client);
       if (conn.last_transaction_id !== before) books.changed = true;

@@ -141,6 +141,16 @@ const schema = z.object({
    */
   TICK_TIMEOUT_SEC: z.coerce.number().int().min(5).max(90).default(45),
   /**
+   * Sync age, seconds (ADR 0027, account-state.server.ts `syncDue`): a steady bot tick works from the
+   * stored account state without asking the broker for its transactions while that state was
+   * confirmed by a sync in the bot's current window of this length (windows offset per bot, so
+   * syncs spread evenly); any order, AI close or bot stop syncs first whatever the age. A close at
+   * the broker (stop loss, take profit) is learned within this age plus one tick interval. 0 = sync
+   * every tick. 300 s: ≈0.2 transaction reads per bot-tick at 60 s, so 20,000 bots fit OANDA's
+   * 120 requests/s per IP (core/oanda/http.ts).
+   */
+  ACCOUNT_SYNC_MAX_AGE_SEC: z.coerce.number().int().min(0).max(1800).default(300),
+  /**
    * Per-attempt timeout of a request to OANDA, ms (core/oanda/http.ts), and retries of a failed
    * idempotent GET (network error, 5xx, 429). A tick's deadline cancels both (bot.server.ts). Tests
    * with broker faults shorten them (tests/integration/broker-faults.test.ts).

@@ -68,6 +68,13 @@ export interface TradeStore {
   /** Brings the books in line with the broker (fills, stop loss / take profit closes). */
   sync(): MaybePromise<void>;
   /**
+   * Live only (ADR 0027): true when this tick may start from the stored account state without
+   * syncing (it was confirmed by a sync within the sync age). The tick then skips its first `sync`
+   * and syncs before any consequence — an AI exit, an order, a rule that stops the bot — and
+   * decides that consequence again on the fresh state. Absent (the backtest): always sync first.
+   */
+  deferSync?(): MaybePromise<boolean>;
+  /**
    * Trades for the risk counters (core/trading/counters.ts): every trade opened or closed at or
    * after `dayStart`, plus the newest closed ones (enough for the losing streak).
    */
@@ -161,18 +168,29 @@ function skipRecord(instrument: string, settings: TradingSettings, key: string):
 }
 
 /**
- * Runs one tick. Steps: (1) store.sync; (2) account, prices, open trades; (3) close the AI's
- * trades past their max hold or inside the weekend "flat" window, then sync again; (4) counters
- * from the store's trades; in manage-only (an invalid licence) the tick ends here; (5) per
- * instrument: decide, gate (evaluateRisk), count an allowed opening for the next instruments;
- * stop at a rule that stops the bot; (6) record every decision; (7) place the allowed orders;
- * (8) sync when a trade opened.
+ * Runs one tick. Steps: (1) store.sync — skipped when `store.deferSync` says the stored state is
+ * fresh (ADR 0027); (2) account, prices, open trades; (3) close the AI's trades past their max hold
+ * or inside the weekend "flat" window (after a sync and a re-read if the first was skipped), then
+ * sync again; (4) counters from the store's trades; in manage-only (an invalid licence) the tick
+ * ends here; (5) per instrument: decide, gate (evaluateRisk), count an allowed opening for the next
+ * instruments; stop at a rule that stops the bot; when an order or a stop comes out of a tick whose
+ * first sync was skipped, sync, re-read the account and run (4)–(5) again on the fresh state, so
+ * every order and stop is gated on the broker's truth; (6) record every decision; (7) place the
+ * allowed orders; (8) sync when a trade opened.
  * @throws whatever a port throws (broker errors)
  */
 export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<TickReport> {
   const { broker, store } = ports;
   const { settings, timezone } = ctx;
-  await store.sync();
+  let fresh = !(store.deferSync ? await store.deferSync() : false);
+  if (fresh) await store.sync();
+  /** Syncs when this tick has not yet: true when it did (the caller then reads the account again). */
+  const freshen = async () => {
+    if (fresh) return false;
+    fresh = true;
+    await store.sync();
+    return true;
+  };
   const summary = await broker.accountSummary();
   const { instruments, skipped, extra } = await tradableInstruments(broker, settings, summary.currency);
   const prices = instruments.length + extra.length ? await broker.prices([...instruments, ...extra]) : [];
@@ -180,12 +198,21 @@ export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<T
   const now = newest > 0 ? new Date(newest) : ports.clock();
 
   let openTrades = await broker.openTrades();
-  const exits: TickReport["exits"] = [];
-  for (const trade of openTrades) {
-    const reason = isAiTrade(trade) ? exitReason(trade, settings, now) : null;
-    if (reason) exits.push({ trade, reason, filled: await broker.closeTrade(trade, reason) });
-  }
   let account = summary;
+  const dueExits = (trades: Trade[]) =>
+    trades.flatMap((trade) => {
+      const reason = isAiTrade(trade) ? exitReason(trade, settings, now) : null;
+      return reason ? [{ trade, reason }] : [];
+    });
+  let due = dueExits(openTrades);
+  // A close is a broker action: decided on the broker's truth (the stop loss may have closed it already).
+  if (due.length && (await freshen())) {
+    account = await broker.accountSummary();
+    openTrades = await broker.openTrades();
+    due = dueExits(openTrades);
+  }
+  const exits: TickReport["exits"] = [];
+  for (const { trade, reason } of due) exits.push({ trade, reason, filled: await broker.closeTrade(trade, reason) });
   if (exits.length) {
     await store.sync();
     openTrades = await broker.openTrades();
@@ -193,79 +220,96 @@ export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<T
   }
 
   const dayStart = tradingDayStart(now, timezone);
-  const counters = deriveRiskCounters({
-    trades: await store.counterTrades(dayStart),
-    now,
-    timezone,
-    balance: account.balance,
-    equity: account.NAV,
-    highWaterMark: ctx.highWaterMark,
-    runStartedAt: ctx.runStartedAt,
-  });
-  const base = { now, nav: account.NAV, balance: account.balance, highWaterMark: counters.highWaterMark, exits };
+  const countersFor = async (acc: AccountSummary) =>
+    deriveRiskCounters({
+      trades: await store.counterTrades(dayStart),
+      now,
+      timezone,
+      balance: acc.balance,
+      equity: acc.NAV,
+      highWaterMark: ctx.highWaterMark,
+      runStartedAt: ctx.runStartedAt,
+    });
+  let counters = await countersFor(account);
   const manageOnly = manageOnlyVerdict(ctx.licenceValid);
-  if (manageOnly?.manageOnly) return { ...base, decisions: [], manageOnly: { ...manageOnly, manageOnly: manageOnly.manageOnly } };
+  if (manageOnly?.manageOnly) {
+    const base = { now, nav: account.NAV, balance: account.balance, highWaterMark: counters.highWaterMark, exits };
+    return { ...base, decisions: [], manageOnly: { ...manageOnly, manageOnly: manageOnly.manageOnly } };
+  }
 
   const decide = await ports.decisions.prepare(instruments, now);
-  const openCount = { all: openTrades.length, by: new Map<string, number>() };
-  for (const t of openTrades) openCount.by.set(t.instrument, (openCount.by.get(t.instrument) ?? 0) + 1);
-
-  const decisions: DecisionRecord[] = [];
-  // Instruments the user listed that the broker does not offer: a decision saying so, never a failed tick.
-  for (const instrument of skipped) decisions.push(skipRecord(instrument, settings, "engine:decision.notOffered"));
-  let stopped: TickReport["stopped"];
-  for (const instrument of instruments) {
-    const price = prices.find((p) => p.instrument === instrument);
-    if (!price) {
-      decisions.push(skipRecord(instrument, settings, "engine:decision.noPrice"));
-      continue;
+  const gate = (acc: AccountSummary, trades: Trade[], c: typeof counters) => {
+    const openCount = { all: trades.length, by: new Map<string, number>() };
+    for (const t of trades) openCount.by.set(t.instrument, (openCount.by.get(t.instrument) ?? 0) + 1);
+    const decisions: DecisionRecord[] = [];
+    // Instruments the user listed that the broker does not offer: a decision saying so, never a failed tick.
+    for (const instrument of skipped) decisions.push(skipRecord(instrument, settings, "engine:decision.notOffered"));
+    let stopped: TickReport["stopped"];
+    for (const instrument of instruments) {
+      const price = prices.find((p) => p.instrument === instrument);
+      if (!price) {
+        decisions.push(skipRecord(instrument, settings, "engine:decision.noPrice"));
+        continue;
+      }
+      const rate = quoteToAccountRate(instrumentSpec(instrument).quote, acc.currency, prices);
+      const decision = decide({
+        now,
+        instrument,
+        price: { bid: price.bid, ask: price.ask, tradeable: price.tradeable },
+        settings,
+        account: { balance: acc.balance, currency: acc.currency, marginAvailable: acc.marginAvailable },
+        ...(rate !== undefined ? { quoteToAccountRate: rate } : {}),
+      });
+      const news = ports.calendar?.blackout(instrument, now);
+      const verdict = evaluateRisk({
+        now,
+        settings,
+        instrument,
+        timezone,
+        licenceValid: ctx.licenceValid,
+        brokerConnected: true,
+        priceTradeable: price.tradeable,
+        spreadPips: spreadInPips(instrument, price.bid, price.ask),
+        ...(news ? { newsBlackout: news } : {}),
+        openTrades: openCount.all,
+        openTradesOnInstrument: openCount.by.get(instrument) ?? 0,
+        tradesToday: c.tradesToday,
+        realizedPLToday: c.realizedPLToday,
+        unrealizedPL: acc.unrealizedPL,
+        dayStartBalance: c.dayStartBalance,
+        balance: acc.NAV,
+        peakBalance: c.highWaterMark,
+        consecutiveLosses: c.consecutiveLosses,
+        ...(c.lastTradeAt ? { lastTradeAt: c.lastTradeAt } : {}),
+      });
+      if (verdict.stopBot) {
+        decisions.push({ decision, verdict, execute: false });
+        stopped = { ...verdict, stopBot: verdict.stopBot };
+        break;
+      }
+      const execute = decision.action === "open" && verdict.allowed;
+      decisions.push({ decision, verdict, execute });
+      if (execute) {
+        // Counted as opened for the instruments after this one (a refused order only errs on the safe side).
+        c.tradesToday += 1;
+        c.lastTradeAt = now;
+        openCount.all += 1;
+        openCount.by.set(instrument, (openCount.by.get(instrument) ?? 0) + 1);
+      }
     }
-    const rate = quoteToAccountRate(instrumentSpec(instrument).quote, account.currency, prices);
-    const decision = decide({
-      now,
-      instrument,
-      price: { bid: price.bid, ask: price.ask, tradeable: price.tradeable },
-      settings,
-      account: { balance: account.balance, currency: account.currency, marginAvailable: account.marginAvailable },
-      ...(rate !== undefined ? { quoteToAccountRate: rate } : {}),
-    });
-    const news = ports.calendar?.blackout(instrument, now);
-    const verdict = evaluateRisk({
-      now,
-      settings,
-      instrument,
-      timezone,
-      licenceValid: ctx.licenceValid,
-      brokerConnected: true,
-      priceTradeable: price.tradeable,
-      spreadPips: spreadInPips(instrument, price.bid, price.ask),
-      ...(news ? { newsBlackout: news } : {}),
-      openTrades: openCount.all,
-      openTradesOnInstrument: openCount.by.get(instrument) ?? 0,
-      tradesToday: counters.tradesToday,
-      realizedPLToday: counters.realizedPLToday,
-      unrealizedPL: account.unrealizedPL,
-      dayStartBalance: counters.dayStartBalance,
-      balance: account.NAV,
-      peakBalance: counters.highWaterMark,
-      consecutiveLosses: counters.consecutiveLosses,
-      ...(counters.lastTradeAt ? { lastTradeAt: counters.lastTradeAt } : {}),
-    });
-    if (verdict.stopBot) {
-      decisions.push({ decision, verdict, execute: false });
-      stopped = { ...verdict, stopBot: verdict.stopBot };
-      break;
-    }
-    const execute = decision.action === "open" && verdict.allowed;
-    decisions.push({ decision, verdict, execute });
-    if (execute) {
-      // Counted as opened for the instruments after this one (a refused order only errs on the safe side).
-      counters.tradesToday += 1;
-      counters.lastTradeAt = now;
-      openCount.all += 1;
-      openCount.by.set(instrument, (openCount.by.get(instrument) ?? 0) + 1);
-    }
+    return { decisions, stopped };
+  };
+  let highWaterMark = counters.highWaterMark;
+  let { decisions, stopped } = gate(account, openTrades, counters);
+  // An order or a stop is a consequence: decided again on the broker's truth when the tick began from the stored state.
+  if ((stopped || decisions.some((d) => d.execute)) && (await freshen())) {
+    account = await broker.accountSummary();
+    openTrades = await broker.openTrades();
+    counters = await countersFor(account);
+    highWaterMark = counters.highWaterMark;
+    ({ decisions, stopped } = gate(account, openTrades, counters));
   }
+  const base = { now, nav: account.NAV, balance: account.balance, highWaterMark, exits };
 
   await store.recordDecisions(decisions, now);
   let opened = false;

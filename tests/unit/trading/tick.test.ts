@@ -35,7 +35,21 @@ function openDecision(instrument: string): Decision {
   };
 }
 
-function harness(opts: { settings?: TradingSettings; open?: Trade[]; fillOrders?: boolean; losses?: number; licenceValid?: boolean } = {}) {
+/**
+ * Recording ports. `deferSync`: the store says its stored state is fresh (live, ADR 0027); `atBroker`:
+ * what the broker has that the stored state does not yet show, learned at the first sync.
+ */
+function harness(
+  opts: {
+    settings?: TradingSettings;
+    open?: Trade[];
+    fillOrders?: boolean;
+    losses?: number;
+    licenceValid?: boolean;
+    deferSync?: boolean;
+    atBroker?: { losses?: number; open?: Trade[] };
+  } = {},
+) {
   const log: string[] = [];
   const summary: AccountSummary = {
     id: "A", currency: "USD", balance: "10000.0000", NAV: "10000.0000", unrealizedPL: "0.0000", pl: "0", marginUsed: "0",
@@ -43,21 +57,29 @@ function harness(opts: { settings?: TradingSettings; open?: Trade[]; fillOrders?
   };
   const settings = opts.settings ?? { ...defaultSettings(), instruments: ["EUR_USD", "GBP_USD"] };
   const price = (instrument: string): ClientPrice => ({ instrument, time: NOW, tradeable: true, bid: "1.10000", ask: "1.10010" });
-  const closedLosses = Array.from({ length: opts.losses ?? 0 }, (_, i) => ({
+  const losses = (n: number) => Array.from({ length: n }, (_, i) => ({
     openTime: new Date(Date.parse(NOW) - (i + 2) * 3_600_000),
     closeTime: new Date(Date.parse(NOW) - (i + 1) * 3_600_000),
     realizedPL: "-1.0000",
   }));
+  let closedLosses = losses(opts.losses ?? 0);
+  let open = opts.open ?? [];
+  const sync = () => {
+    log.push("sync");
+    if (opts.atBroker?.losses !== undefined) closedLosses = losses(opts.atBroker.losses);
+    if (opts.atBroker?.open) open = opts.atBroker.open;
+  };
   const ports: TickPorts = {
     broker: {
       accountSummary: () => (log.push("summary"), summary),
-      openTrades: () => (log.push("openTrades"), opts.open ?? []),
+      openTrades: () => (log.push("openTrades"), open),
       prices: (instruments) => (log.push("prices"), instruments.map(price)),
       closeTrade: (t, reason) => (log.push(`close ${t.id} ${reason}`), true),
       placeOrder: (d) => (log.push(`order ${d.instrument}`), opts.fillOrders ?? true),
     },
     store: {
-      sync: () => void log.push("sync"),
+      sync,
+      ...(opts.deferSync ? { deferSync: () => (log.push("deferSync"), true) } : {}),
       counterTrades: () => (log.push("counters"), closedLosses),
       recordDecisions: (records) => void log.push(`record ${records.map((r) => `${r.decision.instrument}:${r.execute ? "go" : r.verdict.code}`).join(",")}`),
       orderNotPlaced: (d) => void log.push(`notPlaced ${d.instrument}`),
@@ -134,6 +156,49 @@ describe("executeTick", () => {
     expect(report.stopped).toBeUndefined();
     expect(report.manageOnly).toMatchObject({ allowed: false, code: "licence_invalid", manageOnly: "licence", reasonMsg: { key: "risk:licenceInvalid" } });
     expect(Number(report.highWaterMark)).toBe(10000); // still raised from the NAV read
+  });
+
+  it("from a fresh stored state (live, ADR 0027) a tick that opens nothing and closes nothing never syncs", async () => {
+    const settings = { ...defaultSettings(), instruments: ["EUR_USD"], maxTrades: 1 };
+    const h = harness({ settings, deferSync: true, open: [trade("8")] });
+    const report = await h.run();
+    expect(h.log).toEqual(["deferSync", "summary", "prices", "openTrades", "counters", "prepare", "record EUR_USD:max_trades"]);
+    expect(report.decisions[0]!.execute).toBe(false);
+  });
+
+  it("from a stored state, an opening syncs first and is gated again on the fresh state: a loss the broker booked meanwhile refuses it", async () => {
+    const settings = { ...defaultSettings(), instruments: ["EUR_USD"] };
+    const allowed = harness({ settings, deferSync: true });
+    expect((await allowed.run()).decisions[0]!.execute).toBe(true);
+    expect(allowed.log).toEqual([
+      "deferSync", "summary", "prices", "openTrades", "counters", "prepare",
+      "sync", "summary", "openTrades", "counters",
+      "record EUR_USD:go", "order EUR_USD", "sync",
+    ]);
+    // Stop losses hit at the broker since the stored read: five losses in a row stop the bot, nothing is sent.
+    const h = harness({ settings, deferSync: true, losses: 0, atBroker: { losses: 5 } });
+    const report = await h.run();
+    expect(report.stopped?.stopBot).toBe("max_consecutive_losses");
+    expect(h.log.some((l) => l.startsWith("order"))).toBe(false);
+    expect(h.log.filter((l) => l === "sync")).toHaveLength(1);
+  });
+
+  it("from a stored state, a stop rule is confirmed on the fresh state before it stops the bot", async () => {
+    const h = harness({ deferSync: true, losses: 5, atBroker: { losses: 0 } });
+    const report = await h.run();
+    expect(report.stopped).toBeUndefined();
+    expect(h.log).toContain("sync");
+  });
+
+  it("from a stored state, an AI exit syncs first: a trade the broker already closed is not closed again", async () => {
+    const settings = { ...defaultSettings(), instruments: ["EUR_USD"] };
+    settings.aiSettings.tradingStyle = "scalper";
+    const h = harness({ settings, deferSync: true, open: [trade("7", AI_TRADE_TAG)], atBroker: { open: [] } });
+    const report = await h.run();
+    expect(report.exits).toEqual([]);
+    expect(h.log.slice(0, 7)).toEqual(["deferSync", "summary", "prices", "openTrades", "sync", "summary", "openTrades"]);
+    const still = harness({ settings, deferSync: true, open: [trade("7", AI_TRADE_TAG)] });
+    expect((await still.run()).exits.map((e) => e.trade.id)).toEqual(["7"]);
   });
 
   it("manage-only even when a stop rule would trip: the bot is neither stopped nor trading", async () => {
