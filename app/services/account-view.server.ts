@@ -36,20 +36,10 @@ import { translateMsg } from "~/i18n";
  * How long ago the account's transactions may have been looked at for a screen to show the stored
  * account state, ms (ADR 0028): one bot interval (PRODUCT.md §9: the UI starts the loop with 60 s) —
  * the screens see what happened at the broker outside the product (a trade placed on the broker's
- * own platform, a close by stop or target) at most this late, as the AI itself; a bot tick's sync
+ * own platform, a close by stop or target) at most this late; a bot tick's sync
  * within it spares the screens their own check.
  */
 export const SCREEN_CHECK_MAX_AGE_MS = 60_000;
-
-/** The cache key of a connection's account summary (shared with api.account.summary.ts and preflight.server.ts). */
-export function summaryKey(userId: string, accountId: string): string {
-  return `${userId}:${accountId}:summary`;
-}
-
-/** The cache key of a user's open trades (kept for callers that forget it). */
-export function openTradesKey(userId: string): string {
-  return `${userId}:open`;
-}
 
 /** What a screen knows of the user's connection and account. */
 export interface ScreenAccount {
