@@ -105,7 +105,10 @@ function syncedAt(stored: StoredAccountState | undefined, conn: BrokerConnection
 }
 
 /** Whether the quote that would close `t` has reached its stop loss or take profit (the broker has probably closed it). */
-export function crossedExit(t: Pick<Trade, "currentUnits" | "stopLossOrder" | "takeProfitOrder" | "instrument">, prices: readonly ClientPrice[]): boolean {
+export function crossedExit(
+  t: { instrument: string; currentUnits: string; stopLossOrder?: { price?: string } | undefined; takeProfitOrder?: { price?: string } | undefined },
+  prices: readonly ClientPrice[],
+): boolean {
   const q = prices.find((p) => p.instrument === t.instrument);
   if (!q) return false;
   const long = new Decimal(t.currentUnits).gte(0);
