@@ -27,7 +27,7 @@
 import { createHash } from "node:crypto";
 import type { BrokerInstrument, BrokerPort, ClientPrice } from "../../core/broker/port";
 import { conversionInstruments } from "../../core/conversion";
-import { decide, type Decision } from "../../core/engine/decide";
+import { DecisionEngine, featureConfig, type Decision } from "../../core/engine/decide";
 import { isMsg, msg, type Msg } from "../../core/i18n/message";
 import { AI_TIMEFRAMES, instrumentSpec } from "../../core/instruments";
 import { manageOnlyMsg, manageOnlyVerdict, type ManageOnlyReason, type StopBotReason } from "../../core/risk";
@@ -614,7 +614,7 @@ async function tradeOnce(
         return (input) => {
           const candles: Record<string, Candle[]> = {};
           for (const tf of AI_TIMEFRAMES) candles[tf] = sets.get(seriesKey(input.instrument, tf)) ?? [];
-          return decide({ ...input, candles });
+          return loadedEngine(conn.environment, input.instrument, settings, candles).decide(input);
         };
       },
     },
@@ -649,6 +649,35 @@ async function tradeOnce(
     executed: execute,
   }));
   return { status: "done", decisions, ...(report.stopped ? { stopped: report.stopped.stopBot } : {}) };
+}
+
+/**
+ * Engines loaded with the candles of an instrument, shared by every tick of this process that decides
+ * on the same candles with the same indicator parameters (issue 13: loading 250 candles × 4
+ * timeframes into the indicators was the largest CPU cost of a tick, the same work for every bot).
+ * `DecisionEngine.decide` is pure given the pushed candles (core/engine/decide.ts), so a shared engine
+ * decides exactly as `decide(input)` would. Keyed by environment, instrument, FeatureConfig and each
+ * timeframe's candle span (count, first and last open time, whether the last is complete: an
+ * incomplete candle is not pushed, its completion is). At most ENGINE_CACHE_MAX entries, then cleared.
+ */
+const engines = new Map<string, DecisionEngine>();
+const ENGINE_CACHE_MAX = 2000;
+
+function loadedEngine(environment: string, instrument: string, settings: TradingSettings, candles: Record<string, Candle[]>): DecisionEngine {
+  const config = featureConfig(settings);
+  let key = `${environment}|${instrument}|${JSON.stringify(config)}`;
+  for (const tf of AI_TIMEFRAMES) {
+    const list = candles[tf] ?? [];
+    const last = list[list.length - 1];
+    key += `|${list.length}:${list[0]?.time ?? ""}:${last?.time ?? ""}:${last?.complete ? 1 : 0}`;
+  }
+  let engine = engines.get(key);
+  if (!engine) {
+    engine = new DecisionEngine(config).load(candles);
+    if (engines.size >= ENGINE_CACHE_MAX) engines.clear();
+    engines.set(key, engine);
+  }
+  return engine;
 }
 
 /** Offered-instrument lists read in this process, by `environment:account`, with when the broker gave them (the tick reads the stored one from its context row). */
