@@ -107,13 +107,13 @@ export function formatInstrument(instrument: string): string {
 /** A percentage with 1 decimal in the locale (default pt-BR), e.g. '62,5%'; '—' when unknown. */
 export function formatPercent(value: number | null | undefined, decimals = 1, locale = "pt-BR"): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "—";
-  return `${value.toLocaleString(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals })}%`;
+  return `${numberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value)}%`;
 }
 
 /** A plain number in the locale with fixed decimals, e.g. '1,50'; '—' when unknown. */
 export function formatNumber(value: number | null | undefined, decimals = 2, locale = "pt-BR"): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "—";
-  return value.toLocaleString(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return numberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
 }
 
 /** Timeframe labels normalised: '15m' → 'M15', '1h' → 'H1', 'D' → 'D1'. */

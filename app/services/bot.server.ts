@@ -25,6 +25,7 @@
  * text next to the message and are rendered in the reader's language when read.
  */
 import { createHash } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import type { BrokerInstrument, BrokerPort, ClientPrice } from "../../core/broker/port";
 import { conversionInstruments } from "../../core/conversion";
 import { DecisionEngine, featureConfig, type Decision } from "../../core/engine/decide";
@@ -419,7 +420,10 @@ async function runTickLocked(userId: string, opts: { force?: boolean }): Promise
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new TickDeadlineError(seconds)), seconds * 1000);
     try {
-      return await tickLocked(userId, opts.force ?? false, AbortSignal.any([deadline.signal, lockLost]));
+      const signal = AbortSignal.any([deadline.signal, lockLost]);
+      // Every broker request of the tick listens on this signal; more than Node's default 10 is normal, not a leak.
+      setMaxListeners(0, signal);
+      return await tickLocked(userId, opts.force ?? false, signal);
     } finally {
       clearTimeout(timer);
     }
