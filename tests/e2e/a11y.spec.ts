@@ -62,8 +62,12 @@ test("axe: no serious or critical WCAG 2 A/AA violations on any subscriber page"
   const disconnect = await page.request.post("/api/oanda-auth/disconnect");
   expect(disconnect.ok()).toBeTruthy();
   await page.reload();
-  await page.getByTestId("power-button").click();
-  await page.getByRole("dialog").waitFor();
+  const dialog = page.getByRole("dialog");
+  // The wizard opens on the client: a click that lands before hydration does nothing, so click until it opens.
+  await expect(async () => {
+    if ((await dialog.count()) === 0) await page.getByTestId("power-button").click({ timeout: 2_000 });
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await check("hero-wizard-intro");
   await page.getByRole("dialog").getByRole("button", { name: "Começar" }).click();
   await check("hero-wizard-token");
