@@ -17,6 +17,7 @@ import { decryptSecret, encryptSecret } from "./crypto.server";
 import { db } from "./db.server";
 import { ConflictError, DomainError, InternalError, UpstreamError, ValidationError } from "./errors.server";
 import { logger } from "./logger.server";
+import { forgetAccountState } from "./account-cache.server";
 import { noteBrokerClock } from "./quote-cache.server";
 import { lockReconcile, reconcile } from "./reconcile.server";
 
@@ -147,6 +148,7 @@ export async function connectBroker(userId: string, input: { token: string; envi
       "reconciliação após conectar falhou; a próxima reconciliação retoma do id armazenado",
     );
   }
+  forgetAccountState(userId); // a screen read of a moment ago still says "no connection" (or the old account)
   return summary;
 }
 
@@ -266,5 +268,5 @@ export async function disconnectBroker(userId: string): Promise<boolean> {
       )
       select user_id from gone`;
     return rows.length > 0;
-  });
+  }).finally(() => forgetAccountState(userId)); // the screens must not show the gone account from their 1 s cache
 }

@@ -13,7 +13,9 @@ import { decode } from "turbo-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
 import { startCountingProxy, type CountingProxy } from "../setup/counting-proxy";
+import { apiClient } from "../setup/app-server";
 import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { registerVerifiedAndLogin } from "../setup/verify";
 
 let env: TradingEnv;
 let app: AppServer;
@@ -106,6 +108,31 @@ describe("dashboard account reads", () => {
     expect(after.open).toHaveLength(0);
     const sim = (await atBroker(u, "GET", "/summary")).account as { balance: string };
     expect(after.broker.account.balance).toBe(sim.balance);
+  });
+});
+
+describe("the hero right after connecting or disconnecting", () => {
+  /** The hero's loader data (GET /_root.data, the index route), as its revalidation reads it. */
+  async function heroBroker(token: string): Promise<{ isConnected: boolean }> {
+    const res = await fetch(`${app.url}/_root.data`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const decoded = await decode(res.body!);
+    await decoded.done;
+    const data = (decoded.value as Record<string, { data?: { broker: { isConnected: boolean } } }>)["routes/_index"]?.data;
+    expect(data).toBeDefined();
+    return data!.broker;
+  }
+
+  it("shows the account at once after connecting and none at once after disconnecting (no 1 s cached view)", { timeout: 60_000 }, async () => {
+    const login = await registerVerifiedAndLogin(app.url, env.db.url, { firstName: "Ana", lastName: "Souza", email: `dash-conn-${Date.now()}@teste.com`, password: "Senha123" });
+    const call = apiClient(app.url, login.token);
+    expect((await heroBroker(login.token)).isConnected).toBe(false);
+    const simUser = await env.simCall<{ token: string; accounts: { id: string }[] }>("POST", "/sim/users", { environment: "practice" });
+    const connected = await call("POST", "/api/oanda-auth/connect", { token: simUser.token, environment: "practice", accountId: simUser.accounts[0]!.id });
+    expect(connected.status).toBe(200);
+    expect((await heroBroker(login.token)).isConnected).toBe(true);
+    expect((await call("POST", "/api/oanda-auth/disconnect")).status).toBe(200);
+    expect((await heroBroker(login.token)).isConnected).toBe(false);
   });
 });
 
