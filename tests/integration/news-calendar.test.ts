@@ -137,6 +137,9 @@ describe("live bot during a blackout", () => {
 
     // 10:13Z: the window has closed: no decision is refused for news any more.
     await env.simCall("POST", "/sim/clock", { advanceSeconds: 13 * 60 });
+    // Quotes up to 1 s old are shared (ADR 0025) and a steady tick asks the broker nothing else (ADR 0027), so a
+    // simulator clock jump is seen once the hero's cached quotes of 10:00 have expired.
+    await new Promise((r) => setTimeout(r, 1_200));
     const after = await tick();
     expect(after.length).toBe(3);
     for (const d of after) expect(d.risk ?? "").not.toMatch(/notícia/);
