@@ -30,6 +30,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { startSimulator } from "../server/simulator/server";
+import { brokerEnv } from "../tests/setup/broker-env";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DOC = path.join(root, "docs/BENCHMARKS.md");
@@ -152,7 +153,7 @@ async function main() {
   const common = { BUILD_DIR: buildDir, DATABASE_URL: url.toString() };
   const modes: Record<string, Record<string, string>> = {
     sim: { ...common, OANDA_MODE: "sim" },
-    oanda: { ...common, OANDA_MODE: "oanda", OANDA_PRACTICE_API_URL: `${broker.url}/practice`, OANDA_PRACTICE_STREAM_URL: `${broker.url}/practice`, OANDA_LIVE_API_URL: `${broker.url}/live`, OANDA_LIVE_STREAM_URL: `${broker.url}/live` },
+    oanda: { ...common, ...brokerEnv(broker.url) },
   };
   // A restart in mode sim keeps its DATA_DIR (as `npm start` on one machine does): the simulator reads its parsed
   // candles from the cache there instead of the CSV files (server/simulator/load-market-data.ts).

@@ -65,16 +65,7 @@ export function newSecrets(): { ENCRYPTION_KEY: string; SESSION_SECRET: string }
   return { ENCRYPTION_KEY: randomBytes(32).toString("hex"), SESSION_SECRET: randomBytes(24).toString("hex") };
 }
 
-/** The product's OANDA settings pointing both environments at `brokerUrl` (a simulator or a proxy in front of one). */
-export function brokerEnv(brokerUrl: string): Record<string, string> {
-  return {
-    OANDA_MODE: "oanda",
-    OANDA_PRACTICE_API_URL: `${brokerUrl}/practice`,
-    OANDA_PRACTICE_STREAM_URL: `${brokerUrl}/practice`,
-    OANDA_LIVE_API_URL: `${brokerUrl}/live`,
-    OANDA_LIVE_STREAM_URL: `${brokerUrl}/live`,
-  };
-}
+export { brokerEnv } from "../tests/setup/broker-env";
 
 /**
  * Runs `fn` with bench/bots-setup.ts loaded through Vite's SSR loader (the product services it calls use

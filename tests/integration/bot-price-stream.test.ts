@@ -11,6 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
+import { brokerEnv } from "../setup/broker-env";
 import { startCountingProxy, type CountingProxy } from "../setup/counting-proxy";
 import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
 
@@ -29,10 +30,7 @@ beforeAll(async () => {
   app = await env.startApp({
     WORKERS: "on",
     AUTH_RATE_LIMIT: "1000",
-    OANDA_PRACTICE_API_URL: `${proxy.url}/practice`,
-    OANDA_PRACTICE_STREAM_URL: `${proxy.url}/practice`,
-    OANDA_LIVE_API_URL: `${proxy.url}/live`,
-    OANDA_LIVE_STREAM_URL: `${proxy.url}/live`,
+    ...brokerEnv(proxy.url),
   });
   for (let i = 0; i < 4; i++) users.push(await userWithBroker(env, app, `stream${i}-${Date.now()}@teste.com`));
 }, 120_000);

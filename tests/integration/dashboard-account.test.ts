@@ -12,6 +12,7 @@
 import { decode } from "turbo-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
+import { brokerEnv } from "../setup/broker-env";
 import { startCountingProxy, type CountingProxy } from "../setup/counting-proxy";
 import { apiClient } from "../setup/app-server";
 import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
@@ -27,10 +28,7 @@ beforeAll(async () => {
   app = await env.startApp({
     WORKERS: "off",
     AUTH_RATE_LIMIT: "1000",
-    OANDA_PRACTICE_API_URL: `${proxy.url}/practice`,
-    OANDA_PRACTICE_STREAM_URL: `${proxy.url}/practice`,
-    OANDA_LIVE_API_URL: `${proxy.url}/live`,
-    OANDA_LIVE_STREAM_URL: `${proxy.url}/live`,
+    ...brokerEnv(proxy.url),
   });
 }, 120_000);
 afterAll(async () => {

@@ -17,6 +17,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
+import { brokerEnv } from "../setup/broker-env";
 import { startCountingProxy, type CountingProxy } from "../setup/counting-proxy";
 import { createTradingEnv, tickUntil, userWithBroker, type TradingEnv } from "../setup/trading-env";
 
@@ -31,10 +32,7 @@ beforeAll(async () => {
     WORKERS: "off",
     LOG_LEVEL: "debug",
     AUTH_RATE_LIMIT: "1000",
-    OANDA_PRACTICE_API_URL: `${proxy.url}/practice`,
-    OANDA_PRACTICE_STREAM_URL: `${proxy.url}/practice`,
-    OANDA_LIVE_API_URL: `${proxy.url}/live`,
-    OANDA_LIVE_STREAM_URL: `${proxy.url}/live`,
+    ...brokerEnv(proxy.url),
   });
 }, 120_000);
 afterAll(async () => {

@@ -7,6 +7,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startSimulator } from "../../server/simulator/server";
+import { brokerEnv } from "./broker-env";
 import { apiClient, startAppServer, type AppServer } from "./app-server";
 import { createTestDatabase, type TestDatabase } from "./db";
 import { registerVerifiedAndLogin } from "./verify";
@@ -42,11 +43,7 @@ export async function createTradingEnv(opts: { startAt?: string; speed?: number 
       const app = await startAppServer({
         DATABASE_URL: db.url,
         DATA_DIR: dataDir,
-        OANDA_MODE: "oanda",
-        OANDA_PRACTICE_API_URL: `${sim.url}/practice`,
-        OANDA_PRACTICE_STREAM_URL: `${sim.url}/practice`,
-        OANDA_LIVE_API_URL: `${sim.url}/live`,
-        OANDA_LIVE_STREAM_URL: `${sim.url}/live`,
+        ...brokerEnv(sim.url),
         ...extra,
       });
       apps.push(app);
