@@ -61,7 +61,7 @@ test("hero first load: boot catalogue only, hydrates cleanly; navigating to the 
   expect(en.errors).toEqual([]);
 });
 
-test("switching the language in /settings turns the page and the next screens into that language without a reload", async ({ page, request }) => {
+test("switching the language in /settings turns the page and the next screens into that language without a reload", async ({ page, request }, testInfo) => {
   test.skip(!hasDb(), NO_DB_REASON);
   await loginNewSubscriber(page, request);
   const seen = watch(page);
@@ -69,7 +69,8 @@ test("switching the language in /settings turns the page and the next screens in
   await page.waitForFunction(() => !!(window as unknown as { __remixRouter?: unknown }).__remixRouter);
   await settle(page);
   await page.getByLabel("Idioma", { exact: true }).selectOption("en");
-  await page.getByTestId("save-all").click();
+  // The settings page has one save button per layout: the header's on desktop, a full-width one at the end on mobile.
+  await page.getByTestId(testInfo.project.name === "mobile" ? "save-all-mobile" : "save-all").click();
   await expect(page.getByRole("heading", { name: "Advanced Settings" })).toBeVisible({ timeout: 15_000 });
   await expect(page.locator("html")).toHaveAttribute("lang", "en-US");
   await page.getByRole("navigation").getByRole("link", { name: /^Trade/ }).click();
