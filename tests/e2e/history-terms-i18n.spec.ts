@@ -8,7 +8,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { shot } from "./helpers";
 import { connectSimAccount, hasDb, insertClosedTrades, NO_DB_REASON, registerToContract, setPreferences, useOurClock } from "./support/trading";
-import { createVerifiedUser, loginInUi } from "./support/users";
+import { createVerifiedUser, loginByApi } from "./support/users";
 
 test.skip(!hasDb(), NO_DB_REASON);
 
@@ -25,7 +25,8 @@ async function texts(page: Page, testId: string): Promise<string[]> {
 test("history follows the user's language: en-US then es-ES formatting, translated title and messages, CSV unchanged", async ({ page, request }, testInfo) => {
   const desktop = testInfo.project.name === "desktop";
   const creds = await createVerifiedUser(request, { firstName: "Lang", lastName: "History" });
-  await loginInUi(page, creds.email, creds.password);
+  await loginByApi(page, creds.email, creds.password);
+  await page.goto("/");
   const { accountId } = await connectSimAccount(page);
   await useOurClock(creds.email);
   const win = new Date(Date.now() - 2 * 3_600_000);

@@ -7,7 +7,7 @@
  */
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import postgres from "postgres";
-import { createVerifiedUser, loginInUi } from "./users";
+import { createVerifiedUser, loginByApi } from "./users";
 
 /** Whether the tests can reach the app's database directly. */
 export const hasDb = (): boolean => !!process.env.E2E_DATABASE_URL;
@@ -26,10 +26,14 @@ export async function withDb<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<
   }
 }
 
-/** Registers a verified user and logs in through the UI; returns the credentials. */
+/**
+ * Registers a verified user, logs the page in through the JSON API (`loginByApi`: not the subject of
+ * the specs using this; ADR 0023) and opens the trading screen /; returns the credentials.
+ */
 export async function loginNewSubscriber(page: Page, request: APIRequestContext, opts: { firstName?: string; lastName?: string } = {}) {
   const creds = await createVerifiedUser(request, opts);
-  await loginInUi(page, creds.email, creds.password);
+  await loginByApi(page, creds.email, creds.password);
+  await page.goto("/");
   await expect(page).toHaveURL((url) => url.pathname === "/");
   return creds;
 }

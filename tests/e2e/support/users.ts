@@ -60,6 +60,18 @@ export async function createVerifiedUser(
   return { email: user.email, password: user.password };
 }
 
+/**
+ * Logs the page's browser context in through `POST /api/auth/login` (the session cookie lands in the
+ * context's cookie jar, 'Lembrar de mim' as the form's default), without opening a page. For tests
+ * whose subject is not the login itself (ADR 0023: one page load instead of /auth, its hydration and
+ * the form); the form is tested by accounts.spec, main-flow.spec and the specs calling `loginInUi`.
+ */
+export async function loginByApi(page: Page, email: string, password: string): Promise<void> {
+  const res = await page.request.post("/api/auth/login", { data: { email, password, remember: true } });
+  expect(res.status(), await res.text()).toBe(200);
+  expect(((await res.json()) as { success: boolean }).success).toBe(true);
+}
+
 /** Logs in through the /auth 'Entrar' form and waits to leave /auth (to / or /admin). */
 export async function loginInUi(page: Page, email: string, password: string): Promise<void> {
   await page.goto("/auth");
