@@ -113,7 +113,8 @@ test.describe("hero gating and shell", () => {
     await expect(page.getByTestId("last-stop")).toHaveText(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
   });
 
-  test("status is polled every 5 s; a failed toggle shows its error for 5 s and re-reads the status after 1 s", async ({ page, request }) => {
+  test("status is polled every 5 s; a failed toggle shows its error for 5 s and re-reads the status after 1 s", async ({ page, request }, testInfo) => {
+    test.skip(testInfo.project.name === "mobile", "timers of the one hero component at every width (ADR 0023); the mobile hero's states: the gating test above");
     await loginNewSubscriber(page, request);
     await connectSimAccount(page);
     // The page's timers run on Playwright's clock, paused below and advanced by exactly the spans the
@@ -226,7 +227,8 @@ test.describe("hero gating and shell", () => {
     await expect(page.getByTestId("subscription-card")).toContainText("Expirada");
   });
 
-  test("unknown paths redirect to /", async ({ page, request }) => {
+  test("unknown paths redirect to /", async ({ page, request }, testInfo) => {
+    test.skip(testInfo.project.name === "mobile", "a server redirect, the same at every width (ADR 0023)");
     await loginNewSubscriber(page, request);
     await page.goto("/rota-que-nao-existe/abc");
     await expect(page).toHaveURL((url) => url.pathname === "/");
@@ -234,7 +236,8 @@ test.describe("hero gating and shell", () => {
   });
 
   for (const status of [401, 403]) {
-    test(`a ${status} from our API clears the session and returns to /auth`, async ({ page, request }) => {
+    test(`a ${status} from our API clears the session and returns to /auth`, async ({ page, request }, testInfo) => {
+      test.skip(testInfo.project.name === "mobile", "the session rule of the one polling hook at every width (ADR 0023)");
       await loginNewSubscriber(page, request);
       await expect(page.getByTestId("hero-title")).toBeVisible();
       expect((await page.request.get("/api/auth/me")).status()).toBe(200);
