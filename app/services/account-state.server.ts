@@ -13,6 +13,7 @@
  *   `INSTRUMENTS_MAX_AGE_MS`, so a process start does not cost a request per account.
  * A row of another account than the user's current connection is ignored (and overwritten).
  */
+import { createHash } from "node:crypto";
 import type { AccountSummary, BrokerInstrument, BrokerPort, ClientPrice, Environment, Trade } from "../../core/broker/port";
 import { markInstruments, markToMarket } from "../../core/trading/account";
 import type { BrokerConnectionRow } from "./broker-connection";
@@ -116,11 +117,13 @@ export function freshInstruments(stored: StoredAccountState | undefined, conn: P
   return s?.instruments && s.instruments_read_at && now - s.instruments_read_at.getTime() < INSTRUMENTS_MAX_AGE_MS ? s.instruments : undefined;
 }
 
-/** A stable fraction in [0, 1) per user (FNV-1a of the id): the offset of the user's sync windows. */
-function syncPhase(userId: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < userId.length; i++) h = Math.imul(h ^ userId.charCodeAt(i), 0x01000193);
-  return (h >>> 0) / 2 ** 32;
+/**
+ * A stable fraction in [0, 1) per user: the offset of the user's sync windows (ADR 0027), the first
+ * 32 bits of the SHA-256 of the id (node:crypto), so the users' phases spread evenly over the window
+ * whatever their ids look like (sequential, UUIDs).
+ */
+export function syncPhase(userId: string): number {
+  return createHash("sha256").update(userId).digest().readUInt32BE(0) / 2 ** 32;
 }
 
 /**
