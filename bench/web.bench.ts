@@ -114,6 +114,8 @@ interface Run {
   non2xx: number;
   errors: number;
   brokerPerRequest: number;
+  /** CPU time (user + system, all threads) the product process spent per response during the run; NaN when unknown. */
+  cpuMsPerRequest?: number;
 }
 
 type LoadResult = { times: number[]; non2xx: number; errors: number };
@@ -229,6 +231,20 @@ async function runLoad({ url, connections, cookies, seconds, rate }: LoadJob): P
   const result = await instance;
   times.sort((a, b) => a - b);
   return { times, non2xx, errors: result.errors + result.timeouts };
+}
+
+/**
+ * CPU time in ms (user + system, all threads) a process has used: /proc/<pid>/stat fields 14 and 15, in
+ * clock ticks of 10 ms (USER_HZ 100 on Linux). NaN where /proc is missing.
+ */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 /** Waits until the previous run's queued work is done: 2 s in a row without a broker request (at most 30 s). */
@@ -431,17 +447,21 @@ async function main() {
       for (const c of CONNECTIONS) {
         await settle(proxy);
         await measure(app.url + r.path, c, cookies, 2); // warm-up at this concurrency
+        const cpu0 = processCpuMs(app.proc.pid);
         const m = await measure(app.url + r.path, c, cookies, SECONDS, proxy);
-        runs.push({ route: r.path, ...m });
+        const cpuMsPerRequest = (processCpuMs(app.proc.pid) - cpu0) / m.requests;
+        runs.push({ route: r.path, ...m, cpuMsPerRequest });
         log(
-          `${r.path} × ${c}: ${fmt(m.rps)} req/s, p50 ${fmt(m.p50)} p95 ${fmt(m.p95)} p99 ${fmt(m.p99)} ms, não-2xx ${m.non2xx}, erros ${m.errors}, corretora/req ${fmt(m.brokerPerRequest, 2)}`,
+          `${r.path} × ${c}: ${fmt(m.rps)} req/s, p50 ${fmt(m.p50)} p95 ${fmt(m.p95)} p99 ${fmt(m.p99)} ms, não-2xx ${m.non2xx}, erros ${m.errors}, corretora/req ${fmt(m.brokerPerRequest, 2)}, CPU do servidor ${fmt(cpuMsPerRequest, 1)} ms/req`,
         );
       }
       if (PACED > 0) {
         await settle(proxy);
+        const cpu0 = processCpuMs(app.proc.pid);
         const m = await measure(app.url + r.path, 50, cookies, SECONDS, proxy, PACED);
-        runs.push({ route: r.path, ...m });
-        log(`${r.path} 50 usuários a ${PACED} req/s: p50 ${fmt(m.p50)} p95 ${fmt(m.p95)} p99 ${fmt(m.p99)} ms, não-2xx ${m.non2xx}, erros ${m.errors}, corretora/req ${fmt(m.brokerPerRequest, 2)}`);
+        const cpuMsPerRequest = (processCpuMs(app.proc.pid) - cpu0) / m.requests;
+        runs.push({ route: r.path, ...m, cpuMsPerRequest });
+        log(`${r.path} 50 usuários a ${PACED} req/s: p50 ${fmt(m.p50)} p95 ${fmt(m.p95)} p99 ${fmt(m.p99)} ms, não-2xx ${m.non2xx}, erros ${m.errors}, corretora/req ${fmt(m.brokerPerRequest, 2)}, CPU do servidor ${fmt(cpuMsPerRequest, 1)} ms/req`);
       }
     }
     const result = { users: USERS, seconds: SECONDS, runs, js, loadBefore: LOAD_BEFORE, loadAfter: os.loadavg() };
@@ -458,8 +478,8 @@ function writeDoc(r: { users: number; seconds: number; runs: Run[]; js: JsFirstL
   const cpu = os.cpus()[0]?.model ?? "?";
   const conns = [...new Set(r.runs.filter((x) => !x.rate).map((x) => x.connections))];
   const paced = r.runs.find((x) => x.rate)?.rate;
-  const head = `| route | polled by | ${conns.map((c) => `${c} conn: req/s · p50 / p95 / p99 ms`).join(" | ")}${paced ? ` | 50 users at ${paced} req/s: p50 / p95 / p99 ms` : ""} | broker req per response (at ${conns.at(-1)} conn) |`;
-  const sep = `|---|---|${conns.map(() => "---:").join("|")}${paced ? "|---:" : ""}|---:|`;
+  const head = `| route | polled by | ${conns.map((c) => `${c} conn: req/s · p50 / p95 / p99 ms`).join(" | ")}${paced ? ` | 50 users at ${paced} req/s: p50 / p95 / p99 ms` : ""} | broker req per response (at ${conns.at(-1)} conn) | server CPU ms per response (at ${conns[0]} conn${paced ? " · paced" : ""}) |`;
+  const sep = `|---|---|${conns.map(() => "---:").join("|")}${paced ? "|---:" : ""}|---:|---:|`;
   const lines = [...new Set(r.runs.map((x) => x.route))].map((route) => {
     const what = ROUTES.find((x) => x.path === route)?.what ?? "";
     const cells = conns.map((c) => {
@@ -471,7 +491,9 @@ function writeDoc(r: { users: number; seconds: number; runs: Run[]; js: JsFirstL
     const p = r.runs.find((x) => x.route === route && x.rate);
     const pacedCell = paced ? ` | ${p ? `${fmt(p.p50, 0)} / ${fmt(p.p95, 0)} / ${fmt(p.p99, 0)}${p.non2xx + p.errors ? ` (**${p.non2xx} non-2xx, ${p.errors} errors**)` : ""}` : "–"}` : "";
     const last = r.runs.filter((x) => x.route === route && !x.rate).at(-1);
-    return `| \`${route}\` | ${what} | ${cells.join(" | ")}${pacedCell} | ${fmt(last?.brokerPerRequest ?? NaN, 2)} |`;
+    const first = r.runs.find((x) => x.route === route && !x.rate);
+    const cpu = [first, ...(paced ? [p] : [])].map((x) => fmt(x?.cpuMsPerRequest ?? NaN, 1)).join(" · ");
+    return `| \`${route}\` | ${what} | ${cells.join(" | ")}${pacedCell} | ${fmt(last?.brokerPerRequest ?? NaN, 2)} | ${cpu} |`;
   });
   const worst = Math.max(...r.runs.filter((x) => x.connections === 50 && !x.rate).map((x) => x.p95));
   const worstPaced = Math.max(...r.runs.filter((x) => x.rate).map((x) => x.p95));

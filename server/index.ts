@@ -31,6 +31,7 @@ import { limitRequestBodies } from "./body-limit";
 import { noStoreByDefault } from "./no-store";
 import { rejectCrossSiteMutations, requireJsonApiBodies } from "./origin-check";
 import { authRateLimits } from "./rate-limits";
+import { isApiPath, splitBuild } from "./remix-handlers";
 import { ensureLocalSecrets } from "./secrets";
 import { mountSimulator } from "./simulator-mount";
 import { mountStripeSimulator, STRIPE_SIM_MOUNT } from "./stripe-sim-mount";
@@ -188,7 +189,11 @@ async function main() {
   // Never compress a stream: zlib holds small writes back (our SSE, and the embedded simulator's pricing stream).
   const streaming = (req: express.Request) =>
     String(req.headers.accept).includes("text/event-stream") || req.path.startsWith("/api/stream/") || req.path.endsWith("/pricing/stream");
-  app.use(compression({ filter: (req, res) => !streaming(req) && compression.filter(req, res) }));
+  // Pages, data requests and API replies are compressed at zlib level 1 (issue 13: level 6 cost 2.5× the CPU for
+  // ~15 % fewer bytes); static scripts and styles, sent once and cached a year, keep level 6 (ADR 0031).
+  const staticText = (res: express.Response) => /javascript|text\/css/.test(String(res.getHeader("Content-Type") ?? ""));
+  app.use(compression({ filter: (req, res) => !streaming(req) && staticText(res) && compression.filter(req, res) }));
+  app.use(compression({ level: 1, filter: (req, res) => !streaming(req) && !staticText(res) && compression.filter(req, res) }));
 
   let remixHandler: express.RequestHandler | undefined;
   app.use((req, res, next) => (remixHandler || req.path.startsWith("/oanda-sim") || req.path.startsWith(STRIPE_SIM_MOUNT) ? next() : res.status(503).json({ message: "Servidor iniciando..." })));
@@ -255,7 +260,12 @@ async function main() {
     app.use(express.static(path.join(buildDir!, "client"), { maxAge: "1h" }));
     build = await buildLoading!;
     configureBuild(build, cfg);
-    remixHandler = createRequestHandler({ build, mode: "production", getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }) });
+    // Two handlers over the two halves of the build, `/api/*` and the rest (ADR 0031): each matches only its routes.
+    const halves = splitBuild(build);
+    const getLoadContext = (_req: express.Request, res: express.Response) => ({ cspNonce: res.locals.cspNonce as string });
+    const apiHandler = createRequestHandler({ build: halves.api, mode: "production", getLoadContext });
+    const pageHandler = createRequestHandler({ build: halves.pages, mode: "production", getLoadContext });
+    remixHandler = (req, res, next) => (isApiPath(req.path) ? apiHandler : pageHandler)(req, res, next);
   }
   // `app.use`, not `app.all("*")`: a route pattern makes Express decode the path as a parameter, and a
   // malformed escape (`/api/x/%ZZ`) then became Express's own HTML 400; the Remix router copes with it.
