@@ -8,7 +8,9 @@ export default defineConfig({
     projects: [
       {
         plugins: [tsconfigPaths()],
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", sequence: { groupOrder: 0 } },
+        // Two workers, as integration: vitest's default is cores − 1, i.e. one on CI's 2 cores, and these
+        // pure tests are CPU-bound (ADR 0023 amendment: 173 s → 86 s for the 68 files).
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", maxWorkers: 2, sequence: { groupOrder: 0 } },
       },
       {
         plugins: [tsconfigPaths()],
