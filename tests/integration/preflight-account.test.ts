@@ -3,8 +3,8 @@
  * ADR 0028), on a real server, PostgreSQL and the simulator (clock stopped) behind a counting proxy:
  * once a user's account was read and stored, their hero views (GET /_root.data: the hero's account
  * figures and its pre-flight card) and GET /api/trades/ai/preflight ask the broker for no summary,
- * open trades, transactions or instruments; the quotes of every view come from at most one shared
- * pricing read. The figures are those of the simulator's own account, instruments and prices put
+ * open trades, transactions or instruments; the quotes of every view come from the environment's
+ * shared pricing read (at most one per second). The figures are those of the simulator's own account, instruments and prices put
  * through the pre-flight rules (core/risk/preflight.ts), for default and fixed-lot settings.
  */
 import { decode } from "turbo-stream";
@@ -74,7 +74,7 @@ async function expectedPreflight(u: User, settings: TradingSettings): Promise<Pr
 }
 
 describe("pre-flight views with a fresh stored account", () => {
-  it("ask the broker for nothing but one shared pricing read, and show the simulator's figures", { timeout: 120_000 }, async () => {
+  it("ask the broker for nothing but the shared pricing read, and show the simulator's figures", { timeout: 120_000 }, async () => {
     const users: User[] = [];
     for (let i = 0; i < 4; i++) users.push(await userWithBroker(env, app, `pfacct${i}-${Date.now()}@teste.com`));
     for (const [i, u] of users.entries()) {
@@ -94,12 +94,15 @@ describe("pre-flight views with a fresh stored account", () => {
 
     proxy.counts.clear();
     proxy.state.counting = true;
+    const started = Date.now();
     const views = await Promise.all(users.map(async (u) => ({ hero: await hero(u), api: await api(u) })));
+    const seconds = (Date.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, 300)); // background refreshes started by the views are counted too
     proxy.state.counting = false;
     const byKind = Object.fromEntries(proxy.counts);
     for (const k of Object.keys(byKind)) expect(["GET pricing"], JSON.stringify(byKind)).toContain(k);
-    expect(byKind["GET pricing"] ?? 0, JSON.stringify(byKind)).toBeLessThanOrEqual(1);
+    // Quotes are shared for a second: at most one read per second of views for every user (one on an idle machine).
+    expect(byKind["GET pricing"] ?? 0, `${JSON.stringify(byKind)} in ${seconds} s`).toBeLessThanOrEqual(Math.floor(seconds) + 1);
 
     for (const [i, u] of users.entries()) {
       const settings = (await u.call<{ settings: TradingSettings }>("GET", "/api/settings")).body.settings;
