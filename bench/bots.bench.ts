@@ -48,7 +48,9 @@
  *      - CPU over the window (utime+stime from /proc/<pid>/stat, % of one core) of each product process, of the
  *        simulator process (or this bench process when inline), of every PostgreSQL backend on the machine
  *        (other sessions' databases included: the server is shared) and the machine's busy share of all cores
- *        (/proc/stat, everyone's); product CPU ms per tick; RSS (max of 5-second samples of VmRSS);
+ *        (/proc/stat, everyone's); product CPU ms per tick; the CPU of this database's own backends (pids of
+ *        pg_stat_activity for it at both ends of the window: the product's pools and lock sessions, pg-boss, this bench),
+ *        in total and per tick — the database's cost of the ticks without the other sessions' databases; RSS (max of 5-second samples of VmRSS);
  *      - double ticks: the same due slot (userId, dueAt) claimed twice, across all processes; and two ticks
  *        of the same bot starting less than interval/2 apart, with ticks following a failed tick (retried
  *        after TICK_RETRY_DELAY_SEC) counted apart. Overlapping ticks of the same bot are counted too. All
@@ -289,6 +291,9 @@ const xacts = async () =>
     const cpu0 = apps.map((a) => procStats(a.proc.pid!));
     const simCpu0 = sim.pid ? procStats(sim.pid).cpuMs : NaN;
     const pgCpu0 = postgresCpuMs();
+    // This database's own backends (the product's pools, its lock sessions, pg-boss, this bench): CPU of the pids seen at both ends.
+    const dbBackends = async () => (await stats<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${name}`).map((r) => r.pid);
+    const dbCpu0 = new Map((await dbBackends()).map((pid) => [pid, procStats(pid).cpuMs]));
     const busy0 = machineBusyMs();
     const benchCpu0 = process.cpuUsage();
     const rssMax = apps.map(() => 0);
@@ -315,6 +320,12 @@ const xacts = async () =>
     const cpu1 = apps.map((a) => procStats(a.proc.pid!));
     const simCpu1 = sim.pid ? procStats(sim.pid).cpuMs : NaN;
     const pgCpu1 = postgresCpuMs();
+    let dbCpuMs = 0;
+    for (const pid of await dbBackends()) {
+      const c1 = procStats(pid).cpuMs;
+      const c0 = dbCpu0.get(pid);
+      if (Number.isFinite(c1) && c0 !== undefined && Number.isFinite(c0)) dbCpuMs += c1 - c0;
+    }
     const busy1 = machineBusyMs();
     const benchCpu = process.cpuUsage(benchCpu0);
     const counts = await sim.counts();
@@ -376,7 +387,7 @@ const xacts = async () =>
       ["ticks overdue at the window's end", String(overdue)],
       ["tick duration p50 / p99 (ms)", `${fmt(pct(inWin.map((t) => t.ms), 50), 0)} / ${fmt(pct(inWin.map((t) => t.ms), 99), 0)}`],
       ["broker requests per tick", `${fmt(perTick(brokerTotal), 2)} (${brokerTotal} in the window)`],
-      ["SQL statements per tick p50 / mean (app pool)", `${fmt(pct(inWin.map((t) => t.sql), 50), 0)} / ${fmt(perTick(inWin.reduce((a, t) => a + t.sql, 0)), 1)}`],
+      ["SQL statements per tick p50 / mean (app pool)", `${fmt(pct(inWin.map((t) => t.sql), 50), 1)} / ${fmt(perTick(inWin.reduce((a, t) => a + t.sql, 0)), 1)}`],
       ["database transactions per tick (all clients: app pool, pg-boss, this bench)", fmt(perTick(xact1 - xact0), 1)],
       ["product process CPU (% of one core)", cpuPct.map((c) => fmt(c)).join(" / ")],
       ["product CPU per tick (ms)", fmt((cpuPct.reduce((a, c) => a + c, 0) / 100) * winMs / Math.max(1, inWin.length), 2)],
@@ -384,6 +395,7 @@ const xacts = async () =>
         ? ["simulator process CPU (% of one core; " + `${simOpts.shards} shard${simOpts.shards > 1 ? "s" : ""}) / bench process (log parsing)`, `${fmt(((simCpu1 - simCpu0) / winMs) * 100)} / ${fmt(benchPct)}`]
         : ["bench process CPU: simulator in it (" + `${simOpts.shards} shard${simOpts.shards > 1 ? "s" : ""}) + log parsing (% of one core)`, fmt(benchPct)],
       ["PostgreSQL CPU, every backend of the server (% of one core; other sessions' databases too)", fmt(((pgCpu1 - pgCpu0) / winMs) * 100)],
+      ["PostgreSQL CPU of this database's backends (% of one core) / per tick (ms)", `${fmt((dbCpuMs / winMs) * 100)} / ${fmt(dbCpuMs / Math.max(1, inWin.length), 2)}`],
       [`machine CPU busy (% of all ${os.cpus().length} cores, everyone's)`, fmt(((busy1 - busy0) / winMs / os.cpus().length) * 100)],
       ["product process RSS max (MB)" + (sim.pid ? " / simulator process" : ""), rssMax.map((r) => fmt(r, 0)).join(" / ") + (sim.pid ? ` / ${fmt(simRssMax, 0)}` : "")],
       ["double ticks: same due slot claimed twice / same bot < interval/2 apart / overlapping", `${doubleSlots} / ${doubles} / ${overlaps}`],

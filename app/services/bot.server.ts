@@ -11,7 +11,9 @@
  * broker request of a steady tick), quotes from the environment's shared cache
  * (quote-cache.server.ts), the account from its stored read valued at those quotes while no
  * transaction happened (account-state.server.ts), candles from the shared cache, one decisions
- * insert and one bot update.
+ * insert and one bot update. The lock, its release, the context read, the decisions insert and the
+ * bot update of the ticks running at once go as one statement each per batch (ADR 0032,
+ * sql-batch.server.ts): a steady tick of a claim batch costs a fraction of a statement of each.
  *
  * Manage-only (issue 9): when the licence lapses while the loop is on, the bot stays on and its
  * ticks only manage (sync, the executor's max-hold / weekend-flat exits; stop loss and take profit
@@ -69,6 +71,7 @@ import { enqueueTick } from "./queue.server";
 import { reconcile } from "./reconcile.server";
 import { newsCalendarFor } from "./calendar.server";
 import { settingsFromRow } from "./settings.server";
+import { StatementBatcher } from "./sql-batch.server";
 import { withUserLock } from "./user-lock.server";
 
 /** Default loop interval (PRODUCT.md §9). */
@@ -172,8 +175,28 @@ const COUNTER_WINDOW_HOURS = 48;
  * counterTrades).
  */
 async function tickContext(userId: string): Promise<TickContext> {
-  const [u] = await db()<TickContextRow[]>`
-    select u.role, u.subscription_status, u.preferences->>'timezone' as timezone, b.user_id is not null as has_bot,
+  const [u] = await tickContextRows([userId]);
+  return contextFromRow(userId, u);
+}
+
+/**
+ * The tick contexts of the ticks running at once, one statement per batch (ADR 0032): the ticks a
+ * claim starts read their contexts together, each after taking its own lock. Same read as
+ * `tickContext`.
+ */
+const contextBatcher = new StatementBatcher<string, TickContext>({
+  many: async (userIds) => {
+    const rows = new Map((await tickContextRows(userIds)).map((r) => [r.user_id, r]));
+    return userIds.map((id) => contextFromRow(id, rows.get(id)));
+  },
+  one: tickContext,
+  maxBatch: 200,
+});
+
+/** The context rows of `userIds` (absent: no such user); see `tickContext`. */
+function tickContextRows(userIds: string[]) {
+  return db()<(TickContextRow & { user_id: string })[]>`
+    select u.id::text as user_id, u.role, u.subscription_status, u.preferences->>'timezone' as timezone, b.user_id is not null as has_bot,
       b.is_active, b.peak_balance::text as peak_balance, b.last_started_at, b.manage_only_since, b.manage_only_reason, s.settings,
       ${db().unsafe(LICENCE_JOIN_COLUMNS)},
       c.user_id is not null as has_connection, c.environment as c_environment, c.account_id as c_account_id,
@@ -204,7 +227,11 @@ async function tickContext(userId: string): Promise<TickContext> {
         from (select now() + make_interval(secs => c.market_clock_offset_ms / 1000.0) - make_interval(hours => ${COUNTER_WINDOW_HOURS}) as since) w
         where c.user_id is not null
       ) ct on true
-    where u.id = ${userId}`;
+    where u.id = any(${userIds}::uuid[])`;
+}
+
+/** A tick's context from its row (`tickContextRows`). */
+function contextFromRow(userId: string, u: TickContextRow | undefined): TickContext {
   if (!u) return { valid: false, settings: settingsFromRow(undefined) };
   const valid = licenceView(u.role, u.subscription_status, joinedLicence(u)).hasValidLicense;
   const bot = u.has_bot
@@ -474,7 +501,7 @@ export function brokerWithSignal(client: BrokerPort, signal: AbortSignal): Broke
 
 async function tickLocked(userId: string, force: boolean, signal: AbortSignal): Promise<TickOutcome> {
   const sql = db();
-  const context = await tickContext(userId);
+  const context = await contextBatcher.submit(userId);
   const { valid: licensed, timezone: userTimezone, bot, settings, conn } = context;
   if (!force && !bot?.is_active) return skipped(msg("bot:skip.inactive"));
   // Without a licence only a running loop ticks (manage-only); a run-once with the loop off is refused.
@@ -490,13 +517,9 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
     const seen: { nav?: string; syncedAt?: Date } = {};
     const outcome = await tradeOnce(userId, conn, client, settings, { valid: licensed, ...(userTimezone ? { timezone: userTimezone } : {}) }, bot, seen, context, signal);
     // The high-water mark only rises and is never reset by a stop (core/trading/counters.ts).
-    const nav = seen.nav ?? null;
-    // A sync of this tick that found the stored account state current moves its synced_at (ADR 0027), in the same statement.
-    const synced = seen.syncedAt
-      ? sql`with synced as (update account_states set synced_at = ${seen.syncedAt} where user_id = ${userId}) `
-      : sql``;
-    await sql`${synced}update bots set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null,
-      peak_balance = greatest(peak_balance, ${nav}::numeric) where user_id = ${userId}`;
+    // A sync of this tick that found the stored account state current moves its synced_at (ADR 0027),
+    // in the same statement, which also carries the other ticks ending now (ADR 0032).
+    await tickDoneBatcher.submit({ userId, nav: seen.nav ?? null, syncedAt: seen.syncedAt ?? null });
     if (conn.status === "error") {
       await markConnection(userId, "connected");
       await notify(userId, { type: "success", ...notices.connectionRestored() });
@@ -519,6 +542,38 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
     return isMsg(errorMsg) ? { status: "skipped", reason: message, reasonMsg: errorMsg } : { status: "skipped", reason: message };
   }
 }
+
+/** A tick that ended without error: its bot and the NAV it read (`null`: none), and when its sync confirmed the stored account state. */
+interface TickDone {
+  userId: string;
+  nav: string | null;
+  syncedAt: Date | null;
+}
+
+/**
+ * The end of the ticks ending at once, one statement per batch (ADR 0032): each bot's last tick time
+ * and cleared error, its high-water mark raised with the tick's NAV (never lowered), and the stored
+ * account state's `synced_at` moved for the ticks that synced (ADR 0027).
+ */
+const tickDoneBatcher = new StatementBatcher<TickDone, void>({
+  many: async (done) => {
+    await db()`with v as (
+        select * from unnest(${done.map((d) => d.userId)}::uuid[], ${done.map((d) => d.nav)}::numeric[], ${done.map((d) => d.syncedAt?.toISOString() ?? null)}::timestamptz[])
+          as v(user_id, nav, synced_at)
+      ), synced as (
+        update account_states a set synced_at = v.synced_at from v where a.user_id = v.user_id and v.synced_at is not null
+      )
+      update bots b set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null,
+        peak_balance = greatest(b.peak_balance, v.nav) from v where b.user_id = v.user_id`;
+    return done.map(() => undefined);
+  },
+  one: async (d) => {
+    const sql = db();
+    const synced = d.syncedAt ? sql`with synced as (update account_states set synced_at = ${d.syncedAt} where user_id = ${d.userId}) ` : sql``;
+    await sql`${synced}update bots set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null,
+      peak_balance = greatest(peak_balance, ${d.nav}::numeric) where user_id = ${d.userId}`;
+  },
+});
 
 /**
  * Enters or leaves manage-only as the licence says, before the broker is called (the mode follows
@@ -801,14 +856,11 @@ function liveStore(
       if (records.length === 0) return;
       const decisions = records.map((r) => r.decision);
       crashPoint("before-decisions");
-      const prev = await sql<{ instrument: string; timeframe: string | null }[]>`
-        with prev as (
-          select distinct on (instrument) instrument, timeframe from decisions
-          where user_id = ${userId} and instrument = any(${decisions.map((d) => d.instrument)}) order by instrument, id desc
-        ), inserted as (
-          insert into decisions ${sql(records.map((r) => decisionRow(userId, r, settings, now)))}
-        )
-        select instrument, timeframe from prev`;
+      const prev = await decisionsBatcher.submit({
+        userId,
+        instruments: decisions.map((d) => d.instrument),
+        rows: records.map((r) => decisionRow(userId, r, settings, now)),
+      });
       crashPoint("after-decisions");
       await noteTimeframeChanges(userId, decisions, prev);
     },
@@ -818,8 +870,66 @@ function liveStore(
   };
 }
 
+/** One tick's decisions to store: its rows, and the instruments whose previous timeframe it needs. */
+interface DecisionsInsert {
+  userId: string;
+  instruments: string[];
+  rows: DecisionInsertRow[];
+}
+
+/** A `decisions` row as the insert sends it: text for every column (cast in the statement), jsonb columns as JSON text. */
+interface DecisionInsertRow {
+  user_id: string;
+  decision_id: string;
+  instrument: string;
+  action: string;
+  side: string | null;
+  confidence: string | null;
+  timeframe: string | null;
+  reason: string;
+  reason_msg: string | null;
+  risk_code: string | null;
+  risk_reason: string | null;
+  executed: "true" | "false";
+  payload: string;
+}
+
+/**
+ * Stores the decisions of the ticks deciding at once in one statement (ADR 0032), which also reads
+ * each tick's previous timeframe per instrument (the newest stored decision of that user and
+ * instrument: the CTE sees the table before the insert). Answers, per tick, the previous timeframes.
+ */
+async function insertDecisions(items: DecisionsInsert[]): Promise<{ instrument: string; timeframe: string | null }[][]> {
+  const keyUsers = items.flatMap((i) => i.instruments.map(() => i.userId));
+  const keyInstruments = items.flatMap((i) => i.instruments);
+  const rows = items.flatMap((i) => i.rows);
+  const col = <K extends keyof DecisionInsertRow>(k: K) => rows.map((r) => r[k]);
+  // One statement text whatever the number of rows (arrays, not a VALUES list): one prepared statement.
+  const prev = await db()<{ user_id: string; instrument: string; timeframe: string | null }[]>`
+    with prev as (
+      select k.user_id::text as user_id, k.instrument, p.timeframe
+      from unnest(${keyUsers}::uuid[], ${keyInstruments}::text[]) as k(user_id, instrument)
+        cross join lateral (select timeframe from decisions d where d.user_id = k.user_id and d.instrument = k.instrument order by d.id desc limit 1) p
+    ), inserted as (
+      insert into decisions (user_id, decision_id, instrument, action, side, confidence, timeframe, reason, reason_msg, risk_code, risk_reason, executed, payload)
+      select user_id, decision_id, instrument, action, side, confidence::numeric, timeframe, reason, reason_msg::jsonb, risk_code, risk_reason, executed::boolean, payload::jsonb
+      from unnest(${col("user_id")}::uuid[], ${col("decision_id")}::text[], ${col("instrument")}::text[], ${col("action")}::text[], ${col("side")}::text[],
+        ${col("confidence")}::text[], ${col("timeframe")}::text[], ${col("reason")}::text[], ${col("reason_msg")}::text[], ${col("risk_code")}::text[],
+        ${col("risk_reason")}::text[], ${col("executed")}::text[], ${col("payload")}::text[])
+        as r(user_id, decision_id, instrument, action, side, confidence, timeframe, reason, reason_msg, risk_code, risk_reason, executed, payload)
+    )
+    select user_id, instrument, timeframe from prev`;
+  return items.map((i) => prev.filter((p) => p.user_id === i.userId.toLowerCase()).map((p) => ({ instrument: p.instrument, timeframe: p.timeframe })));
+}
+
+const decisionsBatcher = new StatementBatcher<DecisionsInsert, { instrument: string; timeframe: string | null }[]>({
+  many: insertDecisions,
+  one: async (item) => (await insertDecisions([item]))[0]!,
+  maxBatch: 300,
+});
+
 /** The `decisions` row of one tick decision. reason_msg is the engine's; the risk gate's message rides in the payload. */
-function decisionRow(userId: string, { decision, verdict, execute }: DecisionRecord, settings: TradingSettings, now: Date) {
+function decisionRow(userId: string, { decision, verdict, execute }: DecisionRecord, settings: TradingSettings, now: Date): DecisionInsertRow {
   const riskMsg = verdict.allowed ? undefined : verdict.reasonMsg;
   return {
     user_id: userId,
@@ -827,14 +937,14 @@ function decisionRow(userId: string, { decision, verdict, execute }: DecisionRec
     instrument: decision.instrument,
     action: decision.action,
     side: decision.side ?? null,
-    confidence: decision.confidence,
-    timeframe: decision.timeframe,
+    confidence: decision.confidence === null || decision.confidence === undefined ? null : String(decision.confidence),
+    timeframe: decision.timeframe ?? null,
     reason: decision.reason,
-    reason_msg: jsonMsg(decision.reasonMsg),
-    risk_code: verdict.code,
+    reason_msg: isMsg(decision.reasonMsg) ? JSON.stringify(decision.reasonMsg) : null,
+    risk_code: verdict.code ?? null,
     risk_reason: verdict.allowed ? null : verdict.reason,
-    executed: execute,
-    payload: db().json({
+    executed: execute ? "true" : "false",
+    payload: JSON.stringify({
       regime: decision.regime,
       stopLoss: decision.stopLoss,
       takeProfit: decision.takeProfit,
@@ -844,7 +954,7 @@ function decisionRow(userId: string, { decision, verdict, execute }: DecisionRec
       // Entry, stop/target distances in pips and indicator values, for "Por que a IA entrou?" (issue 12).
       ...decisionExplainPayload(decision),
       ...(riskMsg ? { riskReasonMsg: riskMsg } : {}),
-    } as never),
+    }),
   };
 }
 

@@ -52,6 +52,26 @@ export function countStatementsIn<T>(scope: { statements: number }, fn: () => Pr
   return statementScope.run(scope, fn);
 }
 
+/** The statement scope of the running async context (a bot tick's), if any: a batch of several ticks' statements charges each its share. */
+export function currentStatementScope(): { statements: number } | undefined {
+  return statementScope.getStore();
+}
+
+/**
+ * Runs `fn` (one statement serving several scopes: a batch of bot ticks, sql-batch.server.ts) outside
+ * any caller's scope and charges each of `scopes` an equal share of the statements it sent, so a
+ * tick's `statements` is its average cost over the batch (fractional).
+ */
+export async function countSharedStatements<T>(scopes: readonly ({ statements: number } | undefined)[], fn: () => Promise<T>): Promise<T> {
+  const shared = { statements: 0 };
+  try {
+    return await statementScope.run(shared, fn);
+  } finally {
+    const share = scopes.length > 0 ? shared.statements / scopes.length : 0;
+    for (const s of scopes) if (s) s.statements += share;
+  }
+}
+
 /** The `debug` hook of every pool of the app: counts statements for `sqlQueryCount` (and the running `countStatementsIn` scope). */
 function countStatement(): void {
   globalThis.__sqlQueries = (globalThis.__sqlQueries ?? 0) + 1;

@@ -16,6 +16,7 @@ import { translateMsg } from "~/i18n";
 import { config } from "./config.server";
 import { createPool } from "./db.server";
 import { logger } from "./logger.server";
+import { StatementBatcher } from "./sql-batch.server";
 
 /** The advisory lock's first key (the second is `hashtext(userId)`); unchanged since the bot's first lock. */
 const LOCK_NAMESPACE = 724_002;
@@ -61,13 +62,40 @@ function lockSession(): postgres.Sql {
   return globalThis.__lockSql;
 }
 
+/**
+ * The lock and unlock statements of the ticks running at once go together, one statement per batch
+ * (sql-batch.server.ts, ADR 0032): the ticks a claim starts take their locks in one round trip on the
+ * lock session instead of one each. Each user's lock is still taken or released by its own function
+ * call, in order (`with ordinality`); the in-process table keeps one user out of a batch twice.
+ */
+const lockBatcher = new StatementBatcher<string, boolean>({
+  many: async (userIds) => {
+    const rows = await lockSession()<{ ok: boolean }[]>`select pg_try_advisory_lock(${LOCK_NAMESPACE}, hashtext(k.id)) as ok
+      from unnest(${userIds}::text[]) with ordinality as k(id, n) order by k.n`;
+    return rows.map((r) => r.ok);
+  },
+  one: async (userId) => {
+    const [row] = await lockSession()<{ ok: boolean }[]>`select pg_try_advisory_lock(${LOCK_NAMESPACE}, hashtext(${userId})) as ok`;
+    return row?.ok === true;
+  },
+});
+
+const unlockBatcher = new StatementBatcher<string, void>({
+  many: async (userIds) => {
+    await lockSession()`select pg_advisory_unlock(${LOCK_NAMESPACE}, hashtext(k.id)) from unnest(${userIds}::text[]) as k(id)`;
+    return userIds.map(() => undefined);
+  },
+  one: async (userId) => {
+    await lockSession()`select pg_advisory_unlock(${LOCK_NAMESPACE}, hashtext(${userId}))`;
+  },
+});
+
 async function tryLock(userId: string): Promise<AbortController | null> {
   if (held().has(userId)) return null;
   const controller = new AbortController();
   held().set(userId, controller); // before the round trip: a second caller of this process sees it at once
   try {
-    const [row] = await lockSession()<{ ok: boolean }[]>`select pg_try_advisory_lock(${LOCK_NAMESPACE}, hashtext(${userId})) as ok`;
-    if (row?.ok) return controller;
+    if (await lockBatcher.submit(userId)) return controller;
   } catch (err) {
     held().delete(userId);
     throw err;
@@ -78,7 +106,7 @@ async function tryLock(userId: string): Promise<AbortController | null> {
 
 async function unlock(userId: string): Promise<void> {
   try {
-    await lockSession()`select pg_advisory_unlock(${LOCK_NAMESPACE}, hashtext(${userId}))`;
+    await unlockBatcher.submit(userId);
   } catch (err) {
     // The session is gone, and the lock with it.
     logger().warn({ userId, err }, "falha ao liberar o lock do usuário");

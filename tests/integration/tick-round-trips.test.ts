@@ -13,8 +13,14 @@
  * - what changes at the broker outside an order of ours is seen once the sync age has passed: a
  *   trade opened and closed outside the product reaches the books and the stored balance then, and
  *   meanwhile the tick's NAV (stored trades valued at the shared quotes) is the broker's own, also
- *   after the simulator's clock jumps.
+ *   after the simulator's clock jumps;
+ * - the ticks a claim starts together share their statements (ADR 0032: lock, context read,
+ *   decisions insert, bot update and unlock, one statement each per batch): on average a steady tick
+ *   of a batch of 20 costs a fraction of the 5 statements a lone tick sends, and one bot of the batch
+ *   whose broker answers 500 fails alone: the others' ticks are recorded, it is retried after
+ *   TICK_RETRY_DELAY_SEC.
  */
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
 import { brokerEnv } from "../setup/broker-env";
@@ -200,5 +206,140 @@ describe("what a bot tick costs", () => {
       select summary->>'balance' as balance, last_transaction_id from account_states where user_id = ${u.userId}`;
     expect(stored?.balance).toBe(after.balance);
     expect(stored?.last_transaction_id).toBe(after.lastTransactionID);
+  });
+});
+
+describe("a batch of ticks claimed together (ADR 0032)", () => {
+  let worker: AppServer;
+  let failing: http.Server;
+  let failed = 0;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  beforeAll(async () => {
+    // Live accounts go to a broker that answers 500 to everything; practice ones to the simulator.
+    failing = http.createServer((_req, res) => {
+      failed++;
+      res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ errorMessage: "Internal Server Error" }));
+    });
+    await new Promise<void>((r) => failing.listen(0, "127.0.0.1", r));
+    const failingUrl = `http://127.0.0.1:${(failing.address() as { port: number }).port}`;
+    // A WORKERS=on process: its scheduler claims the due bots (the run-once app above has none).
+    worker = await env.startApp({
+      WORKERS: "on",
+      LOG_LEVEL: "debug",
+      ...brokerEnv(proxy.url),
+      OANDA_LIVE_API_URL: failingUrl,
+      OANDA_LIVE_STREAM_URL: failingUrl,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await new Promise((r) => failing?.close(r));
+  });
+
+  type TickLine = { userId: string; sqlRoundTrips: number; time: number };
+  type DueLine = { userId: string; time: number };
+  const lines = <T>(msg: string, ids: Set<string>): T[] =>
+    worker
+      .output()
+      .split("\n")
+      .filter((l) => l.includes(`"msg":"${msg}"`))
+      .map((l) => JSON.parse(l.slice(l.indexOf("{"))) as T & { userId: string })
+      .filter((o) => ids.has(o.userId));
+  /** Waits (bounded) until every bot of `ids` has a tick ended in the worker after the first `skip` lines of theirs; the first such tick of each. */
+  async function ticked(ids: string[], skip: number): Promise<TickLine[]> {
+    const set = new Set(ids);
+    const firstEach = () => {
+      const seen = new Map<string, TickLine>();
+      for (const t of lines<TickLine>("tick", set).slice(skip)) if (!seen.has(t.userId)) seen.set(t.userId, t);
+      return seen;
+    };
+    for (let i = 0; i < 300 && firstEach().size < ids.length; i++) await sleep(100);
+    const got = firstEach();
+    expect(got.size).toBe(ids.length);
+    return [...got.values()];
+  }
+  /** Makes the bots due now and waits (bounded) until each ticked once more in the worker; the first such tick of each. */
+  async function round(ids: string[]) {
+    const before = lines<TickLine>("tick", new Set(ids)).length;
+    await env.db.sql`update bots set next_tick_at = now() where user_id = any(${ids}::uuid[])`;
+    return ticked(ids, before);
+  }
+  /** `n` users with a connected account and an active bot (1-hour interval: it ticks only when a test makes it due). */
+  async function botUsers(n: number, tag: string): Promise<User[]> {
+    const users: User[] = [];
+    for (let i = 0; i < n; i++) users.push(await userWithBroker(env, app, `${tag}${i}-${Date.now()}@teste.com`));
+    for (const u of users) expect((await u.call("POST", "/api/trades/ai/loop/start", { intervalSec: 3600 })).status).toBe(200);
+    return users;
+  }
+
+  it("the steady ticks of one claim share their statements: on average at most 2 SQL statements per tick (a lone tick: 5)", { timeout: 240_000 }, async () => {
+    const users = await botUsers(20, "batch");
+    const ids = users.map((u) => u.userId);
+    // Warm-up: the first ticks (started by the loop's start) and one more round fill the stored states and caches.
+    await ticked(ids, 0);
+    await round(ids);
+    const ticks = await round(ids);
+    const dues = [...new Map(lines<DueLine>("tick devido", new Set(ids)).map((d) => [d.userId, d])).values()]; // the last claim of each
+    const counts = ticks.map((t) => t.sqlRoundTrips);
+    const mean = counts.reduce((a, c) => a + c, 0) / counts.length;
+    console.log(`SQL statements per tick over a claimed batch of ${ids.length}: mean ${mean.toFixed(2)} (${counts.map((c) => c.toFixed(2)).join(", ")}); claimed within ${Math.max(...dues.map((d) => d.time)) - Math.min(...dues.map((d) => d.time))} ms`);
+    expect(mean).toBeGreaterThan(0);
+    expect(mean).toBeLessThanOrEqual(2);
+    // Every tick was recorded: its decisions and its bot's last tick time.
+    const rows = await env.db.sql<{ user_id: string; last_tick_at: Date; last_tick_error: string | null; decided: number }[]>`
+      select b.user_id::text, b.last_tick_at, b.last_tick_error,
+        (select count(*)::int from decisions d where d.user_id = b.user_id) as decided
+      from bots b where b.user_id = any(${ids}::uuid[])`;
+    expect(rows).toHaveLength(ids.length);
+    for (const r of rows) {
+      expect(r.last_tick_error).toBeNull();
+      expect(r.decided).toBeGreaterThanOrEqual(3 * 3); // at least three ticks × three instruments
+    }
+    for (const u of users) expect((await u.call("POST", "/api/trades/ai/loop/stop")).status).toBe(200);
+  });
+
+  it("one bot of the batch whose broker answers 500 fails alone: the others' ticks are recorded and it is retried after the retry delay", { timeout: 240_000 }, async () => {
+    const users = await botUsers(8, "fail");
+    const ids = users.map((u) => u.userId);
+    await ticked(ids, 0);
+    // The failing bot's account moves to the broker that answers 500.
+    const bad = users[3]!;
+    await env.db.sql`update broker_connections set environment = 'live' where user_id = ${bad.userId}`;
+    const startedAt = (await env.db.sql<{ now: Date }[]>`select now()`)[0]!.now;
+    const decidedBefore = (await env.db.sql<{ n: number }[]>`select count(*)::int as n from decisions where user_id = any(${ids}::uuid[])`)[0]!.n;
+    const ticks = await round(ids);
+    expect(failed).toBeGreaterThan(0);
+    // Claimed together: the last claims of the bots within one poll.
+    const dues = [...new Map(lines<DueLine>("tick devido", new Set(ids)).map((d) => [d.userId, d])).values()];
+    expect(dues).toHaveLength(ids.length);
+    expect(Math.max(...dues.map((d) => d.time)) - Math.min(...dues.map((d) => d.time))).toBeLessThan(1000);
+    expect(ticks.map((t) => t.userId).sort()).toEqual([...ids].sort());
+
+    const rows = await env.db.sql<{ user_id: string; last_tick_at: Date; last_tick_error: string | null; next_tick_at: Date }[]>`
+      select user_id::text, last_tick_at, last_tick_error, next_tick_at from bots where user_id = any(${ids}::uuid[])`;
+    const now = (await env.db.sql<{ now: Date }[]>`select now()`)[0]!.now;
+    for (const r of rows) {
+      expect(r.last_tick_at.getTime()).toBeGreaterThanOrEqual(startedAt.getTime());
+      if (r.user_id === bad.userId) {
+        expect(r.last_tick_error).toBeTruthy();
+        // Retried after TICK_RETRY_DELAY_SEC (10 s), not the 1-hour interval.
+        expect(r.next_tick_at.getTime()).toBeLessThanOrEqual(now.getTime() + 10_000);
+      } else {
+        expect(r.last_tick_error).toBeNull();
+        expect(r.next_tick_at.getTime()).toBeGreaterThan(now.getTime() + 3000_000);
+      }
+    }
+    // The others' decisions of this round are stored (three instruments each); the failing bot's tick stored none.
+    const decided = await env.db.sql<{ user_id: string; n: number }[]>`
+      select user_id::text, count(*)::int as n from decisions where user_id = any(${ids}::uuid[]) group by user_id`;
+    const total = decided.reduce((a, d) => a + d.n, 0);
+    expect(total - decidedBefore).toBe(3 * (ids.length - 1));
+    // The retry: the failing bot ticks again within the retry delay (and fails again), the others do not.
+    const set = new Set(ids);
+    const seen = lines<TickLine>("tick", set).length;
+    for (let i = 0; i < 200 && lines<TickLine>("tick", set).length === seen; i++) await sleep(100);
+    const again = lines<TickLine>("tick", set).slice(seen);
+    expect(again.map((t) => t.userId)).toEqual([bad.userId]);
+    for (const u of users) expect((await u.call("POST", "/api/trades/ai/loop/stop")).status).toBe(200);
   });
 });
