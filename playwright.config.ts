@@ -81,8 +81,8 @@ export default defineConfig({
   // Two spec files at a time by default (E2E_WORKERS; CI has 2 cores): each worker has its own
   // browser, and every spec makes its own users. Timing rules are tested on Playwright's clock or by
   // waiting on the events themselves, never on a scheduling slack (ADR 0023). The admin spec reads
-  // deployment-wide figures and creates a plan the subscription modal lists, so it runs alone after
-  // the others (its projects depend on theirs) whatever the worker count.
+  // deployment-wide figures and creates a plan the subscription modal lists, so it runs after the
+  // others (its projects depend on theirs) whatever the worker count; its three projects side by side.
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
@@ -100,12 +100,14 @@ export default defineConfig({
     // The screenshots spec runs in the desktop project only and takes the mobile pages itself (one user and
     // AI trade for both viewports).
     ...VIEWPORTS.map((v) => ({ ...v, testIgnore: v.name === "desktop" ? ADMIN_SPEC : [ADMIN_SPEC, SCREENSHOTS_SPEC] })),
-    // One after another: each reads the figures the others' journeys change.
-    ...VIEWPORTS.map((v, i) => ({
+    // After every other spec (they change the deployment-wide figures the admin reads, and the admin's
+    // plan would show in their subscription modals), side by side: each journey has its own user and plan,
+    // and the dashboard check reads again when another's new user lands in between (ADR 0023).
+    ...VIEWPORTS.map((v) => ({
       ...v,
       name: `admin-${v.name}`,
       testMatch: ADMIN_SPEC,
-      dependencies: i === 0 ? VIEWPORTS.map((d) => d.name) : [`admin-${VIEWPORTS[i - 1]!.name}`],
+      dependencies: VIEWPORTS.map((d) => d.name),
     })),
   ],
   webServer: [
