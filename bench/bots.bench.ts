@@ -40,9 +40,9 @@
  *        window's end (active, due more than 2 s ago, not claimed: the scheduler polls every second);
  *      - tick duration = `ms` of the tick line (runTick, lock included);
  *      - broker requests per tick = proxied requests in the window / ticks completed in the window;
- *      - SQL statements per tick = `sqlRoundTrips` of the tick line (db.server.ts `debug` hook counter
- *        delta around the tick; with TICK_CONCURRENCY > 1 it also counts statements of ticks running at
- *        the same time in that process, so it is an upper bound) — pg_stat_statements is not preloaded on
+ *      - SQL statements per tick = `sqlRoundTrips` of the tick line (db.server.ts `countStatementsIn`: the
+ *        tick's own statements, and since ADR 0032 its equal share of each statement its batch of ticks sent
+ *        together, so fractional) — pg_stat_statements is not preloaded on
  *        this server; pg-boss's own statements (its own pool) are not in it, so the database's transactions
  *        (pg_stat_database xact_commit + xact_rollback, every client) per tick are given too;
  *      - CPU over the window (utime+stime from /proc/<pid>/stat, % of one core) of each product process, of the
