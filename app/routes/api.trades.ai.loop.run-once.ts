@@ -1,5 +1,6 @@
 /**
- * POST /api/trades/ai/loop/run-once: runs one tick now (even with the loop off) and returns its
+ * POST /api/trades/ai/loop/run-once: runs one tick now (even with the loop off) on the broker's current
+ * state (it reads the transactions first, never deferring the sync: ADR 0027) and returns its
  * decisions; messages and reasons in the user's language (ADR 0007), their messages alongside.
  * At most USER_ACTION_RATE_LIMIT a minute per user (429 past it, every process counting together).
  */

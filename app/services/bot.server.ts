@@ -515,7 +515,9 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
   const client = brokerWithSignal(clientFor(decryptSecret(conn.token_encrypted), conn.environment, signal), signal);
   try {
     const seen: { nav?: string; syncedAt?: Date } = {};
-    const outcome = await tradeOnce(userId, conn, client, settings, { valid: licensed, ...(userTimezone ? { timezone: userTimezone } : {}) }, bot, seen, context, signal);
+    // A forced tick (run-once) works on the broker's current state: it syncs first (ADR 0027).
+    const run = { stored: context.stored, counters: context.counters, forced: force };
+    const outcome = await tradeOnce(userId, conn, client, settings, { valid: licensed, ...(userTimezone ? { timezone: userTimezone } : {}) }, bot, seen, run, signal);
     // The high-water mark only rises and is never reset by a stop (core/trading/counters.ts).
     // A sync of this tick that found the stored account state current moves its synced_at (ADR 0027),
     // in the same statement, which also carries the other ticks ending now (ADR 0032).
@@ -636,7 +638,7 @@ async function tradeOnce(
   licence: { valid: boolean; timezone?: string },
   bot: Pick<BotRow, "peak_balance" | "last_started_at"> | undefined,
   seen: { nav?: string; syncedAt?: Date },
-  context: Pick<TickContext, "stored" | "counters">,
+  context: TickRun,
   signal: AbortSignal,
 ): Promise<TickOutcome> {
   // The offered instruments (stored per account, ADR 0025), read once per tick at most.
@@ -824,24 +826,28 @@ interface Books {
   deferred?: boolean;
 }
 
+/** What a tick runs on besides its connection and settings: the context read's stored state and counters, and whether it was forced (run-once). */
+type TickRun = Pick<TickContext, "stored" | "counters"> & { forced: boolean };
+
 /**
  * The executor's trade store over our PostgreSQL books of the account (core/trading/tick.ts
  * TradeStore). `context.counters` are the counter trades read with the tick's context: used while
  * no sync of this tick recorded anything (`books.changed`). The first sync is deferred while the
- * stored account state is within its sync window (account-state.server.ts `syncDue`, ADR 0027).
+ * stored account state is within its sync window (account-state.server.ts `syncDue`, ADR 0027),
+ * never for a forced tick (run-once: the user expects a tick on the broker's current state).
  */
 function liveStore(
   userId: string,
   conn: BrokerConnectionRow,
   client: BrokerPort,
   settings: TradingSettings,
-  context: Pick<TickContext, "stored" | "counters">,
+  context: TickRun,
   books: Books,
 ): TradeStore {
   const sql = db();
   const pre = context.counters;
   return {
-    deferSync: () => (books.deferred = !syncDue(context.stored, conn, config().ACCOUNT_SYNC_MAX_AGE_SEC * 1000, brokerNow(conn))),
+    deferSync: () => (books.deferred = !context.forced && !syncDue(context.stored, conn, config().ACCOUNT_SYNC_MAX_AGE_SEC * 1000, brokerNow(conn))),
     sync: async () => {
       books.syncedAt ??= new Date(brokerNow(conn));
       const before = conn.last_transaction_id;

@@ -1,7 +1,8 @@
 /**
  * What one bot tick costs (issue 7: SQL round trips; issue 13: broker requests, ADR 0025 and 0027),
  * on a real server, PostgreSQL and the simulator (clock stopped) behind a counting proxy, with the
- * three default instruments:
+ * three default instruments. The steady ticks are scheduled ones (a `WORKERS=on` process claims the
+ * bots a test makes due): a forced tick (run-once) always syncs first (ADR 0027).
  * - SQL: the statements of each tick (db.server.ts `countStatementsIn`, logged per tick at debug
  *   level) stay within 10 in steady state (before the executor work a tick made about 50);
  * - broker: once the shared caches are warm (quotes, candles, the stored account state and
@@ -47,17 +48,42 @@ afterAll(async () => {
   await env?.close();
 });
 
-/** The debug lines `msg` of `userId`'s ticks so far, parsed. */
+/** A `WORKERS=on` process for the scheduled ticks of "what a bot tick costs" (stopped after it). */
+let scheduler: AppServer | undefined;
+
+/** The debug lines `msg` of `userId`'s ticks so far (forced ones in `app`, scheduled ones in `scheduler`), parsed, oldest first. */
 function logged<T>(userId: string, msg: string): T[] {
-  return app
-    .output()
-    .split("\n")
+  return [app, scheduler]
+    .flatMap((a) => (a ? a.output().split("\n") : []))
     .filter((l) => l.includes(`"msg":"${msg}"`) && l.includes(userId))
-    .map((l) => JSON.parse(l.slice(l.indexOf("{"))) as T);
+    .map((l) => JSON.parse(l.slice(l.indexOf("{"))) as T & { time: number })
+    .sort((a, b) => a.time - b.time);
 }
 
 type User = Awaited<ReturnType<typeof userWithBroker>>;
 const runOnce = async (u: User) => expect((await u.call("POST", "/api/trades/ai/loop/run-once")).status).toBe(200);
+
+/** Waits (bounded) until each of `users` has more "tick account" lines than `before` says. */
+async function ticksAfter(users: User[], before: Map<string, number>) {
+  const behind = () => users.filter((u) => logged(u.userId, "tick account").length <= before.get(u.userId)!);
+  for (let i = 0; i < 600 && behind().length; i++) await new Promise((r) => setTimeout(r, 100));
+  expect(behind().map((u) => u.userId)).toEqual([]);
+}
+const tickCounts = (users: User[]) => new Map(users.map((u) => [u.userId, logged(u.userId, "tick account").length]));
+
+/** Starts the users' bots with a 1-hour interval (they tick when started, then only when `scheduledTick` makes them due) and waits for the first ticks. */
+async function startBots(users: User[]) {
+  const before = tickCounts(users);
+  for (const u of users) expect((await u.call("POST", "/api/trades/ai/loop/start", { intervalSec: 3600 })).status).toBe(200);
+  await ticksAfter(users, before);
+}
+
+/** One scheduled (not forced) tick of each of `users`: their bots made due now, claimed by the worker. */
+async function scheduledTick(...users: User[]) {
+  const before = tickCounts(users);
+  await env.db.sql`update bots set next_tick_at = now() where user_id = any(${users.map((u) => u.userId)}::uuid[])`;
+  await ticksAfter(users, before);
+}
 
 /** The simulator's own account summary (not through the proxy: not counted). */
 async function simSummary(u: User) {
@@ -76,6 +102,14 @@ async function atBroker(u: User, method: string, path: string, body?: unknown) {
 }
 
 describe("what a bot tick costs", () => {
+  beforeAll(async () => {
+    scheduler = await env.startApp({ WORKERS: "on", LOG_LEVEL: "debug", ...brokerEnv(proxy.url) });
+  }, 120_000);
+  afterAll(async () => {
+    await scheduler?.stop();
+    scheduler = undefined;
+  });
+
   it("a steady-state tick over EUR_USD, GBP_USD and USD_JPY stays within 10 SQL round trips", async () => {
     const u = await userWithBroker(env, app);
     // The first tick fills the shared candle cache and the stored account state; later ticks reuse them.
@@ -92,13 +126,14 @@ describe("what a bot tick costs", () => {
     const users: User[] = [];
     for (let i = 0; i < 20; i++) users.push(await userWithBroker(env, app, `steady${i}-${Date.now()}@teste.com`));
     // Warm-up: the stored account states (read and confirmed by a sync), instrument lists, candles.
-    for (let round = 0; round < 2; round++) await Promise.all(users.map(runOnce));
+    await startBots(users);
+    await scheduledTick(...users);
     const before = new Map(users.map((u) => [u.userId, logged(u.userId, "tick account").length]));
     proxy.counts.clear();
     proxy.state.counting = true;
     const rounds = 3;
     const started = Date.now();
-    for (let round = 0; round < rounds; round++) await Promise.all(users.map(runOnce));
+    for (let round = 0; round < rounds; round++) await scheduledTick(...users);
     const seconds = (Date.now() - started) / 1000;
     proxy.state.counting = false;
     const ticks = users.length * rounds;
@@ -113,6 +148,7 @@ describe("what a bot tick costs", () => {
     // Pricing: at most one read per second for the whole environment, however many ticks ask.
     expect(byKind["GET pricing"] ?? 0).toBeLessThanOrEqual(Math.floor(seconds) + 1);
     expect(total / ticks).toBeLessThanOrEqual(0.35);
+    for (const u of users) expect((await u.call("POST", "/api/trades/ai/loop/stop")).status).toBe(200);
   });
 
   it("an opening decided on the stored state syncs first and is refused when the broker's fresh state fails the risk gate", { timeout: 240_000 }, async () => {
@@ -120,7 +156,7 @@ describe("what a bot tick costs", () => {
     const [a, b] = [await userWithBroker(env, app, `gate-a-${Date.now()}@teste.com`), await userWithBroker(env, app, `gate-b-${Date.now()}@teste.com`)];
     for (const u of [a, b]) expect((await u.call("PUT", "/api/settings", { maxTrades: 1 })).status).toBe(200);
     // b's stored state: read and confirmed (the first tick learns the simulator's clock, the second syncs on it).
-    await runOnce(b);
+    await startBots([b]);
     await runOnce(b);
     const bTrades = async () => (await env.db.sql<{ n: number }[]>`select count(*)::int as n from trades where user_id = ${b.userId}`)[0]!.n;
     expect(await bTrades()).toBe(0);
@@ -132,7 +168,7 @@ describe("what a bot tick costs", () => {
     const decisionsBefore = (await env.db.sql<{ n: number }[]>`select count(*)::int as n from decisions where user_id = ${b.userId}`)[0]!.n;
     proxy.counts.clear();
     proxy.state.counting = true;
-    await runOnce(b);
+    await scheduledTick(b);
     proxy.state.counting = false;
     const tick = await env.db.sql<{ instrument: string; action: string; executed: boolean; risk_code: string }[]>`
       select instrument, action, executed, risk_code from decisions where user_id = ${b.userId} order by id offset ${decisionsBefore}`;
@@ -145,6 +181,7 @@ describe("what a bot tick costs", () => {
     expect(proxy.counts.get("POST orders")).toBeUndefined();
     expect((await env.db.sql`select 1 from order_intents where user_id = ${b.userId}`).length).toBe(0);
     expect(await bTrades()).toBe(1); // the broker's trade, booked by that sync
+    expect((await b.call("POST", "/api/trades/ai/loop/stop")).status).toBe(200);
   });
 
   it("a trade opened and closed at the broker is seen once the sync age has passed; meanwhile the tick's NAV is the broker's, across clock jumps", async () => {
@@ -152,8 +189,8 @@ describe("what a bot tick costs", () => {
     // The AI itself opens nothing while the outside trade is open, nor after it (one trade a day).
     expect((await u.call("PUT", "/api/settings", { maxTrades: 1, maxDailyTrades: 1 })).status).toBe(200);
     // The first tick learns the simulator's clock (it replays history); the second syncs on it.
-    await runOnce(u);
-    await runOnce(u);
+    await startBots([u]);
+    await scheduledTick(u);
     type AccountLine = { nav: string; balance: string; accountSource: string; synced: boolean };
     let tradeId = "";
     const last = () => logged<AccountLine>(u.userId, "tick account").at(-1)!;
@@ -166,17 +203,17 @@ describe("what a bot tick costs", () => {
     // Opened outside the product: not seen while the stored state is within its sync age…
     const opened = await atBroker(u, "POST", "/orders", { order: { type: "MARKET", instrument: "EUR_USD", units: "10000", timeInForce: "FOK", positionFill: "DEFAULT" } });
     tradeId = (opened.orderFillTransaction as { tradeOpened: { tradeID: string } }).tradeOpened.tradeID;
-    await runOnce(u);
+    await scheduledTick(u);
     expect(last()).toMatchObject({ accountSource: "stored", synced: false });
     expect(await trade()).toBeUndefined();
     // …then the next tick syncs, reads the broker (its transaction moved the cursor) and books it.
     await syncAgePasses();
-    await runOnce(u);
+    await scheduledTick(u);
     expect(last()).toMatchObject({ accountSource: "broker", synced: true });
     expect((await trade())?.status).toBe("open");
 
     // Nothing happens: the stored state valued at the shared quotes gives the broker's NAV.
-    await runOnce(u);
+    await scheduledTick(u);
     expect(last()).toMatchObject({ accountSource: "stored", synced: false });
     expect(last().nav).toBe((await simSummary(u)).NAV);
 
@@ -184,7 +221,7 @@ describe("what a bot tick costs", () => {
     const before = last().nav;
     await env.simCall("POST", "/sim/clock", { advanceSeconds: 600 });
     await new Promise((r) => setTimeout(r, 1100)); // the environment's quotes are shared for up to a second
-    await runOnce(u);
+    await scheduledTick(u);
     const sim = await simSummary(u);
     expect(last().accountSource).toBe("stored");
     expect(last().nav).toBe(sim.NAV);
@@ -194,7 +231,7 @@ describe("what a bot tick costs", () => {
     const closed = await atBroker(u, "PUT", `/trades/${tradeId}/close`, { units: "ALL" });
     const pl = (closed.orderFillTransaction as { pl: string }).pl;
     await syncAgePasses();
-    await runOnce(u);
+    await scheduledTick(u);
     const after = await simSummary(u);
     expect(last()).toMatchObject({ accountSource: "broker", synced: true });
     expect(last().balance).toBe(after.balance);
@@ -206,6 +243,7 @@ describe("what a bot tick costs", () => {
       select summary->>'balance' as balance, last_transaction_id from account_states where user_id = ${u.userId}`;
     expect(stored?.balance).toBe(after.balance);
     expect(stored?.last_transaction_id).toBe(after.lastTransactionID);
+    expect((await u.call("POST", "/api/trades/ai/loop/stop")).status).toBe(200);
   });
 });
 
