@@ -5,8 +5,8 @@
  * same database, with a standalone simulator over HTTP (the broker's state
  * survives every restart). Each life of the server gets one of:
  * - a named crash point and call number (`CRASH_AT=<point>@<n>`, app/services/crash-points.ts): the
- *   points are drawn in turn, and the last lives are forced onto the points not yet drawn, so every
- *   one of the 12 is aimed at in every run (ADR 0023: 24 kills instead of 50 halve the test's time);
+ *   points are drawn in turn, and the last lives are forced onto the points no life has died at yet
+ *   (ADR 0023: 24 kills instead of 50 halve the test's time; every point is reached or aimed at);
  * - a seeded probability on every point (`CRASH_AT=random:<seed>:<p>`);
  * - no CRASH_AT: the test kills the process at a random wall-clock moment while ticks and closes
  *   are in flight (also the fallback for a life whose point was not reached in its steps).
@@ -169,6 +169,9 @@ describe("crash test", () => {
     let stepsRun = 0;
     let closesSent = 0;
     let targeted = 0;
+    /** Named points no life has died at yet: the last lives aim at them (ADR 0023). */
+    const unreached = new Set<string>(CRASH_POINTS);
+    const aimed = new Set<string>();
 
     /** Users whose account may be disconnected (a reconnect cut short by a kill): connected again at the next start. */
     const disconnected = new Set<User>();
@@ -213,11 +216,15 @@ describe("crash test", () => {
       const r = rand();
       let how: "point" | "random" | "wall";
       let crashAt: string | undefined;
-      // As many lives left as points never aimed at: aim at them (each point in every run, ADR 0023).
-      const mustAim = targeted < CRASH_POINTS.length && KILLS - kills.length <= CRASH_POINTS.length - targeted;
+      // As many lives left as points no life has died at yet: aim at those (ADR 0023), the points in
+      // turn otherwise.
+      const mustAim = unreached.size > 0 && KILLS - kills.length <= unreached.size;
       if (r < 0.6 || mustAim) {
         how = "point";
-        crashAt = `${CRASH_POINTS[targeted++ % CRASH_POINTS.length]}@${1 + Math.floor(rand() * 2)}`;
+        let point: string = CRASH_POINTS[targeted++ % CRASH_POINTS.length]!;
+        if (mustAim) point = [...unreached].find((p) => !aimed.has(p)) ?? (unreached.has(point) ? point : [...unreached][0]!);
+        aimed.add(point);
+        crashAt = `${point}@${1 + Math.floor(rand() * 2)}`;
       } else if (r < 0.8) {
         how = "random";
         crashAt = `random:${Math.floor(rand() * 1e9)}:0.15`;
@@ -255,6 +262,7 @@ describe("crash test", () => {
       await app.exited;
       const point = /CRASH_AT: morrendo em (\S+)/.exec(app.output())?.[1];
       kills.push({ how: point ? how : "wall", point: point ?? "wall-clock", steps });
+      if (point) unreached.delete(point);
       if (process.env.CRASH_VERBOSE) console.log(`kill ${kills.length}: ${crashAt ?? "-"} → ${point ?? "wall-clock"} after ${steps} steps, ${Date.now() - started} ms`);
     }
 
@@ -424,7 +432,8 @@ describe("crash test", () => {
     expect(kills).toHaveLength(KILLS);
     // The named points were reached, not only wall-clock kills.
     expect(kills.filter((k) => k.point !== "wall-clock").length).toBeGreaterThanOrEqual(KILLS / 2);
-    expect(targeted, "every named point was aimed at").toBeGreaterThanOrEqual(Math.min(KILLS, CRASH_POINTS.length));
+    // Every named point was died at or, failing that, aimed at (with KILLS ≥ 12).
+    if (KILLS >= CRASH_POINTS.length) expect(CRASH_POINTS.filter((p) => unreached.has(p) && !aimed.has(p)), "points neither aimed at nor reached").toEqual([]);
     expect(totals.trades).toBeGreaterThan(0);
   }, Math.max(600_000, KILLS * 20_000));
 });
