@@ -4,7 +4,7 @@
  *
  * Why: the Remix/React Router stack flattens, ranks and compiles the whole route tree on every request
  * (`matchRoutes` in server-runtime, the static handler and the static router, the partial manifest of the
- * HTML) — with 93 routes, 59 of them API resource routes, that was about a seventh of a page's CPU. A page
+ * HTML) — with 94 routes, 59 of them API resource routes, that was about a seventh of a page's CPU. A page
  * never needs an API route in its tree: the browser calls the API with `fetch` (no Remix form or fetcher
  * posts to `/api`), so each handler gets only its half of the build (the root route in both).
  */
