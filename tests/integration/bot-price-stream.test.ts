@@ -11,9 +11,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
-import { brokerEnv } from "../setup/broker-env";
-import { startCountingProxy, type CountingProxy } from "../setup/counting-proxy";
-import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { startCountedApp, stopCountedApp } from "../setup/counted-app";
+import type { CountingProxy } from "../setup/counting-proxy";
+import { userWithBroker, type TradingEnv } from "../setup/trading-env";
 
 /** Sim seconds per real second. */
 const SPEED = 60;
@@ -25,20 +25,12 @@ type User = Awaited<ReturnType<typeof userWithBroker>>;
 const users: User[] = [];
 
 beforeAll(async () => {
-  env = await createTradingEnv({ speed: SPEED });
-  proxy = await startCountingProxy(env.sim.url);
-  app = await env.startApp({
-    WORKERS: "on",
-    AUTH_RATE_LIMIT: "1000",
-    ...brokerEnv(proxy.url),
-  });
+  ({ env, proxy, app } = await startCountedApp({ WORKERS: "on" }, { speed: SPEED }));
   for (let i = 0; i < 4; i++) users.push(await userWithBroker(env, app, `stream${i}-${Date.now()}@teste.com`));
 }, 120_000);
 afterAll(async () => {
   await env?.simCall("DELETE", "/sim/faults");
-  await app?.stop();
-  await proxy?.close();
-  await env?.close();
+  await stopCountedApp({ app, proxy, env });
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -12,10 +12,10 @@
 import { decode } from "turbo-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
-import { brokerEnv } from "../setup/broker-env";
-import { startCountingProxy, type CountingProxy } from "../setup/counting-proxy";
+import { startCountedApp, stopCountedApp } from "../setup/counted-app";
+import type { CountingProxy } from "../setup/counting-proxy";
 import { apiClient } from "../setup/app-server";
-import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { userWithBroker, type TradingEnv } from "../setup/trading-env";
 import { registerVerifiedAndLogin } from "../setup/verify";
 
 let env: TradingEnv;
@@ -23,18 +23,10 @@ let app: AppServer;
 let proxy: CountingProxy;
 
 beforeAll(async () => {
-  env = await createTradingEnv({ speed: 0 });
-  proxy = await startCountingProxy(env.sim.url);
-  app = await env.startApp({
-    WORKERS: "off",
-    AUTH_RATE_LIMIT: "1000",
-    ...brokerEnv(proxy.url),
-  });
+  ({ env, proxy, app } = await startCountedApp({ WORKERS: "off" }));
 }, 120_000);
 afterAll(async () => {
-  await app?.stop();
-  await proxy?.close();
-  await env?.close();
+  await stopCountedApp({ app, proxy, env });
 });
 
 type User = Awaited<ReturnType<typeof userWithBroker>>;

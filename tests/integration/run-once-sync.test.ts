@@ -7,23 +7,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
-import { brokerEnv } from "../setup/broker-env";
-import { startCountingProxy, type CountingProxy } from "../setup/counting-proxy";
-import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { startCountedApp, stopCountedApp } from "../setup/counted-app";
+import type { CountingProxy } from "../setup/counting-proxy";
+import { userWithBroker, type TradingEnv } from "../setup/trading-env";
 
 let env: TradingEnv;
 let app: AppServer;
 let proxy: CountingProxy;
 
 beforeAll(async () => {
-  env = await createTradingEnv({ speed: 0 });
-  proxy = await startCountingProxy(env.sim.url);
-  app = await env.startApp({ WORKERS: "off", LOG_LEVEL: "debug", AUTH_RATE_LIMIT: "1000", ...brokerEnv(proxy.url) });
+  ({ env, proxy, app } = await startCountedApp({ WORKERS: "off", LOG_LEVEL: "debug" }));
 }, 120_000);
 afterAll(async () => {
-  await app?.stop();
-  await proxy?.close();
-  await env?.close();
+  await stopCountedApp({ app, proxy, env });
 });
 
 type User = Awaited<ReturnType<typeof userWithBroker>>;
