@@ -130,7 +130,7 @@ async function snapshot(userId: string, conn: BrokerConnectionRow, stored: Store
       accountId: conn.account_id,
       client: { getPricing: (id, ins) => client().getPricing(id, ins) },
       offered: list,
-    });
+    }, { screen: true });
     for (const p of got) seen.set(p.instrument, p);
     return got;
   };

@@ -40,7 +40,7 @@ export async function userPreflight(userId: string): Promise<PreflightResult> {
     const names = new Set(instruments);
     for (const i of instruments) for (const c of conversionInstruments(instrumentSpec(i).quote, summary.currency, offered)) names.add(c);
     const wanted = [...names].sort();
-    const prices = wanted.length ? await sharedQuotes(conn.environment, wanted, { accountId: conn.account_id, client, offered }) : [];
+    const prices = wanted.length ? await sharedQuotes(conn.environment, wanted, { accountId: conn.account_id, client, offered }, { screen: true }) : [];
     return preflight({
       settings,
       balance: summary.balance,

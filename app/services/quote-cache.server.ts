@@ -33,6 +33,13 @@ import type { BrokerPort, ClientPrice, Environment } from "../../core/broker/por
 
 /** How long a quote read from the broker (or published by the hub) is served to other ticks, ms. */
 export const QUOTE_TTL_MS = 1000;
+/**
+ * How old a cached quote may be when a screen (hero, dashboard, pre-flight: figures a person reads, never
+ * what a tick trades on) asks, ms. A screen served a quote older than QUOTE_TTL_MS starts the shared read in
+ * the background for the next view instead of waiting for it (issue 13 "Web under load": a page waited on a
+ * pricing round trip once a second); the hero's figures are live on the client anyway (SSE prices).
+ */
+export const SCREEN_QUOTE_MAX_AGE_MS = 5000;
 /** How long an instrument some tick asked for stays in the batched reads of its environment, ms. */
 export const DEMAND_TTL_MS = 120_000;
 /** How long a tick waits for another tick's pricing call before reading on its own, ms. */
@@ -203,31 +210,53 @@ function startRead(environment: Environment, q: EnvQuotes, reader: QuoteReader, 
   return flight;
 }
 
+/** What one read asks for: `needed` plus every instrument demanded in the last DEMAND_TTL_MS that the reader's account offers and that has no fresh quote. */
+function readSet(environment: Environment, q: EnvQuotes, reader: QuoteReader, needed: readonly string[], now: number): Set<string> {
+  const wanted = new Set(needed);
+  const offered = reader.offered ? new Set(reader.offered) : undefined;
+  for (const [i, until] of q.demand) {
+    if (until < now) q.demand.delete(i);
+    else if (offered?.has(i) && !fresh(environment, q, i, now)) wanted.add(i);
+  }
+  return wanted;
+}
+
 /**
  * Quotes of `instruments` in `environment` (in that order; an instrument the broker did not price
  * is left out), from the hub, the cache or one shared `GET pricing` (module doc). `also` are
  * instruments the same tick will ask for next (read in the same call when missing). `signal`
- * aborts the wait (the tick's deadline).
+ * aborts the wait (the tick's deadline). `screen`: the caller shows the quotes to a person (never trades
+ * on them): a cached quote up to SCREEN_QUOTE_MAX_AGE_MS old (same broker clock) is served at once and, when
+ * older than QUOTE_TTL_MS, refreshed in the background.
  * @throws the broker's error when this caller's own read fails
  */
 export async function sharedQuotes(
   environment: Environment,
   instruments: readonly string[],
   reader: QuoteReader,
-  opts: { also?: readonly string[]; signal?: AbortSignal } = {},
+  opts: { also?: readonly string[]; signal?: AbortSignal; screen?: boolean } = {},
 ): Promise<ClientPrice[]> {
   const q = envQuotes(environment);
   const now = Date.now();
   for (const i of [...instruments, ...(opts.also ?? [])]) q.demand.set(i, now + DEMAND_TTL_MS);
   const got = new Map<string, ClientPrice>();
   const missing: string[] = [];
+  const stale: string[] = [];
   for (const i of instruments) {
     const f = fresh(environment, q, i, now);
+    const e = f || !opts.screen ? undefined : q.entries.get(i);
     if (f) {
       quoteCacheStats().cached++;
       if (f.streamed) quoteCacheStats().streamed++;
       got.set(i, f.price);
+    } else if (e && e.clock === q.clock && now - e.at <= SCREEN_QUOTE_MAX_AGE_MS) {
+      quoteCacheStats().cached++;
+      got.set(i, e.price);
+      stale.push(i);
     } else missing.push(i);
+  }
+  if (stale.length && ![...q.flights].some((f) => f.clock === q.clock && stale.every((i) => f.instruments.has(i)))) {
+    startRead(environment, q, reader, readSet(environment, q, reader, stale, now)); // for the next view; its failure is nobody's (startRead observes it)
   }
   if (missing.length) {
     const joinable = [...q.flights].find((f) => f.clock === q.clock && now - f.at <= QUOTE_TTL_MS && missing.every((i) => f.instruments.has(i)));
@@ -236,15 +265,7 @@ export async function sharedQuotes(
       quoteCacheStats().joined++;
       prices = await within(joinable.promise, JOIN_WAIT_MS, opts.signal).catch(() => undefined);
     }
-    if (!prices) {
-      const wanted = new Set(missing);
-      const offered = reader.offered ? new Set(reader.offered) : undefined;
-      for (const [i, until] of q.demand) {
-        if (until < now) q.demand.delete(i);
-        else if (offered?.has(i) && !fresh(environment, q, i, now)) wanted.add(i);
-      }
-      prices = await within(startRead(environment, q, reader, wanted).promise, Number.POSITIVE_INFINITY, opts.signal);
-    }
+    if (!prices) prices = await within(startRead(environment, q, reader, readSet(environment, q, reader, missing, now)).promise, Number.POSITIVE_INFINITY, opts.signal);
     for (const p of prices ?? []) if (missing.includes(p.instrument)) got.set(p.instrument, p);
   }
   return instruments.flatMap((i) => (got.has(i) ? [got.get(i)!] : []));

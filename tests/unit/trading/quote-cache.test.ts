@@ -6,10 +6,12 @@
  * more (a tick past its deadline) does not end the process with an unhandled rejection.
  * ADR 0030: a streamed price (the price hub) is served only while its stream spoke less than a second
  * ago, and never across a simulator clock jump; the instruments ticks ask for are the hub's demand.
+ * Screens (hero, dashboard, pre-flight) are served a quote up to SCREEN_QUOTE_MAX_AGE_MS old at once and
+ * refresh it in the background; a tick never gets one older than QUOTE_TTL_MS.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ClientPrice, Environment } from "../../../core/broker/port";
-import { demandedInstruments, noteBrokerClock, QUOTE_TTL_MS, sharedQuotes } from "../../../app/services/quote-cache.server";
+import { demandedInstruments, noteBrokerClock, QUOTE_TTL_MS, SCREEN_QUOTE_MAX_AGE_MS, sharedQuotes } from "../../../app/services/quote-cache.server";
 
 let env = 0;
 /** A fresh environment key per test (the cache is process-wide). */
@@ -120,5 +122,33 @@ describe("shared quotes", () => {
     } finally {
       delete (globalThis as { __priceHub?: unknown }).__priceHub;
     }
+  });
+
+  it("a screen gets a quote up to 5 s old at once and refreshes it in the background; a tick waits for a fresh one", async () => {
+    const e = freshEnv();
+    const p = pricing({ delayMs: 50 });
+    const first = await sharedQuotes(e, ["EUR_USD"], p.reader());
+    vi.useFakeTimers({ now: Date.now() + QUOTE_TTL_MS + 1, toFake: ["Date"] });
+    const shown = await sharedQuotes(e, ["EUR_USD"], p.reader(), { screen: true });
+    expect(shown).toEqual(first); // served without waiting for the read it started
+    expect(p.reads.length).toBe(2);
+    const traded = await sharedQuotes(e, ["EUR_USD"], p.reader()); // joins that read
+    expect(traded[0]!.bid).not.toBe(first[0]!.bid);
+    expect(p.reads.length).toBe(2);
+    expect(await sharedQuotes(e, ["EUR_USD"], p.reader(), { screen: true })).toEqual(traded);
+  });
+
+  it("a screen waits for a read when the cached quote is older than 5 s or from before a simulator clock jump", async () => {
+    const e = freshEnv();
+    const p = pricing();
+    noteBrokerClock(e, "sim.1");
+    const first = await sharedQuotes(e, ["EUR_USD"], p.reader());
+    noteBrokerClock(e, "sim.2");
+    const afterJump = await sharedQuotes(e, ["EUR_USD"], p.reader(), { screen: true });
+    expect(afterJump[0]!.bid).not.toBe(first[0]!.bid);
+    vi.useFakeTimers({ now: Date.now() + SCREEN_QUOTE_MAX_AGE_MS + 1, toFake: ["Date"] });
+    const late = await sharedQuotes(e, ["EUR_USD"], p.reader(), { screen: true });
+    expect(late[0]!.bid).not.toBe(afterJump[0]!.bid);
+    expect(p.reads.length).toBe(3);
   });
 });
