@@ -167,9 +167,12 @@ test("settings: save succeeds and persists; out-of-range rejected and not saved"
   await expect(page.getByLabel("Máximo de trades simultâneos")).toHaveValue(value);
 
   // Out of range: the schema's Portuguese message (the server's), nothing saved.
-  await page.getByLabel("Máximo de trades simultâneos").fill("25");
-  await page.getByLabel("Máximo de trades simultâneos").blur();
-  await expect(page.getByText("maxTrades deve estar entre 1 e 20")).toBeVisible();
+  // The message is the hydrated page's (on blur): a fill right after the reload can land before hydration, so retry until it shows.
+  await expect(async () => {
+    await page.getByLabel("Máximo de trades simultâneos").fill("25");
+    await page.getByLabel("Máximo de trades simultâneos").blur();
+    await expect(page.getByText("maxTrades deve estar entre 1 e 20")).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await save.click();
   await expect(page.getByText("Configurações Salvas", { exact: true })).toHaveCount(0);
   // The server gives the same answer to the same form (as a no-JavaScript browser would send it).
