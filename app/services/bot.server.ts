@@ -925,7 +925,9 @@ async function insertDecisions(items: DecisionsInsert[]): Promise<{ instrument: 
         as r(user_id, decision_id, instrument, action, side, confidence, timeframe, reason, reason_msg, risk_code, risk_reason, executed, payload)
     )
     select user_id, instrument, timeframe from prev`;
-  return items.map((i) => prev.filter((p) => p.user_id === i.userId.toLowerCase()).map((p) => ({ instrument: p.instrument, timeframe: p.timeframe })));
+  const byUser = new Map<string, { instrument: string; timeframe: string | null }[]>();
+  for (const p of prev) byUser.set(p.user_id, [...(byUser.get(p.user_id) ?? []), { instrument: p.instrument, timeframe: p.timeframe }]);
+  return items.map((i) => byUser.get(i.userId.toLowerCase()) ?? []);
 }
 
 const decisionsBatcher = new StatementBatcher<DecisionsInsert, { instrument: string; timeframe: string | null }[]>({

@@ -70,9 +70,17 @@ function lockSession(): postgres.Sql {
  */
 const lockBatcher = new StatementBatcher<string, boolean>({
   many: async (userIds) => {
-    const rows = await lockSession()<{ ok: boolean }[]>`select pg_try_advisory_lock(${LOCK_NAMESPACE}, hashtext(k.id)) as ok
-      from unnest(${userIds}::text[]) with ordinality as k(id, n) order by k.n`;
-    return rows.map((r) => r.ok);
+    try {
+      const rows = await lockSession()<{ ok: boolean }[]>`select pg_try_advisory_lock(${LOCK_NAMESPACE}, hashtext(k.id)) as ok
+        from unnest(${userIds}::text[]) with ordinality as k(id, n) order by k.n`;
+      return rows.map((r) => r.ok);
+    } catch (err) {
+      // A session-level advisory lock outlives the statement that failed after taking it, and the batcher then
+      // locks each user again alone: release whatever this statement may have taken first (none of these users
+      // held it before: the in-process table), so no lock is left held twice.
+      await lockSession()`select pg_advisory_unlock(${LOCK_NAMESPACE}, hashtext(k.id)) from unnest(${userIds}::text[]) as k(id)`.catch(() => {});
+      throw err;
+    }
   },
   one: async (userId) => {
     const [row] = await lockSession()<{ ok: boolean }[]>`select pg_try_advisory_lock(${LOCK_NAMESPACE}, hashtext(${userId})) as ok`;
