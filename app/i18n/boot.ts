@@ -1,13 +1,13 @@
 /**
  * Namespaces the first load of the hero (`/`, logged in) renders: the root chrome (header, dock, bell, error
  * screen), the hero's own screens, and every namespace whose messages (Msg, ADR 0007) the hero can show —
- * core's and the app's api/bot/guard/plans. The browser loads these before hydrating `/`; any other
+ * core's and the app's api/bot/guard/plans — and the AI's report card (`research`, issue 21). The browser loads these before hydrating `/`; any other
  * page's first load loads its whole language (issue 13: the hero's JavaScript ≤ 150 kB gzip; ADR 0029).
  * Read by app/i18n/index.ts and vite.config.ts (which puts them in one chunk per language).
  */
 export const BOOT_NAMESPACES: readonly string[] = [
   "common", "hero", "notifications", "live", "news", "api", "bot", "guard", "plans",
-  "preflight", "risk", "engine", "broker", "validation",
+  "preflight", "risk", "engine", "broker", "validation", "research",
 ];
 
 /**

@@ -35,6 +35,9 @@ import { assertSameOrigin, DomainError } from "~/services/api.server";
 import { readForm } from "~/lib/form.server";
 import { startBot, stopBot } from "~/services/bot.server";
 import { userPreflight } from "~/services/preflight.server";
+import { ReportCard } from "~/components/research/report-card";
+import { reportCard } from "~/services/research/edge-table.server";
+import { getSettings } from "~/services/settings.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "hero", "meta");
 
@@ -55,15 +58,16 @@ async function preflightFor(userId: string, language: unknown): Promise<{ prefli
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireAppUser(request, context);
   // Issue 13: the account figures through the shared account cache (account-view.server.ts), not a broker call per view.
-  const [pub, broker, bot, news] = await Promise.all([
+  const [pub, broker, bot, news, settings] = await Promise.all([
     publicUser(user),
     accountStatus(user.id, user.preferences?.language),
     botStatus(user.id, user.preferences?.language),
     heroNews(user.id), // issue 11: calendar card (no broker call)
+    getSettings(user.id), // issue 21: the report card of the chosen style
   ]);
   // Issue 12: the pre-flight figures, shown before ATIVAR IA (only then: paused, licensed, connected).
   const check = broker.isConnected && pub.hasValidLicense && !bot.isActive ? await preflightFor(user.id, user.preferences?.language) : { preflight: null, preflightError: null };
-  return { user: pub, broker, bot, news, ...check };
+  return { user: pub, broker, bot, news, ...check, reportCard: reportCard(settings, settings.aiSettings.tradingStyle) };
 }
 
 /**
@@ -127,7 +131,7 @@ type BotStatus = Awaited<ReturnType<typeof botStatus>>;
 /** The hero/control screen (mobile and desktop variants). */
 export default function HeroPage() {
   const { user, broker, bot: loaderBot } = useLoaderData<typeof loader>();
-  const { news, preflight: preflightRaw, preflightError } = useLoaderData<typeof loader>();
+  const { news, preflight: preflightRaw, preflightError, reportCard: card } = useLoaderData<typeof loader>();
   const preflight = preflightRaw as PreflightView | null;
   const actionData = useActionData<typeof action>();
   // Issue 12: ATIVAR IA with pre-flight warnings asks first (JS: this flag; no JS: the action's answer).
@@ -392,6 +396,7 @@ export default function HeroPage() {
         </section>
 
         <div className="space-y-4">
+          <ReportCard card={card} />
           {view.state === "paused" && (preflight || preflightError) && <PreflightCard preflight={preflight} error={preflightError} />}
           {broker.isConnected && account ? (
             <div className={clsx("grid gap-4", variant === "desktop" && "md:grid-cols-2 lg:grid-cols-1")}>

@@ -22,6 +22,8 @@ import { MAX_PERIOD_DAYS } from "~/services/backtest/data.server";
 import { getConnection } from "~/services/broker.server";
 import { DomainError } from "~/services/errors.server";
 import { getSettings } from "~/services/settings.server";
+import { ReportCard } from "~/components/research/report-card";
+import { reportCard } from "~/services/research/edge-table.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "backtest", "metaTitle");
 
@@ -31,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [offer, runs, settings, conn] = await Promise.all([sourceOffer(user.id), listRuns(user.id), getSettings(user.id), getConnection(user.id)]);
   const compareIds = url.searchParams.getAll("compare");
   const compared = compareIds.length ? (await getRuns(user.id, compareIds)).filter((r) => r.status === "done" && r.result) : [];
-  return { offer, defaults: defaultForm(offer), runs, settings, currency: conn?.account_currency ?? "USD", compared, compareAsked: compareIds.length > 0, maxDays: MAX_PERIOD_DAYS };
+  return { offer, defaults: defaultForm(offer), runs, settings, reportCard: reportCard(settings, settings.aiSettings.tradingStyle), currency: conn?.account_currency ?? "USD", compared, compareAsked: compareIds.length > 0, maxDays: MAX_PERIOD_DAYS };
 }
 
 interface ActionResult {
@@ -147,6 +149,8 @@ export default function BacktestPage() {
         </Card>
         <SettingsSummary settings={d.settings} />
       </div>
+
+      <ReportCard card={d.reportCard} />
 
       <Card title={t("list.title")}>
         {d.runs.length === 0 ? (

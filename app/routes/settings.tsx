@@ -47,6 +47,8 @@ import { getPreferences } from "~/services/preferences.server";
 import { getPushTopics, savePushTopics } from "~/services/push/push.server";
 import { requestLanguage } from "~/services/request-language.server";
 import { getSettings, saveSettingsAndPreferences } from "~/services/settings.server";
+import { ReportCard } from "~/components/research/report-card";
+import { reportCards } from "~/services/research/edge-table.server";
 import { readForm } from "~/lib/form.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "settings", "meta");
@@ -70,6 +72,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   return {
     settings,
+    // Issue 21: the report card of every style, so the card follows the style being chosen.
+    reportCards: reportCards(settings),
     loadError,
     preferences: { language: prefs.language, timezone: prefs.timezone },
     pushTopics,
@@ -326,6 +330,7 @@ export default function SettingsPage() {
               error={err("instruments")}
             />
           </div>
+          <ReportCard card={d.reportCards[style as keyof typeof d.reportCards] ?? d.reportCards[s.aiSettings.tradingStyle]} className="mt-5 bg-slate-950/40" />
 
           <fieldset
             hidden={!showScalperBlock(style, scalperOn)}
