@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { msg, type Msg } from "../../core/i18n/message";
+import type { DrawdownStop } from "../../core/risk/drawdown";
 import { relativeTime, safeTimeZone } from "./format";
 
 /** Every notification type (PRODUCT.md §3). */
@@ -187,6 +188,32 @@ export const notices = {
   /** 'IA desativada' — '<stop reason>. <detail>', or the detail alone when the reason has no label. */
   botStopped(reason: Msg | null, detail: Msg | string): NoticeText {
     return { title: msg("notices:botStopped.title"), message: reason ? msg("notices:botStopped.message", { reason, detail }) : detail };
+  },
+  /**
+   * 'IA parada: drawdown máximo' (issue 21) — the drawdown (%, amount), the limit, the high-water mark
+   * and the NAV, then the trades closed since the mark (the first `listed` by name with their P&L,
+   * "mais N" for the rest, and their total), and that the AI waits for the re-arm.
+   */
+  drawdownStop(stop: DrawdownStop, listed = 10): NoticeText {
+    const currency = stop.currency;
+    const items = stop.trades.slice(0, listed).map((t) => msg("notices:drawdownStop.trade", { instrument: pair(t.instrument), pl: t.pl, currency }));
+    if (stop.trades.length > listed) items.push(msg("notices:drawdownStop.andMore", { count: stop.trades.length - listed }));
+    const list = items.reduceRight<Msg | null>((rest, item) => (rest ? msg("notices:drawdownStop.listMore", { item, rest }) : item), null);
+    const trades = list
+      ? msg("notices:drawdownStop.trades", { count: stop.trades.length, total: stop.tradesPl, currency, list })
+      : msg("notices:drawdownStop.noTrades");
+    return {
+      title: msg("notices:drawdownStop.title"),
+      message: msg("notices:drawdownStop.message", {
+        drawdown: stop.drawdownPct,
+        amount: stop.drawdownAmount,
+        currency,
+        limit: stop.limitPct,
+        peak: stop.highWaterMark,
+        nav: stop.nav,
+        trades,
+      }),
+    };
   },
   /** 'Conexão com a Oanda perdida' — the broker's error. */
   connectionLost(detail: Msg | string): NoticeText {

@@ -189,7 +189,7 @@ export function subscriptionLabel(status: string | null | undefined): `subscript
   return "subscription.inactive";
 }
 
-const STOP_REASONS = ["manual", "max_consecutive_losses", "daily_loss_limit", "trading_hours", "server_shutdown"] as const;
+const STOP_REASONS = ["manual", "max_consecutive_losses", "daily_loss_limit", "max_drawdown", "trading_hours", "server_shutdown"] as const;
 
 /** Stop reason key in `common` (PRODUCT.md §4 AI loop): known reasons, else 'Inativo'. */
 export function stopReasonKey(reason: string | null | undefined): `stopReason.${(typeof STOP_REASONS)[number] | "other"}` {

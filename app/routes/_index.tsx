@@ -33,7 +33,8 @@ import { accountStatus } from "~/services/account-view.server";
 import { translateMsg } from "~/i18n";
 import { assertSameOrigin, DomainError } from "~/services/api.server";
 import { readForm } from "~/lib/form.server";
-import { startBot, stopBot } from "~/services/bot.server";
+import { rearmRequired, startBot, stopBot } from "~/services/bot.server";
+import { RearmConfirm, rearmView } from "~/components/rearm-confirm";
 import { userPreflight } from "~/services/preflight.server";
 import { ReportCard } from "~/components/research/report-card";
 import { reportCard } from "~/services/research/edge-table.server";
@@ -67,13 +68,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   // Issue 12: the pre-flight figures, shown before ATIVAR IA (only then: paused, licensed, connected).
   const check = broker.isConnected && pub.hasValidLicense && !bot.isActive ? await preflightFor(user.id, user.preferences?.language) : { preflight: null, preflightError: null };
-  return { user: pub, broker, bot, news, ...check, reportCard: reportCard(settings, settings.aiSettings.tradingStyle) };
+  // Issue 21: a max-drawdown stop waits for the re-arm; its confirmation shows the drawdown, the mark and the NAV now.
+  const rearm = rearmView(bot.drawdownStop, broker.account as { nav?: string | null; currency?: string | null } | null, settings.maxDrawdownPct);
+  return { user: pub, broker, bot, news, ...check, rearm, reportCard: reportCard(settings, settings.aiSettings.tradingStyle) };
 }
 
 /**
  * The power button without JavaScript (issue 12): intent=start starts the AI unless the pre-flight
  * check has warnings and `confirm` is not 1 (then the page shows the confirmation); intent=stop
- * stops it. With JavaScript the page calls the API instead and never posts here.
+ * stops it. While a max-drawdown stop waits for the re-arm (issue 21), intent=start shows "Reativar a
+ * IA?" unless `rearm` is 1, which resets the high-water mark and starts. With JavaScript the page
+ * calls the API instead and never posts here.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireAppUser(request);
@@ -87,15 +92,17 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirect("/");
     }
     if (intent === "start") {
-      if (form.get("confirm") !== "1") {
+      const rearm = form.get("rearm") === "1";
+      if (!rearm && (await rearmRequired(user.id))) return data({ confirm: false as const, rearm: true as const, error: null });
+      if (!rearm && form.get("confirm") !== "1") {
         const { preflight } = await preflightFor(user.id, language);
-        if (preflightNeedsConfirmation(preflight)) return data({ confirm: true as const, error: null });
+        if (preflightNeedsConfirmation(preflight)) return data({ confirm: true as const, rearm: false as const, error: null });
       }
-      await startBot(user.id, LOOP_INTERVAL_SEC, language);
+      await startBot(user.id, LOOP_INTERVAL_SEC, language, { rearm });
     }
     return redirect("/");
   } catch (err) {
-    if (err instanceof DomainError) return data({ confirm: false as const, error: err.messageIn(language) }, { status: err.status });
+    if (err instanceof DomainError) return data({ confirm: false as const, rearm: false as const, error: err.messageIn(language) }, { status: err.status });
     throw err;
   }
 }
@@ -136,6 +143,9 @@ export default function HeroPage() {
   const actionData = useActionData<typeof action>();
   // Issue 12: ATIVAR IA with pre-flight warnings asks first (JS: this flag; no JS: the action's answer).
   const [confirming, setConfirming] = useState(false);
+  // Issue 21: ATIVAR IA after a max-drawdown stop asks "Reativar a IA?" first (JS: this flag; no JS: the action's answer).
+  const [rearming, setRearming] = useState(false);
+  const rearm = useLoaderData<typeof loader>().rearm;
   const { t } = useTranslation("hero");
   const fmt = useDisplay();
   const online = useOnline();
@@ -213,20 +223,22 @@ export default function HeroPage() {
 
   const reloadSoon = useCallback(() => window.setTimeout(() => revalidate(), TOGGLE_ANIMATION_MS), [revalidate]);
 
-  async function toggle(confirmed = false) {
+  async function toggle(confirmed = false, rearmConfirmed = false) {
     if (view.state === "offline") return;
     if (view.state === "no-licence") return navigate("/billing");
     if (view.state === "no-broker") return setWizardOpen(true);
     const starting = view.state === "paused";
-    if (starting && !confirmed && preflightNeedsConfirmation(preflight)) return setConfirming(true);
+    if (starting && bot.rearmRequired && !rearmConfirmed) return setRearming(true);
+    if (starting && !confirmed && !rearmConfirmed && preflightNeedsConfirmation(preflight)) return setConfirming(true);
     setConfirming(false);
+    setRearming(false);
     const fallback = starting ? t("errors.start") : t("errors.stop");
     setBusy(true);
     const started = Date.now();
     try {
       const res = await apiFetch<{ success?: boolean; message?: string }>(starting ? "/api/trades/ai/loop/start" : "/api/trades/ai/loop/stop", {
         method: "POST",
-        body: starting ? { intervalSec: LOOP_INTERVAL_SEC } : {},
+        body: starting ? { intervalSec: LOOP_INTERVAL_SEC, ...(rearmConfirmed ? { rearm: true } : {}) } : {},
       });
       if (res.success === false) throw new Error(res.message || fallback);
       setBot((prev) => ({ ...prev, isActive: starting }));
@@ -361,7 +373,10 @@ export default function HeroPage() {
               {t("manageOnly.subscribe")}
             </Link>
           )}
-          {view.state === "paused" && preflight && (confirming || actionData?.confirm) && (
+          {view.state === "paused" && rearm && bot.rearmRequired && (rearming || actionData?.rearm) && (
+            <RearmConfirm view={rearm} preflightWarns={preflightNeedsConfirmation(preflight)} onConfirm={() => void toggle(true, true)} onCancel={() => setRearming(false)} />
+          )}
+          {view.state === "paused" && preflight && !(rearming || actionData?.rearm) && (confirming || actionData?.confirm) && (
             <PreflightConfirm preflight={preflight} onConfirm={() => void toggle(true)} onCancel={() => setConfirming(false)} />
           )}
           {(error || actionData?.error) && (
@@ -386,6 +401,11 @@ export default function HeroPage() {
           {!botActive && loop.lastStoppedAt && (
             <p className="mt-3 text-sm text-slate-400" data-testid="stop-reason">
               {t(`common:${stopReasonKey(loop.lastStopReason)}`)}
+            </p>
+          )}
+          {!botActive && bot.rearmRequired && rearm && (
+            <p className="mt-1 max-w-sm text-sm text-amber-300" data-testid="drawdown-stopped">
+              {t("rearm.stopped", { drawdown: fmt.percent(rearm.drawdownPct === null ? null : Number(rearm.drawdownPct), 2) })}
             </p>
           )}
           {botActive && loop.lastTickError && (

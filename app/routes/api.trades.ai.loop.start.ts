@@ -1,6 +1,8 @@
 /**
- * POST /api/trades/ai/loop/start {intervalSec} (default 60) → {success, message, isActive}; messages
- * and errors in the user's language (ADR 0007).
+ * POST /api/trades/ai/loop/start {intervalSec (default 60), rearm?} → {success, message, isActive}; messages
+ * and errors in the user's language (ADR 0007). While a max-drawdown stop waits for the re-arm (issue 21,
+ * `rearmRequired` in the status) a plain start answers 409; `{"rearm": true}` confirms the re-arm: the
+ * high-water mark is reset to the current NAV and the AI starts.
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
@@ -18,6 +20,7 @@ const body = z.object({
     .min(5, { error: "bot:errors.intervalRange" })
     .max(3600, { error: "bot:errors.intervalRange" })
     .default(DEFAULT_INTERVAL_SEC),
+  rearm: z.boolean({ error: "bot:errors.rearm" }).optional(),
 });
 
 export const action = ({ request }: ActionFunctionArgs) =>
@@ -29,7 +32,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
       const text = issue?.message ?? "Dados inválidos.";
       throw new ValidationError(text.startsWith("bot:") ? msg(text) : text, { field: issue?.path.join(".") });
     }
-    return startBot(user.id, parsed.data.intervalSec, user.preferences?.language);
+    return startBot(user.id, parsed.data.intervalSec, user.preferences?.language, { rearm: parsed.data.rearm === true });
   });
 
 /** Every other method reaches the same handler, which answers 405 with `Allow` (never Remix's 500). */

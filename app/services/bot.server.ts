@@ -34,6 +34,7 @@ import { DecisionEngine, featureConfig, type Decision } from "../../core/engine/
 import { isMsg, msg, type Msg } from "../../core/i18n/message";
 import { AI_TIMEFRAMES, instrumentSpec } from "../../core/instruments";
 import { manageOnlyMsg, manageOnlyVerdict, type ManageOnlyReason, type StopBotReason } from "../../core/risk";
+import { drawdownStopRecord, startRequest, type DrawdownStop } from "../../core/risk/drawdown";
 import { resolveTimezone } from "../../core/risk/trading-day";
 import type { CounterTrade } from "../../core/trading/counters";
 import { marketOrderFor } from "../../core/trading/orders";
@@ -44,7 +45,7 @@ import { resolveInstruments, type TradingSettings } from "../../core/settings";
 import { BrokerError } from "../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
 import { notices } from "../lib/notifications";
-import { PaymentRequiredError, ValidationError } from "./errors.server";
+import { ConflictError, PaymentRequiredError, ValidationError } from "./errors.server";
 import {
   ACCOUNT_STATE_JSON,
   freshInstruments,
@@ -78,7 +79,7 @@ import { withUserLock } from "./user-lock.server";
 export const DEFAULT_INTERVAL_SEC = 60;
 
 /** Stop reasons with a label of their own (PRODUCT.md §4 "AI loop"); any other reads 'Inativo'. */
-export const LABELLED_STOP_REASONS = ["manual", "max_consecutive_losses", "daily_loss_limit", "trading_hours", "server_shutdown"] as const;
+export const LABELLED_STOP_REASONS = ["manual", "max_consecutive_losses", "daily_loss_limit", "max_drawdown", "trading_hours", "server_shutdown"] as const;
 const hasLabel = (reason: string | null | undefined): reason is (typeof LABELLED_STOP_REASONS)[number] =>
   LABELLED_STOP_REASONS.includes(reason as (typeof LABELLED_STOP_REASONS)[number]);
 
@@ -106,6 +107,10 @@ interface BotRow {
   last_tick_error: string | null;
   last_tick_error_msg: unknown;
   peak_balance: string | null;
+  /** When the high-water mark was last raised, on the broker's clock (issue 21); null until a tick raises it. */
+  peak_at: Date | null;
+  /** Set by a max-drawdown stop until the user re-arms (core/risk/drawdown.ts; a row stopped before issue 21 has only `at`). */
+  drawdown_stop: Partial<DrawdownStop> | null;
   day_start: Date | null;
   day_start_balance: string | null;
   /** Set while the bot only manages its open trades (issue 9); meaningful only while is_active. */
@@ -122,7 +127,7 @@ async function licenceValid(userId: string): Promise<boolean> {
   return (await tickContext(userId)).valid;
 }
 
-type TickBotRow = Pick<BotRow, "is_active" | "peak_balance" | "last_started_at" | "manage_only_since" | "manage_only_reason">;
+type TickBotRow = Pick<BotRow, "is_active" | "peak_balance" | "peak_at" | "last_started_at" | "manage_only_since" | "manage_only_reason"> & { drawdown_stopped: boolean };
 
 interface TickContextRow extends TickBotRow, JoinedLicenceColumns {
   role: string;
@@ -197,7 +202,7 @@ const contextBatcher = new StatementBatcher<string, TickContext>({
 function tickContextRows(userIds: string[]) {
   return db()<(TickContextRow & { user_id: string })[]>`
     select u.id::text as user_id, u.role, u.subscription_status, u.preferences->>'timezone' as timezone, b.user_id is not null as has_bot,
-      b.is_active, b.peak_balance::text as peak_balance, b.last_started_at, b.manage_only_since, b.manage_only_reason, s.settings,
+      b.is_active, b.peak_balance::text as peak_balance, b.peak_at, b.drawdown_stop is not null as drawdown_stopped, b.last_started_at, b.manage_only_since, b.manage_only_reason, s.settings,
       ${db().unsafe(LICENCE_JOIN_COLUMNS)},
       c.user_id is not null as has_connection, c.environment as c_environment, c.account_id as c_account_id,
       c.account_alias as c_account_alias, c.account_currency as c_account_currency, c.token_encrypted as c_token_encrypted,
@@ -238,6 +243,8 @@ function contextFromRow(userId: string, u: TickContextRow | undefined): TickCont
     ? {
         is_active: u.is_active,
         peak_balance: u.peak_balance,
+        peak_at: u.peak_at,
+        drawdown_stopped: u.drawdown_stopped === true,
         last_started_at: u.last_started_at,
         manage_only_since: u.manage_only_since,
         manage_only_reason: u.manage_only_reason,
@@ -285,19 +292,41 @@ function contextFromRow(userId: string, u: TickContextRow | undefined): TickCont
 /**
  * Activates the loop; the answer's message is in `language`. @throws PaymentRequiredError (402, not 403: §8 logs
  * the user out on 403) without a licence ('Licença necessária para ativar a IA.'), 400 without a
- * broker connection ('Nenhuma conta Oanda conectada.').
+ * broker connection ('Nenhuma conta Oanda conectada.'), ConflictError (409) while a max-drawdown stop
+ * waits for the re-arm and `opts.rearm` is not set (issue 21, core/risk/drawdown.ts). With
+ * `opts.rearm` the re-arm resets the high-water mark (the next tick sets it to the NAV it reads) and
+ * clears the drawdown stop, in the statement that starts the loop.
  */
-export async function startBot(userId: string, intervalSec = DEFAULT_INTERVAL_SEC, language: unknown = "pt") {
+export async function startBot(userId: string, intervalSec = DEFAULT_INTERVAL_SEC, language: unknown = "pt", opts: { rearm?: boolean } = {}) {
   if (!Number.isInteger(intervalSec) || intervalSec < 5 || intervalSec > 3600) throw new ValidationError(msg("bot:errors.interval"));
   if (!(await licenceValid(userId))) throw new PaymentRequiredError(msg("bot:errors.licenceRequired"));
   if (!(await getConnection(userId))) throw new ValidationError(msg("bot:errors.noBroker"));
-  await db()`insert into bots (user_id, is_active, interval_sec, last_started_at)
+  const [state] = await db()<Pick<BotRow, "drawdown_stop" | "peak_balance">[]>`select drawdown_stop, peak_balance::text as peak_balance from bots where user_id = ${userId}`;
+  const refusal = () => new ConflictError(msg("bot:errors.drawdownRearm", { drawdown: state?.drawdown_stop?.drawdownPct ?? "0" }));
+  const request = startRequest(state?.drawdown_stop != null, opts.rearm === true);
+  if (request === "refuse") throw refusal();
+  const rearm = request === "rearm";
+  // A stop the tick records between the read above and this statement is not overridden by a plain start.
+  const started = await db()`insert into bots (user_id, is_active, interval_sec, last_started_at)
     values (${userId}, true, ${intervalSec}, now())
     on conflict (user_id) do update set is_active = true, interval_sec = excluded.interval_sec,
       last_started_at = now(), last_tick_error = null, last_tick_error_msg = null,
-      manage_only_since = null, manage_only_reason = null, updated_at = now()`;
+      manage_only_since = null, manage_only_reason = null, updated_at = now(),
+      peak_balance = case when ${rearm} then null else bots.peak_balance end,
+      peak_at = case when ${rearm} then null else bots.peak_at end,
+      drawdown_stop = case when ${rearm} then null else bots.drawdown_stop end
+    where ${rearm} or bots.drawdown_stop is null
+    returning user_id`;
+  if (started.length === 0) throw refusal();
+  if (rearm) logger().info({ userId, highWaterMark: state?.peak_balance ?? null }, "IA reativada após drawdown máximo: máxima zerada");
   await enqueueTick(userId);
   return { success: true, message: translateMsg(msg("bot:started"), language), isActive: true };
+}
+
+/** True while a max-drawdown stop waits for the user's re-arm (issue 21): a plain start is refused. */
+export async function rearmRequired(userId: string): Promise<boolean> {
+  const [row] = await db()<{ required: boolean }[]>`select (not is_active and drawdown_stop is not null) as required from bots where user_id = ${userId}`;
+  return row?.required === true;
 }
 
 /** Deactivates the loop with a stop reason (PRODUCT.md §4), leaving manage-only too. Returns whether it was active. */
@@ -335,7 +364,9 @@ export function decisionReason(d: Pick<DecisionRow, "action" | "reason" | "reaso
 
 /**
  * Loop status (PRODUCT.md §3 AI loop): isActive, loopState {lastStopReason…}, last start/stop times,
- * last decisions; and manage-only (issue 9): `manageOnly` (the loop is on but opens no new trades),
+ * last decisions; `rearmRequired` and `drawdownStop` (issue 21: the record of a max-drawdown stop —
+ * drawdown %, amount, high-water mark, NAV, currency, the trades behind it — plus `highWaterMarkNow`,
+ * the persisted mark; null unless stopped so and not yet re-armed); and manage-only (issue 9): `manageOnly` (the loop is on but opens no new trades),
  * `manageOnlyReason` (why, as text) with its message `manageOnlyReasonMsg`, and in loopState the
  * reason's code and since when. Texts are in `language`; the stored messages ride along
  * (`reasonMsg`, `lastTickErrorMsg`, null for texts without one) so a screen can render them itself.
@@ -347,9 +378,13 @@ export async function botStatus(userId: string, language: unknown = "pt") {
     from decisions where user_id = ${userId} order by id desc limit 3`;
   const tickErrorMsg = isMsg(bot?.last_tick_error_msg) ? bot.last_tick_error_msg : null;
   const manageOnly = bot?.is_active && bot.manage_only_reason ? { reason: bot.manage_only_reason, since: bot.manage_only_since, msg: manageOnlyMsg(bot.manage_only_reason) } : null;
+  // Issue 21: stopped by the max drawdown, waiting for the re-arm (the record of the stop, and the mark kept since).
+  const drawdownStop = bot && !bot.is_active && bot.drawdown_stop ? { ...bot.drawdown_stop, highWaterMarkNow: bot.peak_balance } : null;
   return {
     success: true,
     isActive: bot?.is_active ?? false,
+    rearmRequired: drawdownStop !== null,
+    drawdownStop,
     manageOnly: manageOnly !== null,
     manageOnlyReason: manageOnly ? translateMsg(manageOnly.msg, language) : null,
     manageOnlyReasonMsg: manageOnly?.msg ?? null,
@@ -506,6 +541,8 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
   if (!force && !bot?.is_active) return skipped(msg("bot:skip.inactive"));
   // Without a licence only a running loop ticks (manage-only); a run-once with the loop off is refused.
   if (!licensed && !bot?.is_active) return skipped(msg("bot:skip.licence"));
+  // A max-drawdown stop holds until the re-arm (issue 21): no run-once trades meanwhile.
+  if (!bot?.is_active && bot?.drawdown_stopped) return skipped(msg("bot:skip.drawdownStop"));
   if (bot?.is_active) await switchManageOnly(userId, bot, licensed);
   if (!conn) {
     if (bot?.is_active) await stopWithNotice(userId, "broker", msg("bot:stopDetail.noBroker"));
@@ -514,14 +551,14 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
   // The client itself is bound to the deadline too: its retries and backoff waits stop with the tick.
   const client = brokerWithSignal(clientFor(decryptSecret(conn.token_encrypted), conn.environment, signal), signal);
   try {
-    const seen: { nav?: string; syncedAt?: Date } = {};
+    const seen: { nav?: string; at?: Date; syncedAt?: Date } = {};
     // A forced tick (run-once) works on the broker's current state: it syncs first (ADR 0027).
     const run = { stored: context.stored, counters: context.counters, forced: force };
     const outcome = await tradeOnce(userId, conn, client, settings, { valid: licensed, ...(userTimezone ? { timezone: userTimezone } : {}) }, bot, seen, run, signal);
     // The high-water mark only rises and is never reset by a stop (core/trading/counters.ts).
     // A sync of this tick that found the stored account state current moves its synced_at (ADR 0027),
     // in the same statement, which also carries the other ticks ending now (ADR 0032).
-    await tickDoneBatcher.submit({ userId, nav: seen.nav ?? null, syncedAt: seen.syncedAt ?? null });
+    await tickDoneBatcher.submit({ userId, nav: seen.nav ?? null, at: seen.at ?? null, syncedAt: seen.syncedAt ?? null });
     if (conn.status === "error") {
       await markConnection(userId, "connected");
       await notify(userId, { type: "success", ...notices.connectionRestored() });
@@ -549,23 +586,28 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
 interface TickDone {
   userId: string;
   nav: string | null;
+  /** The tick's instant on the broker's clock: when the mark was raised, if the NAV raised it. */
+  at: Date | null;
   syncedAt: Date | null;
 }
 
 /**
  * The end of the ticks ending at once, one statement per batch (ADR 0032): each bot's last tick time
  * and cleared error, its high-water mark raised with the tick's NAV (never lowered), and the stored
- * account state's `synced_at` moved for the ticks that synced (ADR 0027).
+ * account state's `synced_at` moved for the ticks that synced (ADR 0027). `peak_at` takes the tick's
+ * broker-clock instant when its NAV sets or raises the mark (issue 21: the trades behind a drawdown).
  */
 const tickDoneBatcher = new StatementBatcher<TickDone, void>({
   many: async (done) => {
     await db()`with v as (
-        select * from unnest(${done.map((d) => d.userId)}::uuid[], ${done.map((d) => d.nav)}::numeric[], ${done.map((d) => d.syncedAt?.toISOString() ?? null)}::timestamptz[])
-          as v(user_id, nav, synced_at)
+        select * from unnest(${done.map((d) => d.userId)}::uuid[], ${done.map((d) => d.nav)}::numeric[], ${done.map((d) => d.syncedAt?.toISOString() ?? null)}::timestamptz[],
+          ${done.map((d) => d.at?.toISOString() ?? null)}::timestamptz[])
+          as v(user_id, nav, synced_at, at)
       ), synced as (
         update account_states a set synced_at = v.synced_at from v where a.user_id = v.user_id and v.synced_at is not null
       )
       update bots b set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null,
+        peak_at = case when v.nav is not null and (b.peak_balance is null or v.nav > b.peak_balance) then coalesce(v.at, now()) else b.peak_at end,
         peak_balance = greatest(b.peak_balance, v.nav) from v where b.user_id = v.user_id`;
     return done.map(() => undefined);
   },
@@ -573,6 +615,7 @@ const tickDoneBatcher = new StatementBatcher<TickDone, void>({
     const sql = db();
     const synced = d.syncedAt ? sql`with synced as (update account_states set synced_at = ${d.syncedAt} where user_id = ${d.userId}) ` : sql``;
     await sql`${synced}update bots set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null,
+      peak_at = case when ${d.nav}::numeric is not null and (peak_balance is null or ${d.nav}::numeric > peak_balance) then coalesce(${d.at}::timestamptz, now()) else peak_at end,
       peak_balance = greatest(peak_balance, ${d.nav}::numeric) where user_id = ${d.userId}`;
   },
 });
@@ -625,6 +668,42 @@ async function stopWithNotice(userId: string, reason: StopBotReason | string, de
   }
 }
 
+/** Most trades a drawdown notification lists by name (the rest are counted: "mais N"); the status keeps them all up to DRAWDOWN_TRADES_KEPT. */
+const DRAWDOWN_TRADES_LISTED = 10;
+const DRAWDOWN_TRADES_KEPT = 200;
+
+/**
+ * The max-drawdown stop (issue 21): stops the loop, records the stop on the bot (drawdown, mark, NAV,
+ * the trades closed since the mark was set) so it stays stopped until the user re-arms, and — only
+ * when this call stopped a running loop, so once per stop — notifies it ('IA parada: drawdown
+ * máximo', with the figures and the trades; web push as every notification).
+ */
+async function drawdownStopWithNotice(
+  userId: string,
+  conn: BrokerConnectionRow,
+  stop: { at: Date; limitPct: number; highWaterMark: string; nav: string; currency: string; since: Date | null },
+) {
+  const sql = db();
+  const rows = await sql<{ broker_trade_id: string; instrument: string; close_time: Date; realized_pl: string }[]>`
+    select broker_trade_id, instrument, close_time, realized_pl::text as realized_pl from trades
+    where user_id = ${userId} and account_id = ${conn.account_id} and status = 'closed' and realized_pl is not null
+      and close_time > ${stop.since ?? new Date(0)} and close_time <= ${stop.at}
+    order by close_time desc limit ${DRAWDOWN_TRADES_KEPT}`;
+  const record = drawdownStopRecord({
+    ...stop,
+    trades: rows.map((r) => ({ id: r.broker_trade_id, instrument: r.instrument, closeTime: r.close_time.toISOString(), pl: r.realized_pl })),
+  });
+  const stopped = await sql`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = 'max_drawdown',
+      manage_only_since = null, manage_only_reason = null, drawdown_stop = ${sql.json(record as never)}, updated_at = now()
+    where user_id = ${userId} and is_active returning user_id`;
+  if (stopped.length === 0) return;
+  await notify(userId, {
+    type: "limit",
+    ...notices.drawdownStop(record, DRAWDOWN_TRADES_LISTED),
+    metadata: { reason: "max_drawdown", reasonText: stopReasonText("max_drawdown"), drawdownStop: record },
+  });
+}
+
 /**
  * One tick's trading steps: the shared executor (core/trading/tick.ts) over this user's broker
  * (OANDA or the simulator over HTTP) and PostgreSQL books. `seen.nav` receives the account NAV
@@ -636,8 +715,8 @@ async function tradeOnce(
   client: BrokerPort,
   settings: TradingSettings,
   licence: { valid: boolean; timezone?: string },
-  bot: Pick<BotRow, "peak_balance" | "last_started_at"> | undefined,
-  seen: { nav?: string; syncedAt?: Date },
+  bot: Pick<BotRow, "peak_balance" | "peak_at" | "last_started_at"> | undefined,
+  seen: { nav?: string; at?: Date; syncedAt?: Date },
   context: TickRun,
   signal: AbortSignal,
 ): Promise<TickOutcome> {
@@ -694,13 +773,17 @@ async function tradeOnce(
     runStartedAt,
   });
   seen.nav = report.nav;
+  seen.at = report.now;
   if (books.syncedAt) seen.syncedAt = books.syncedAt;
   logger().debug({ userId, nav: report.nav, balance: report.balance, accountSource: account.lastSource(), deferred: books.deferred === true, synced: books.syncedAt !== undefined }, "tick account");
   if (report.manageOnly) {
     const m = report.manageOnly;
     return { status: "done", decisions: [], manageOnly: m.manageOnly, manageOnlyReason: m.reason, manageOnlyReasonMsg: m.reasonMsg };
   }
-  if (report.stopped) await stopWithNotice(userId, report.stopped.stopBot, report.stopped.reasonMsg ?? report.stopped.reason);
+  if (report.stopped?.stopBot === "max_drawdown") {
+    const since = bot?.peak_at ?? runStartedAt;
+    await drawdownStopWithNotice(userId, conn, { at: report.now, limitPct: settings.maxDrawdownPct, highWaterMark: report.highWaterMark, nav: report.nav, currency, since });
+  } else if (report.stopped) await stopWithNotice(userId, report.stopped.stopBot, report.stopped.reasonMsg ?? report.stopped.reason);
   const decisions: TickDecision[] = report.decisions.map(({ decision, verdict, execute }) => ({
     instrument: decision.instrument,
     action: decision.action,

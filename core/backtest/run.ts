@@ -10,7 +10,7 @@
  * clock moves to the bar close (stops and targets act along the simulator's price path), and the
  * candles closed by then are pushed to each instrument's streaming engine (DecisionEngine ≡
  * `decide`, core/engine/decide.ts). Bars before `from` only warm the indicators up. A risk rule
- * that stops the bot is recorded in `stops`; the bot stays off until the next trading day (as if
+ * that stops the bot is recorded in `stops`; the bot stays off until the next trading day, or for the rest of the run after a max-drawdown stop (as if
  * the user restarted it then: the losing streak counts from there; the high-water mark is never
  * reset). Open trades are closed at the end ("END"). Statistics: core/stats (profit factor =
  * gross profit / gross loss, ADR 0008). Wall-clock speed needs a clock (core never reads time
@@ -23,7 +23,8 @@ import type { CandlesByTimeframe, Decision, StreamInput } from "../engine/decide
 import type { Msg } from "../i18n/message";
 import { AI_TIMEFRAMES, formatPrice, instrumentSpec, pipSize } from "../instruments";
 import type { Timeframe } from "../instruments";
-import { DEFAULT_TIMEZONE, nextTradingDayStart } from "../risk/trading-day";
+import { resumeAfterStop } from "../risk/drawdown";
+import { DEFAULT_TIMEZONE } from "../risk/trading-day";
 import type { TradingSettings } from "../settings";
 import { MarketData } from "../simulator/market-data";
 import type { Series } from "../simulator/market-data";
@@ -326,7 +327,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     if (report.stopped) {
       const v = report.stopped;
       stops.push({ time: report.now.toISOString(), code: v.code, reason: v.reason, reasonMsg: v.reasonMsg });
-      haltedUntil = nextTradingDayStart(report.now, tz).getTime();
+      haltedUntil = resumeAfterStop(v.stopBot, report.now, tz)?.getTime() ?? Infinity; // a max-drawdown stop is final: no re-arm in a backtest
       runStartedAt = new Date(haltedUntil); // the user restarts the bot the next trading day
     }
   }
