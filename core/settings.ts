@@ -149,6 +149,21 @@ const instrumentsSchema = z.preprocess(
   ),
 );
 
+/** "eur/usd" and "EUR_USD" → "EUR_USD"; a comma-separated string is split (forms). */
+function normaliseInstrumentList(v: unknown): unknown {
+  const list = typeof v === "string" ? (v.trim() === "" ? [] : v.split(",")) : v;
+  if (!Array.isArray(list)) return v;
+  return [...new Set(list.map((s) => (typeof s === "string" ? s.trim().toUpperCase().replace("/", "_") : s)))];
+}
+
+/**
+ * `aiSettings.edgeOverrides` (issue 21): the pairs the user chose to trade although the edge table
+ * shows no out-of-sample edge for them in the chosen style (core/trading/edge-gate.ts). Only supported
+ * instruments (core/instruments.ts); on load, unknown entries are dropped (`normaliseLoadedSettings`).
+ */
+const EDGE_OVERRIDES_MESSAGE = zMsg("validation:edgeOverrides", { list: SUPPORTED_INSTRUMENTS.join(", ") });
+const edgeOverridesSchema = z.preprocess(normaliseInstrumentList, z.array(z.enum(SUPPORTED_INSTRUMENTS, EDGE_OVERRIDES_MESSAGE), EDGE_OVERRIDES_MESSAGE));
+
 /** Manual timeframe (used when autoTimeframeSelection is off); labels like "15m" are normalised. */
 const timeframeSchema = z.preprocess(
   (v) => (typeof v === "string" ? normaliseTimeframeLabel(v) : v === null ? undefined : v),
@@ -222,6 +237,7 @@ export const tradingSettingsSchema = z.object({
       m1FallbackToM5: bool("m1FallbackToM5"),
       microAtrPeriod: boundedNumber("microAtrPeriod", { min: 2, max: 200, int: true }),
       impulseLookback: boundedNumber("impulseLookback", { min: 1, max: 200, int: true }),
+    edgeOverrides: edgeOverridesSchema,
       impulseThreshold: z.preprocess((v) => {
         const n = coerceNumber(v);
         return typeof n === "number" && Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : n;
@@ -285,6 +301,7 @@ export const DEFAULT_SETTINGS: Readonly<TradingSettings> = deepFreeze({
     },
     news: {
       enabled: true,
+    edgeOverrides: [],
       sensitivity: "medium",
       impactedOnly: true,
       blackout: { beforeMin: 5, afterMin: 10 },
@@ -331,7 +348,7 @@ function normaliseObject(shape: Record<string, z.ZodType>, raw: unknown, fallbac
  * the `positionSizing` form is honoured. Never throws.
  */
 export function normaliseLoadedSettings(raw: unknown): TradingSettings {
-  const src = isRecord(raw) ? liftPositionSizing(raw) : {};
+  const src = isRecord(raw) ? dropUnknownOverrides(liftPositionSizing(raw)) : {};
   const out = normaliseObject(
     tradingSettingsSchema.shape as unknown as Record<string, z.ZodType>,
     src,
@@ -357,6 +374,14 @@ function deepMerge(base: unknown, patch: unknown): unknown {
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined) continue;
+/** Stored `aiSettings.edgeOverrides` keep their supported instruments only (an unknown one is dropped, not the list). */
+function dropUnknownOverrides(src: Record<string, unknown>): Record<string, unknown> {
+  const ai = src.aiSettings;
+  if (!isRecord(ai) || !Array.isArray(ai.edgeOverrides)) return src;
+  const kept = ai.edgeOverrides.filter((i): i is string => typeof i === "string" && (SUPPORTED_INSTRUMENTS as readonly string[]).includes(i));
+  return { ...src, aiSettings: { ...ai, edgeOverrides: kept } };
+}
+
     out[k] = deepMerge(base[k], v);
   }
   return out;

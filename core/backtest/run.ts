@@ -21,6 +21,7 @@ import { Decimal, formatMoney } from "../decimal";
 import { DecisionEngine, featureConfig } from "../engine/decide";
 import type { CandlesByTimeframe, Decision, StreamInput } from "../engine/decide";
 import type { Msg } from "../i18n/message";
+import type { EdgeTable } from "../research/edge-table";
 import { AI_TIMEFRAMES, formatPrice, instrumentSpec, pipSize } from "../instruments";
 import type { Timeframe } from "../instruments";
 import { resumeAfterStop } from "../risk/drawdown";
@@ -70,6 +71,8 @@ export interface BacktestOptions {
    * same risk rule as live and counted in `newsBlocked`. Without it nothing is blacked out.
    */
   calendar?: NewsCalendar;
+  /** Edge gate (core/trading/edge-gate.ts, as live): absent = the shipped table, a table = that one, false = off (research only). */
+  edgeGate?: false | EdgeTable;
   /**
    * Research candidates (core/research/candidates.ts): an extra entry rule, called with every
    * strategy decision (not the random baseline's) in tick order; an "open" it rejects becomes
@@ -317,7 +320,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     }
     if (t < haltedUntil) continue;
     ticks++;
-    const report = await executeTick(ports, { settings, timezone: tz, licenceValid: true, highWaterMark, runStartedAt });
+    const report = await executeTick(ports, { settings, timezone: tz, licenceValid: true, highWaterMark, runStartedAt, ...(opts.edgeGate !== undefined ? { edgeTable: opts.edgeGate || null } : {}) });
     highWaterMark = report.highWaterMark;
     for (const { decision, verdict } of report.decisions) {
       if (decision.action !== "open" || verdict.code !== "news_blackout") continue;

@@ -24,6 +24,7 @@ import { rfc3339 } from "../simulator/time";
 import { evaluateTriggers } from "../simulator/triggers";
 import type { CounterTrade } from "../trading/counters";
 import type { AiExitReason } from "../trading/exits";
+import { NO_EDGE_CODE } from "../trading/edge-gate";
 import { marketOrderFor } from "../trading/orders";
 import type { DecisionRecord, TickBroker, TradeStore } from "../trading/tick";
 
@@ -289,7 +290,8 @@ export class BacktestAccount implements TickBroker, TradeStore {
 
   recordDecisions(records: DecisionRecord[]): void {
     for (const r of records) {
-      if (r.decision.action === "open" && !r.verdict.allowed) this.blocked[r.verdict.code] = (this.blocked[r.verdict.code] ?? 0) + 1;
+      // An "open" the risk gate refused, or one the edge gate turned into "none" (code no_edge, core/trading/edge-gate.ts).
+      if ((r.decision.action === "open" || r.verdict.code === NO_EDGE_CODE) && !r.verdict.allowed) this.blocked[r.verdict.code] = (this.blocked[r.verdict.code] ?? 0) + 1;
     }
   }
 

@@ -31,6 +31,8 @@ import { resolveInstruments } from "../settings";
 import type { TradingSettings } from "../settings";
 import { deriveRiskCounters } from "./counters";
 import type { CounterTrade } from "./counters";
+import { edgeAllows, noEdgeRefusal, SHIPPED_EDGE_TABLE } from "./edge-gate";
+import type { EdgeTable } from "../research/edge-table";
 import { exitReason, isAiTrade } from "./exits";
 import type { AiExitReason } from "./exits";
 import { quoteToAccountRate } from "./orders";
@@ -120,6 +122,12 @@ export interface TickContext {
   highWaterMark: string | null;
   /** When the bot's current run started, on the broker's clock (the losing streak counts from it). */
   runStartedAt: Date | null;
+  /**
+   * The edge gate's table (core/trading/edge-gate.ts): an "open" for a pair without an edge in the
+   * settings' style, and not in `aiSettings.edgeOverrides`, becomes "none" (code no_edge). Absent:
+   * the shipped table; null: no gate (only the research runner, which measures the strategy itself).
+   */
+  edgeTable?: EdgeTable | null;
 }
 
 export interface TickReport {
@@ -172,8 +180,9 @@ function skipRecord(instrument: string, settings: TradingSettings, key: string):
  * fresh (ADR 0027); (2) account, prices, open trades; (3) close the AI's trades past their max hold
  * or inside the weekend "flat" window (after a sync and a re-read if the first was skipped), then
  * sync again; (4) counters from the store's trades; in manage-only (an invalid licence) the tick
- * ends here; (5) per instrument: decide, gate (evaluateRisk), count an allowed opening for the next
- * instruments; stop at a rule that stops the bot; when an order or a stop comes out of a tick whose
+ * ends here; (5) per instrument: decide, gate (evaluateRisk; then the edge gate turns an "open" for a
+ * pair without an edge and without the user's override into "none", core/trading/edge-gate.ts), count
+ * an allowed opening for the next instruments; stop at a rule that stops the bot; when an order or a stop comes out of a tick whose
  * first sync was skipped, sync, re-read the account and run (4)–(5) again on the fresh state, so
  * every order and stop is gated on the broker's truth; (6) record every decision; (7) place the
  * allowed orders; (8) sync when a trade opened.
@@ -182,6 +191,7 @@ function skipRecord(instrument: string, settings: TradingSettings, key: string):
 export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<TickReport> {
   const { broker, store } = ports;
   const { settings, timezone } = ctx;
+  const edgeTable = ctx.edgeTable === undefined ? SHIPPED_EDGE_TABLE : ctx.edgeTable;
   let fresh = !(store.deferSync ? await store.deferSync() : false);
   if (fresh) await store.sync();
   /** Syncs when this tick has not yet: true when it did (the caller then reads the account again). */
@@ -286,6 +296,11 @@ export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<T
         decisions.push({ decision, verdict, execute: false });
         stopped = { ...verdict, stopBot: verdict.stopBot };
         break;
+      }
+      if (decision.action === "open" && !edgeAllows(edgeTable, instrument, settings)) {
+        // The edge gate (issue 21): no proven edge for the pair in this style and no override: stay flat, say why.
+        decisions.push({ ...noEdgeRefusal(decision, settings), execute: false });
+        continue;
       }
       const execute = decision.action === "open" && verdict.allowed;
       decisions.push({ decision, verdict, execute });

@@ -18,6 +18,7 @@ describe("settings defaults (PRODUCT.md §9)", () => {
       instruments: "*",
       aiSettings: {
         tradingStyle: "swing",
+        edgeOverrides: [],
         cooldownSec: 60,
         autoTimeframeSelection: true,
         indicators: { rsi: true, macd: true, ema: true, bollinger: false, stochastic: false },
@@ -186,5 +187,24 @@ describe("normaliseLoadedSettings", () => {
     // the defaults are not shared with the result
     n.tradingHours.days.push(6);
     expect(DEFAULT_SETTINGS.tradingHours.days).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe("aiSettings.edgeOverrides (issue 21: trade a pair despite no proven edge)", () => {
+  it("a save accepts supported pairs in any spelling and rejects an unknown one with a message naming the list", () => {
+    const ok = parseSettingsUpdate({ aiSettings: { edgeOverrides: ["eur/usd", "GBP_USD", "EUR_USD"] } }, defaultSettings());
+    expect(ok.ok && ok.settings.aiSettings.edgeOverrides).toEqual(["EUR_USD", "GBP_USD"]);
+    const bad = parseSettingsUpdate({ aiSettings: { edgeOverrides: ["XAU_USD"] } }, defaultSettings());
+    expect(bad).toMatchObject({ ok: false, field: "aiSettings.edgeOverrides.0" });
+    expect(!bad.ok && bad.message).toBe("edgeOverrides deve ser uma lista de pares entre EUR_USD, GBP_USD, USD_JPY, AUD_USD, USD_CAD, USD_CHF, EUR_GBP, EUR_JPY");
+  });
+
+  it("another settings update keeps the overrides; on load unknown entries are dropped, the rest kept", () => {
+    const current = { ...defaultSettings(), aiSettings: { ...defaultSettings().aiSettings, edgeOverrides: ["USD_JPY" as const] } };
+    const r = parseSettingsUpdate({ maxTrades: 2 }, current);
+    expect(r.ok && r.settings.aiSettings.edgeOverrides).toEqual(["USD_JPY"]);
+    expect(normaliseLoadedSettings({ aiSettings: { edgeOverrides: ["EUR_USD", "XAU_USD", 7] } }).aiSettings.edgeOverrides).toEqual(["EUR_USD"]);
+    expect(normaliseLoadedSettings({}).aiSettings.edgeOverrides).toEqual([]);
+    expect(normaliseLoadedSettings({ aiSettings: { edgeOverrides: "EUR_USD" } }).aiSettings.edgeOverrides).toEqual(["EUR_USD"]);
   });
 });

@@ -14,6 +14,11 @@ import type { TradingSettings } from "../../../core/settings";
 import { AI_TRADE_TAG } from "../../../core/trading/exits";
 import { executeTick } from "../../../core/trading/tick";
 import type { TickPorts } from "../../../core/trading/tick";
+import type { EdgeTable } from "../../../core/research/edge-table";
+import { edgeEverywhere, edgeTable } from "../../support/edge-tables";
+import { renderMsg } from "../../../core/i18n";
+import { hasEdge } from "../../../core/research/edge-table";
+import { SHIPPED_EDGE_TABLE } from "../../../core/trading/edge-gate";
 
 const NOW = "2026-01-14T15:00:00.000000000Z"; // a Wednesday, 12:00 in São Paulo
 
@@ -48,6 +53,8 @@ function harness(
     licenceValid?: boolean;
     deferSync?: boolean;
     atBroker?: { losses?: number; open?: Trade[] };
+    /** The edge gate's table: these tests are about the executor's steps, so every pair has an edge unless said. */
+    edgeTable?: EdgeTable | null | "shipped";
   } = {},
 ) {
   const log: string[] = [];
@@ -87,7 +94,10 @@ function harness(
     decisions: { prepare: () => (log.push("prepare"), (input) => openDecision(input.instrument)) },
     clock: () => new Date(0),
   };
-  const ctx = { settings, timezone: "America/Sao_Paulo", licenceValid: opts.licenceValid ?? true, highWaterMark: null, runStartedAt: null };
+  const ctx = {
+    settings, timezone: "America/Sao_Paulo", licenceValid: opts.licenceValid ?? true, highWaterMark: null, runStartedAt: null,
+    ...(opts.edgeTable === "shipped" ? {} : { edgeTable: opts.edgeTable === undefined ? edgeEverywhere() : opts.edgeTable }),
+  };
   return { log, run: () => executeTick(ports, ctx) };
 }
 
@@ -207,5 +217,65 @@ describe("executeTick", () => {
     expect(report.stopped).toBeUndefined();
     expect(report.manageOnly?.manageOnly).toBe("licence");
     expect(h.log.some((l) => l.startsWith("order") || l.startsWith("record") || l === "prepare")).toBe(false);
+  });
+});
+
+describe("executeTick: the edge gate (issue 21)", () => {
+  const both = () => {
+    const settings = { ...defaultSettings(), instruments: ["EUR_USD", "GBP_USD"] };
+    settings.aiSettings.cooldownSec = 0;
+    return settings;
+  };
+  // Swing: EUR_USD tested without an edge, GBP_USD with one; everything else untested.
+  const table = edgeTable("untested", { "EUR_USD:swing": "no_edge", "GBP_USD:swing": "edge" });
+
+  it("an opening on a pair without a proven edge stays flat, is recorded with the reason, and sends no order", async () => {
+    const h = harness({ settings: both(), edgeTable: table });
+    const report = await h.run();
+    expect(h.log).toContain("record EUR_USD:no_edge,GBP_USD:go");
+    expect(h.log.filter((l) => l.startsWith("order"))).toEqual(["order GBP_USD"]);
+    const eur = report.decisions[0]!;
+    expect(eur.execute).toBe(false);
+    expect(eur.decision.action).toBe("none");
+    expect(eur.decision.units).toBeUndefined();
+    expect(eur.decision.reason).toBe("Sem vantagem estatística comprovada para EUR/USD no estilo Swing");
+    expect(renderMsg(eur.decision.reasonMsg, "pt")).toBe("Sem vantagem estatística comprovada para EUR/USD no estilo Swing");
+    expect(renderMsg(eur.decision.reasonMsg, "en")).toBe("No proven statistical edge for EUR/USD in the Swing style");
+    expect(renderMsg(eur.decision.reasonMsg, "es")).toBe("Sin ventaja estadística comprobada para EUR/USD en el estilo Swing");
+    expect(eur.verdict).toMatchObject({ allowed: false, code: "no_edge" });
+  });
+
+  it("the verdict is per style: untested counts as no edge, and the style is named in the reader's language", async () => {
+    const settings = both();
+    settings.aiSettings.tradingStyle = "day";
+    const h = harness({ settings, edgeTable: table });
+    const report = await h.run();
+    expect(h.log.some((l) => l.startsWith("order"))).toBe(false);
+    expect(report.decisions.map((d) => d.verdict.code)).toEqual(["no_edge", "no_edge"]);
+    expect(renderMsg(report.decisions[1]!.decision.reasonMsg, "pt")).toBe("Sem vantagem estatística comprovada para GBP/USD no estilo Day trade");
+    expect(renderMsg(report.decisions[1]!.decision.reasonMsg, "en")).toBe("No proven statistical edge for GBP/USD in the Day trading style");
+  });
+
+  it("a pair the user overrides trades despite no proven edge", async () => {
+    const settings = both();
+    settings.aiSettings.edgeOverrides = ["EUR_USD"];
+    const h = harness({ settings, edgeTable: table });
+    const report = await h.run();
+    expect(report.decisions.map((d) => d.execute)).toEqual([true, true]);
+    expect(h.log.filter((l) => l.startsWith("order"))).toEqual(["order EUR_USD", "order GBP_USD"]);
+  });
+
+  it("without a table in the context the shipped table gates; null (the research runner) turns the gate off", async () => {
+    const shipped = await harness({ settings: both(), edgeTable: "shipped" }).run();
+    const expected = ["EUR_USD", "GBP_USD"].map((i) => (hasEdge(SHIPPED_EDGE_TABLE, i, "swing") ? "ok" : "no_edge"));
+    expect(shipped.decisions.map((d) => d.verdict.code)).toEqual(expected);
+    const off = await harness({ settings: both(), edgeTable: null }).run();
+    expect(off.decisions.map((d) => d.execute)).toEqual([true, true]);
+  });
+
+  it("a rule that stops the bot still stops it on a pair without an edge", async () => {
+    const h = harness({ settings: both(), edgeTable: edgeTable("no_edge"), losses: 5 });
+    const report = await h.run();
+    expect(report.stopped?.stopBot).toBe("max_consecutive_losses");
   });
 });
