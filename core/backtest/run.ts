@@ -93,6 +93,19 @@ export interface BacktestOptions {
    * over the same options share it (the random baseline's band). Without it no curve is kept.
    */
   equityCurve?: { maxPoints: number };
+  /**
+   * Research (issue 21): tick instants (UTC ms, ascending) instead of the finest AI timeframe's bar
+   * closes — a strategy steps at its own timeframe (H4, D1) while stops and targets still act on the
+   * finest candles' price path between two ticks.
+   */
+  steps?: readonly number[];
+  /**
+   * Research (issue 21, core/research/strategies.ts): decides instead of the engine (no
+   * DecisionEngine is fed). `wants(now)` false = no instrument can open at this step: the tick is
+   * skipped (exits act at the broker meanwhile; the risk gate is evaluated at every tick that may
+   * enter, so entries see the same rules).
+   */
+  decisionSource?: { wants(now: number, openInstruments: ReadonlySet<string>): boolean; decide(input: StreamInput): Decision };
 }
 
 /** Most onProgress calls per run. */
@@ -135,6 +148,8 @@ export interface BacktestTrade {
   costs: string;
   /** Account currency at risk at entry: |entry − stop loss| × |units| × quote→account rate (4 decimals). */
   risk: string;
+  /** `risk` as % of the account's NAV when the order was placed, 2 decimals (issue 21: the real risk). */
+  riskPct: string | null;
   /** pnl / risk, 2 decimals. */
   rMultiple: string | null;
   result: "WIN" | "LOSS" | "BE";
@@ -165,6 +180,8 @@ export interface BacktestResult {
   ticksPerSecond?: number;
   /** NAV and balance along the run (only with `equityCurve`). */
   equity?: EquityPoint[];
+  /** Median and largest `riskPct` over the trades (% of NAV at entry, 2 decimals); null without trades. */
+  riskPct: { median: string; max: string } | null;
 }
 
 function toMs(v: Date | string | undefined, fallback: number): number {
@@ -247,14 +264,16 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     feeds.set(instrument, own);
     stepSeries.push(market.series(instrument, stepTf)!);
   }
-  const steps = stepTimes(stepSeries);
+  const steps = opts.steps ? [...opts.steps] : stepTimes(stepSeries);
   const stepMs = stepSeries[0]!.durMs;
   const account = new BacktestAccount(pricing, opts.accountCurrency, new Decimal(opts.initialBalance).toString(), steps[0]!, opts.costs);
 
   let clockMs = steps[0]!;
   const random = opts.entry;
   const noEntry = (d: Decision): Decision => ({ ...d, action: "none" });
+  const source = opts.decisionSource;
   const decideWith = (engine: DecisionEngine, input: StreamInput): Decision => {
+    if (source) return source.decide(input);
     if (!random) {
       const d = engine.decide(input);
       const keep = opts.entryFilter ? opts.entryFilter(d, { now: input.now, engine }) : true;
@@ -301,7 +320,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       for (const f of feeds.get(instrument)!) {
         while (f.i < f.candles.length && f.candles[f.i]!.time + f.durMs <= t) {
           const c = f.candles[f.i++]!;
-          engine.push(f.tf, c);
+          if (!source) engine.push(f.tf, c);
           if (f.tf === stepTf && c.time >= from) processed++;
         }
       }
@@ -319,6 +338,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       }
     }
     if (t < haltedUntil) continue;
+    if (source && !source.wants(t, new Set(account.openTrades().map((o) => o.instrument)))) continue;
     ticks++;
     const report = await executeTick(ports, { settings, timezone: tz, licenceValid: true, highWaterMark, runStartedAt, ...(opts.edgeGate !== undefined ? { edgeTable: opts.edgeGate || null } : {}) });
     highWaterMark = report.highWaterMark;
@@ -358,6 +378,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     blocked: account.blocked,
     newsBlocked,
     ...(equity ? { equity } : {}),
+    riskPct: riskPctSummary(trades),
   };
   if (opts.clock && started !== undefined) {
     const ms = opts.clock() - started;
@@ -366,6 +387,18 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     result.ticksPerSecond = ms > 0 ? Math.round((ticks / ms) * 1000) : undefined;
   }
   return result;
+}
+
+/**
+ * Median and maximum of the trades' risk % of NAV at entry (issue 21: automatic sizing risks 1 % only
+ * when the leverage cap does not bind). Median of an even count: the mean of the two middle values.
+ */
+export function riskPctSummary(trades: readonly Pick<BacktestTrade, "riskPct">[]): { median: string; max: string } | null {
+  const list = trades.flatMap((t) => (t.riskPct === null ? [] : [new Decimal(t.riskPct)])).sort((a, b) => a.cmp(b));
+  if (list.length === 0) return null;
+  const mid = Math.floor(list.length / 2);
+  const median = list.length % 2 ? list[mid]! : list[mid - 1]!.add(list[mid]!).div(2);
+  return { median: median.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2), max: list.at(-1)!.toFixed(2) };
 }
 
 /** The account's closed trades, in open order, with the decisions that opened them. */
@@ -383,6 +416,7 @@ function closedTrades(account: BacktestAccount, pricing: Pricing): BacktestTrade
     const openMs = Date.parse(t.openTime);
     const rate = pricing.rate(spec.quote, account.account.currency, openMs);
     const risk = new Decimal(formatMoney(entry.sub(decision.stopLoss!).abs().mul(units.abs()).mul(rate)));
+    const nav = account.navAtEntry.get(decision.id);
     const costs = account.costs.get(t.id) ?? new Decimal(0);
     const pnl = new Decimal(t.realizedPL).sub(costs);
     const closing = getTx(account.account, t.closingTransactionIDs[t.closingTransactionIDs.length - 1] ?? "");
@@ -408,6 +442,7 @@ function closedTrades(account: BacktestAccount, pricing: Pricing): BacktestTrade
       pnl: formatMoney(pnl),
       costs: formatMoney(costs),
       risk: formatMoney(risk),
+      riskPct: nav && new Decimal(nav).gt(0) ? risk.div(nav).mul(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2) : null,
       rMultiple: risk.gt(0) ? pnl.div(risk).toFixed(2) : null,
       result: pnl.gt(0) ? "WIN" : pnl.lt(0) ? "LOSS" : "BE",
     });

@@ -7,7 +7,7 @@ import { allowedShare, researchBaseline, timeBlackoutCalendar } from "../../../c
 import { CANDIDATES, flipDecision, inOverlapSession, regimeFilter, sessionFilter, trendOnlyFilter, volTargetFilter } from "../../../core/research/candidates";
 import { defaultSettings } from "../../../core/settings";
 import { loadCsvCandles } from "../../../server/cli/candle-files";
-import { bestPooled } from "../../../server/cli/research";
+import { bestPooled } from "../../../server/cli/research-short";
 
 const NOON = new Date("2026-02-17T12:00:00Z"); // a Tuesday, normal spread (EUR_USD 1.0 pip)
 
@@ -113,7 +113,7 @@ describe("time-filtered random baseline", () => {
     const candles = { EUR_USD: loadCsvCandles("data", "EUR_USD") };
     const from = "2026-02-16T00:00:00Z";
     const to = "2026-02-21T00:00:00Z";
-    const opts = { instruments: ["EUR_USD"], candles, settings: { ...defaultSettings(), maxDrawdownPct: 100 }, initialBalance: "10000", accountCurrency: "USD", from, to, entryFilter: sessionFilter() };
+    const opts = { instruments: ["EUR_USD"], candles, settings: { ...defaultSettings(), maxDrawdownPct: 100 }, initialBalance: "10000", accountCurrency: "USD", from, to, entryFilter: sessionFilter(), edgeGate: false as const };
     const strategy = await runBacktest(opts);
     const times = candles.EUR_USD.M5!.filter((c) => c.time >= Date.parse(from) && c.time < Date.parse(to)).map((c) => c.time + 300_000);
     const b = await researchBaseline(opts, strategy, 2, inOverlapSession, times);

@@ -6,7 +6,7 @@ import { freshSignalFilter, inOverlapSession, sessionFilter } from "../../../cor
 import { maxDrawdownPct, tradeMetrics, walkForwardFolds, WEEK_MS } from "../../../core/research/walkforward";
 import { defaultSettings } from "../../../core/settings";
 import { loadCsvCandles } from "../../../server/cli/candle-files";
-import { tradesInside } from "../../../server/cli/research";
+import { tradesInside } from "../../../server/cli/research-short";
 
 const START = Date.parse("2026-01-04T00:00:00Z");
 const END = Date.parse("2026-04-03T21:00:00Z");
@@ -78,7 +78,7 @@ describe("candidates", () => {
 
   it("session filter: the backtest opens trades only between 12:00 and 16:00 UTC, which the default does not", async () => {
     const candles = { EUR_USD: loadCsvCandles("data", "EUR_USD") };
-    const opts = { instruments: ["EUR_USD"], candles, settings: { ...defaultSettings(), maxDrawdownPct: 100 }, initialBalance: "10000", accountCurrency: "USD", from: "2026-02-16T00:00:00Z", to: "2026-02-28T00:00:00Z" };
+    const opts = { instruments: ["EUR_USD"], candles, settings: { ...defaultSettings(), maxDrawdownPct: 100 }, initialBalance: "10000", accountCurrency: "USD", from: "2026-02-16T00:00:00Z", to: "2026-02-28T00:00:00Z", edgeGate: false as const };
     const plain = await runBacktest(opts);
     const session = await runBacktest({ ...opts, entryFilter: sessionFilter() });
     expect(plain.trades.some((t) => !inOverlapSession(new Date(t.entryTime)))).toBe(true);
