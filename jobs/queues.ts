@@ -107,12 +107,14 @@ export const pushSendQueue = {
  * One user's backtest run (issue 12, ADR 0019: a row of `backtest_runs`). No pg-boss retry: the
  * handler stores a failure on the row itself, and a crashed run is failed by the stale sweep
  * (app/services/backtest/runs.server.ts `failStaleRuns`), so a retry could only repeat it.
- * singletonKey = run id.
+ * singletonKey = run id. Expiry 3600 s: a run on the long history (issue 21) may take many minutes on a
+ * loaded machine (docs/BENCHMARKS.md "Backtest on the long history"); an expired job would free the
+ * worker while the run still computes, letting a second run start beside it.
  */
 export const backtestRunQueue = {
   name: "backtest-run",
   payload: z.object({ runId: z.uuid() }),
-  options: { retryLimit: 0, expireInSeconds: 900, deadLetter: DEAD_LETTER_QUEUE },
+  options: { retryLimit: 0, expireInSeconds: 3600, deadLetter: DEAD_LETTER_QUEUE },
 };
 
 export const ALL_QUEUES = [botSchedulerQueue, emailSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue, pushNotifyQueue, pushSendQueue, calendarRefreshQueue, backtestRunQueue];

@@ -23,6 +23,7 @@ import { getConnection } from "~/services/broker.server";
 import { DomainError } from "~/services/errors.server";
 import { getSettings } from "~/services/settings.server";
 import { ReportCard } from "~/components/research/report-card";
+import { LongSourceHint, LongSourceOption, PickSourceButton } from "~/components/backtest/long-source";
 import { reportCard } from "~/services/research/edge-table.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "backtest", "metaTitle");
@@ -33,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [offer, runs, settings, conn] = await Promise.all([sourceOffer(user.id), listRuns(user.id), getSettings(user.id), getConnection(user.id)]);
   const compareIds = url.searchParams.getAll("compare");
   const compared = compareIds.length ? (await getRuns(user.id, compareIds)).filter((r) => r.status === "done" && r.result) : [];
-  return { offer, defaults: defaultForm(offer), runs, settings, reportCard: reportCard(settings, settings.aiSettings.tradingStyle), currency: conn?.account_currency ?? "USD", compared, compareAsked: compareIds.length > 0, maxDays: MAX_PERIOD_DAYS };
+  return { offer, defaults: defaultForm(offer, url.searchParams.get("source")), longDefaults: defaultForm(offer, "long"), runs, settings, reportCard: reportCard(settings, settings.aiSettings.tradingStyle), currency: conn?.account_currency ?? "USD", compared, compareAsked: compareIds.length > 0, maxDays: MAX_PERIOD_DAYS };
 }
 
 interface ActionResult {
@@ -73,11 +74,12 @@ export default function BacktestPage() {
   const submitting = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const v = failed?.values;
   const [source, setSource] = useState<string>(String(v?.source ?? d.defaults?.source ?? "shipped"));
-  const range = source === "broker" ? d.offer.broker : d.offer.shipped;
-  const checked = new Set<string>((v?.instruments as string[] | undefined) ?? d.defaults?.instruments ?? []);
-  const sameDefaults = d.defaults?.source === source;
-  const fromDefault = String(v?.from ?? (sameDefaults ? d.defaults?.from : range?.minDate) ?? "");
-  const toDefault = String(v?.to ?? (sameDefaults ? d.defaults?.to : range?.maxDate) ?? "");
+  const range = source === "broker" ? d.offer.broker : source === "long" ? d.offer.long : d.offer.shipped;
+  const defaults = source === "long" ? d.longDefaults : d.defaults;
+  const checked = new Set<string>((v?.instruments as string[] | undefined) ?? defaults?.instruments ?? []);
+  const sameDefaults = defaults?.source === source;
+  const fromDefault = String(v?.from ?? (sameDefaults ? defaults?.from : range?.minDate) ?? "");
+  const toDefault = String(v?.to ?? (sameDefaults ? defaults?.to : range?.maxDate) ?? "");
   const doneRuns = d.runs.filter((r) => r.status === "done");
   const labels = d.compared.map((r, i) => `${t("compare.run", { n: i + 1 })} · ${pairsLabel(r.params.instruments)}`);
 
@@ -110,7 +112,9 @@ export default function BacktestPage() {
                     <input type="radio" name="source" value="broker" checked={source === "broker"} onChange={() => setSource("broker")} disabled={!d.offer.broker} className="h-4 w-4 accent-emerald-500" />
                     {d.offer.broker ? t("form.sourceBroker") : t("form.sourceBrokerOff")}
                   </label>
+                  {d.offer.long && <LongSourceOption long={d.offer.long} checked={source === "long"} onPick={() => setSource("long")} />}
                 </div>
+                {d.offer.long && <PickSourceButton />}
               </fieldset>
               <fieldset>
                 <legend className="mb-1.5 text-sm font-medium text-slate-300">{t("form.pairs")}</legend>
@@ -135,7 +139,8 @@ export default function BacktestPage() {
                     className="mt-1 block min-h-11 w-full rounded-xl border border-white/10 bg-slate-950/60 px-3 text-slate-100" />
                 </label>
               </div>
-              {range && <p className="text-xs text-slate-500">{t("form.rangeHint", { from: range.minDate, to: range.maxDate, days: d.maxDays })}</p>}
+              {range && <p className="text-xs text-slate-500">{t("form.rangeHint", { from: range.minDate, to: range.maxDate, days: source === "long" ? d.offer.long?.maxDays : d.maxDays })}</p>}
+              {source === "long" && d.offer.long && <LongSourceHint long={d.offer.long} />}
               <label className="block text-sm text-slate-300">
                 {t("form.balance", { currency: d.currency })}
                 <input type="number" name="initialBalance" min={100} max={10000000} step="0.01" defaultValue={String(v?.initialBalance || 10000)}

@@ -78,10 +78,15 @@ export default function BacktestRunPage() {
           <h1 className="text-2xl font-bold text-white">{t("runTitle", { pairs: pairsLabel(p.instruments) })}</h1>
           <StatusBadge status={active ? live.status : run.status} />
         </div>
-        <p className="text-sm text-slate-400">
+        <p className="text-sm text-slate-400" data-testid="run-period">
           {t("runPeriod", { from: p.from, to: p.to, source: t(`source.${p.source}`), balance: d.money(p.initialBalance, p.accountCurrency) })}
           {run.durationMs != null && run.status === "done" && <> · {t("duration", { seconds: d.number(run.durationMs / 1000, 1) })}</>}
         </p>
+        {p.source === "long" && (
+          <p className="text-xs text-slate-500" data-testid="run-source">
+            {t("longNote", { from: p.from, to: p.to })}
+          </p>
+        )}
       </div>
 
       {active && (

@@ -90,6 +90,12 @@ const schema = z.object({
   OANDA_LIVE_STREAM_URL: url.optional(),
   SIM_SPEED: z.coerce.number().positive().max(100_000).default(1),
   SIM_DATA_DIR: z.string().min(1).default("data"),
+  /**
+   * Long-history candle folder of the backtest page (issue 21; app/services/backtest/long-history.server.ts),
+   * `<PAIR>_H1.csv` BID files read in place, resolved from the working directory. The source is offered
+   * only while the folder exists; a path that does not exist turns it off.
+   */
+  FX_LONG_DIR: z.string().min(1).default("../shared/data/fx-long"),
   SIM_PORT: port.default(4001),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "deve começar com smtp:// ou smtps://").optional(),
   MAIL_FROM: z.string().min(3).optional(),

@@ -22,6 +22,8 @@ import { DomainError, NotFoundError, RateLimitedError, ServiceUnavailableError, 
 import { logger } from "../logger.server";
 import { getSettings } from "../settings.server";
 import { brokerCandles, brokerRange, MAX_PERIOD_DAYS, shippedCandles, shippedRange, type SourceRange } from "./data.server";
+import { conversionPairs, onH1 } from "../../../core/backtest/long-history";
+import { commonRange, longCandles, longRange, type LongRange } from "./long-history.server";
 import { BASELINE_SEEDS, CURVE_POINTS, type CandleSource, type CurvePoint, type RunParams, type RunResult, type RunStatus, type RunView } from "./types";
 
 export { BASELINE_SEEDS, CURVE_POINTS };
@@ -34,6 +36,8 @@ export const STALE_RUNNING_SECONDS = 180;
 export const STALE_QUEUED_SECONDS = 900;
 /** Progress is written when it moved by at least this many points. */
 export const PROGRESS_STEP = 5;
+/** …or when this long passed since the last write (ms), well inside STALE_RUNNING_SECONDS. */
+export const PROGRESS_HEARTBEAT_MS = 30_000;
 /** Initial balance when the user gives none (account currency). */
 export const DEFAULT_INITIAL_BALANCE = "10000";
 /** Share of the progress bar taken by the strategy's own run (the baseline seeds take the rest). */
@@ -91,17 +95,30 @@ export interface SourceOffer {
   shipped: SourceRange | null;
   /** Null without a broker connection. */
   broker: SourceRange | null;
+  /** The long H1 history (issue 21); null when its folder (FX_LONG_DIR) is absent. */
+  long: LongRange | null;
 }
 
 /** The sources, their pairs and date ranges for a user. */
 export async function sourceOffer(userId: string): Promise<SourceOffer> {
   const conn = await getConnection(userId);
-  return { shipped: shippedRange(), broker: conn ? brokerRange(brokerNow(conn)) : null };
+  return { shipped: shippedRange(), broker: conn ? brokerRange(brokerNow(conn)) : null, long: longRange() };
 }
 
-/** Default form values: the last three months of the shipped data (else of the broker's), all pairs' first. */
-export function defaultForm(offer: SourceOffer): { source: CandleSource; instruments: string[]; from: string; to: string } | null {
-  const source: CandleSource | null = offer.shipped ? "shipped" : offer.broker ? "broker" : null;
+/**
+ * Default form values: the last three months of the shipped data (else of the broker's), all pairs'
+ * first; `asked` (the page's `?source=`) picks the source when it is offered: "long" = its EUR_USD
+ * (else first pair) over the last year of that pair's data.
+ */
+export function defaultForm(offer: SourceOffer, asked?: string | null): { source: CandleSource; instruments: string[]; from: string; to: string } | null {
+  if (asked === "long" && offer.long) {
+    const pair = offer.long.instruments.includes("EUR_USD") ? "EUR_USD" : offer.long.instruments[0]!;
+    const r = offer.long.ranges[pair]!;
+    const to = Date.parse(r.maxDate);
+    const from = Math.max(Date.parse(r.minDate), to - 364 * DAY_MS);
+    return { source: "long", instruments: [pair], from: new Date(from).toISOString().slice(0, 10), to: r.maxDate };
+  }
+  const source: CandleSource | null = asked === "broker" && offer.broker ? "broker" : offer.shipped ? "shipped" : offer.broker ? "broker" : null;
   if (!source) return null;
   const r = offer[source]!;
   const to = Date.parse(r.maxDate);
@@ -111,24 +128,30 @@ export function defaultForm(offer: SourceOffer): { source: CandleSource; instrum
 
 /**
  * Validates a create request against what the sources offer (1–3 pairs of the source, a period of
- * whole UTC days inside its range, ≤ MAX_PERIOD_DAYS, an initial balance 100–10,000,000).
+ * whole UTC days inside its range — on the long history inside every chosen pair's own range —,
+ * ≤ MAX_PERIOD_DAYS (long history: its `maxDays`), an initial balance 100–10,000,000).
  * @throws ValidationError (400) naming the field, in Portuguese for a pt reader.
  */
 export function validateRequest(body: unknown, offer: SourceOffer): Omit<RunParams, "settings" | "accountCurrency" | "seeds"> {
   const parsed = bodySchema.safeParse(body ?? {});
   if (!parsed.success) throw invalid("body");
   const b = parsed.data;
-  if (b.source !== "shipped" && b.source !== "broker") throw invalid("source", undefined, "source");
+  if (b.source !== "shipped" && b.source !== "broker" && b.source !== "long") throw invalid("source", undefined, "source");
   const range = offer[b.source];
-  if (!range) throw invalid(b.source === "broker" ? "noBroker" : "noData", undefined, "source");
+  if (!range) throw invalid(b.source === "broker" ? "noBroker" : b.source === "long" ? "noLong" : "noData", undefined, "source");
   const raw = b.instruments ?? (b.instrument === undefined ? [] : Array.isArray(b.instrument) ? b.instrument : [b.instrument]);
   const instruments = [...new Set(raw)];
   if (instruments.length < 1 || instruments.length > 3) throw invalid("instruments", { max: 3 }, "instruments");
   for (const i of instruments) if (!range.instruments.includes(i)) throw invalid("instrumentUnavailable", { instrument: i.slice(0, 20) }, "instruments");
   if (!b.from || !b.to || !DATE.test(b.from) || !DATE.test(b.to) || !Number.isFinite(Date.parse(b.from)) || !Number.isFinite(Date.parse(b.to)))
     throw invalid("dates", undefined, b.from && DATE.test(b.from) ? "to" : "from");
-  if (b.from < range.minDate || b.to > range.maxDate || b.from > b.to) throw invalid("range", { min: range.minDate, max: range.maxDate }, "from");
-  if ((Date.parse(b.to) - Date.parse(b.from)) / DAY_MS + 1 > MAX_PERIOD_DAYS) throw invalid("tooLong", { days: MAX_PERIOD_DAYS }, "to");
+  const span = b.source === "long" ? (commonRange(offer.long!, instruments) ?? { minDate: "", maxDate: "" }) : range;
+  if (!span.minDate || b.from < span.minDate || b.to > span.maxDate || b.from > b.to) {
+    if (!span.minDate) throw invalid("noCommonRange", undefined, "instruments");
+    throw invalid("range", { min: span.minDate, max: span.maxDate }, "from");
+  }
+  const maxDays = b.source === "long" ? offer.long!.maxDays : MAX_PERIOD_DAYS;
+  if ((Date.parse(b.to) - Date.parse(b.from)) / DAY_MS + 1 > maxDays) throw invalid("tooLong", { days: maxDays }, "to");
   const balance = Number(b.initialBalance ?? DEFAULT_INITIAL_BALANCE);
   if (!Number.isFinite(balance) || balance < 100 || balance > 10_000_000) throw invalid("balance", undefined, "initialBalance");
   return { instruments, source: b.source, from: b.from, to: b.to, initialBalance: String(Math.round(balance * 100) / 100) };
@@ -246,6 +269,7 @@ export function toRunResult(r: BacktestResult, base: BaselineResult, coreMs: num
     stepTimeframe: r.stepTimeframe,
     spreadPips: r.spreadPips,
     coreMs: Math.round(coreMs),
+    riskPct: r.riskPct,
   };
 }
 
@@ -269,10 +293,14 @@ export async function executeRun(runId: string): Promise<void> {
   if (!row) return;
   const started = performance.now();
   let written = 0;
+  let writtenAt = performance.now();
   const setProgress = (pct: number): Promise<void> => {
     const p = Math.min(99, Math.floor(pct));
-    if (p < written + PROGRESS_STEP) return new Promise((resolve) => setImmediate(resolve));
-    written = p;
+    // Every PROGRESS_STEP points, and at least every PROGRESS_HEARTBEAT_MS on a long run (the long
+    // history: 5 points can take minutes), so the stale sweep never takes a live run for dead.
+    if (p < written + PROGRESS_STEP && performance.now() - writtenAt < PROGRESS_HEARTBEAT_MS) return new Promise((resolve) => setImmediate(resolve));
+    written = Math.max(written, p);
+    writtenAt = performance.now();
     return sql`update backtest_runs set progress = ${p}, updated_at = now() where id = ${runId} and status = 'running'`.then(() => undefined);
   };
   try {
@@ -280,6 +308,13 @@ export async function executeRun(runId: string): Promise<void> {
     const candles: Record<string, CandlesByTimeframe> = {};
     if (p.source === "shipped") {
       for (const i of p.instruments) candles[i] = shippedCandles(i);
+    } else if (p.source === "long") {
+      // Read in place (FX_LONG_DIR), bid → mid; the period plus its warm-up; the pairs that convert
+      // a cross's quote currency (EUR_GBP → GBP_USD) ride along untraded.
+      const fromMs = Date.parse(p.from);
+      const toMs = Date.parse(p.to) + DAY_MS;
+      const offered = longRange()?.instruments ?? [];
+      for (const i of [...p.instruments, ...conversionPairs(p.instruments, p.accountCurrency, offered)]) candles[i] = longCandles(i, fromMs, toMs);
     } else {
       const { client } = await requireBroker(row.user_id);
       const fromMs = Date.parse(p.from);
@@ -294,7 +329,8 @@ export async function executeRun(runId: string): Promise<void> {
     const opts: BacktestOptions = {
       instruments: p.instruments,
       candles,
-      settings: p.settings,
+      // The long history has H1 bars only: the AI decides on H1 there (core/backtest/long-history.ts onH1).
+      settings: p.source === "long" ? onH1(p.settings) : p.settings,
       from: `${p.from}T00:00:00Z`,
       to: new Date(Date.parse(p.to) + DAY_MS).toISOString(),
       initialBalance: p.initialBalance,

@@ -14,7 +14,20 @@ export const BASELINE_SEEDS = 8;
 export const CURVE_POINTS = 1500;
 
 export type RunStatus = "queued" | "running" | "done" | "failed";
-export type CandleSource = "shipped" | "broker";
+
+/** What the long-history source offers (issue 21): its pairs, the union of their days, each pair's own days, the period limit. */
+export interface LongRange {
+  instruments: string[];
+  /** Inclusive UTC days (YYYY-MM-DD): the earliest first day and the latest last day of the pairs. */
+  minDate: string;
+  maxDate: string;
+  /** Inclusive UTC days of each pair's H1 file. */
+  ranges: Record<string, { minDate: string; maxDate: string }>;
+  /** Longest period of a run on this source, days. */
+  maxDays: number;
+}
+/** shipped: data/ (the simulator's 2026 files); broker: the user's broker; long: the long H1 history (FX_LONG_DIR, issue 21). */
+export type CandleSource = "shipped" | "broker" | "long";
 
 /** What a run was asked, with the settings snapshot it used. */
 export interface RunParams {
@@ -59,6 +72,8 @@ export interface RunResult {
   spreadPips: Record<string, string>;
   /** Wall time of the strategy's run alone, ms. */
   coreMs: number;
+  /** Median and largest risk per trade, % of NAV at entry (issue 21); absent in runs stored before. */
+  riskPct?: { median: string; max: string } | null;
 }
 
 /** A run as the API returns it. */
