@@ -7,6 +7,7 @@ import { runBacktest } from "../../../core/backtest/run";
 import type { BacktestResult } from "../../../core/backtest/run";
 import { renderMsg } from "../../../core/i18n";
 import { defaultSettings } from "../../../core/settings";
+import { edgeEverywhere } from "../../support/edge-tables";
 
 const DATA = "/work/shared/data/fx";
 
@@ -46,7 +47,7 @@ function consistent(r: BacktestResult, initial: string): void {
 describe("backtest on real data", () => {
   it("EUR_USD 2026 slice: same engine and risk gate, consistent stats", { timeout: 60_000 }, async () => {
     const candlesByTf = loadCsvCandles(DATA, "EUR_USD");
-    const opts = { instruments: ["EUR_USD"], candles: { EUR_USD: candlesByTf }, settings: defaultSettings(), from: "2026-01-12T00:00:00Z", to: "2026-02-07T00:00:00Z", initialBalance: "10000", accountCurrency: "USD" };
+    const opts = { instruments: ["EUR_USD"], candles: { EUR_USD: candlesByTf }, settings: defaultSettings(), from: "2026-01-12T00:00:00Z", to: "2026-02-07T00:00:00Z", initialBalance: "10000", accountCurrency: "USD", edgeGate: edgeEverywhere() };
     const r = await runBacktest(opts);
     expect(r.stepTimeframe).toBe("M5");
     expect(r.candles).toBeGreaterThan(5000);
@@ -63,7 +64,7 @@ describe("backtest on real data", () => {
   });
 
   it("commission and financing as options: charged per fill and per rollover, in each trade's P&L", { timeout: 60_000 }, async () => {
-    const opts = { instruments: ["EUR_USD"], candles: { EUR_USD: loadCsvCandles(DATA, "EUR_USD") }, settings: defaultSettings(), from: "2026-01-12T00:00:00Z", to: "2026-01-24T00:00:00Z", initialBalance: "10000", accountCurrency: "USD" };
+    const opts = { instruments: ["EUR_USD"], candles: { EUR_USD: loadCsvCandles(DATA, "EUR_USD") }, settings: defaultSettings(), from: "2026-01-12T00:00:00Z", to: "2026-01-24T00:00:00Z", initialBalance: "10000", accountCurrency: "USD", edgeGate: edgeEverywhere() };
     const free = await runBacktest(opts);
     expect(free.trades.every((t) => t.costs === "0.0000")).toBe(true);
     const r = await runBacktest({ ...opts, costs: { commissionPerLot: "3.5", financingPctPerYear: "2" } });
@@ -82,7 +83,7 @@ describe("backtest on real data", () => {
     const candlesByTf = loadCsvCandles(`${DATA}/histdata_2016`, "USD_JPY");
     const s = defaultSettings();
     s.aiSettings.tradingStyle = "day";
-    const r = await runBacktest({ instruments: ["USD_JPY"], candles: { USD_JPY: candlesByTf }, settings: s, to: "2016-03-01T00:00:00Z", initialBalance: "10000", accountCurrency: "USD" });
+    const r = await runBacktest({ instruments: ["USD_JPY"], candles: { USD_JPY: candlesByTf }, settings: s, to: "2016-03-01T00:00:00Z", initialBalance: "10000", accountCurrency: "USD", edgeGate: edgeEverywhere() });
     expect(r.trades.length).toBeGreaterThan(10);
     consistent(r, "10000");
     expect(r.trades[0]!.stopLoss).toMatch(/^1\d\d\.\d{3}$/);
@@ -114,7 +115,7 @@ describe("hand-built series", () => {
     s.aiSettings.autoTimeframeSelection = false;
     s.timeframe = "M5";
     s.aiSettings.indicators = { ema: true, macd: true, rsi: false, bollinger: false, stochastic: false };
-    const r = await runBacktest({ instruments: ["EUR_USD"], candles: { EUR_USD: { M5: m5 } }, settings: s, initialBalance: "10000", accountCurrency: "USD" });
+    const r = await runBacktest({ instruments: ["EUR_USD"], candles: { EUR_USD: { M5: m5 } }, settings: s, initialBalance: "10000", accountCurrency: "USD", edgeGate: edgeEverywhere() });
     const t = r.trades[0]!;
     expect(t.side).toBe("buy");
     expect(t.exitReason).toBe("TAKE_PROFIT");

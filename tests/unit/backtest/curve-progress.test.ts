@@ -9,6 +9,7 @@ import type { BacktestOptions, BacktestResult } from "../../../core/backtest/run
 import { Decimal } from "../../../core/decimal";
 import { defaultSettings } from "../../../core/settings";
 import { loadCsvCandles } from "../../../server/cli/candle-files";
+import { edgeEverywhere } from "../../support/edge-tables";
 
 const opts: BacktestOptions = {
   instruments: ["EUR_USD"],
@@ -18,6 +19,7 @@ const opts: BacktestOptions = {
   to: "2026-02-07T00:00:00Z",
   initialBalance: "10000",
   accountCurrency: "USD",
+  edgeGate: edgeEverywhere(),
 };
 
 describe("runBacktest: progress and equity curve", () => {

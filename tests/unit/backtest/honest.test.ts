@@ -11,11 +11,12 @@ import type { BacktestOptions, BacktestResult } from "../../../core/backtest/run
 import { tradingDayStart } from "../../../core/risk/trading-day";
 import { defaultSettings } from "../../../core/settings";
 import { loadCsvCandles } from "../../../server/cli/candle-files";
+import { edgeEverywhere } from "../../support/edge-tables";
 
 const DATA = "/work/shared/data/fx";
 
 describe("exact risk limits in the backtest", () => {
-  const opts: BacktestOptions = { instruments: ["GBP_USD"], candles: { GBP_USD: loadCsvCandles(DATA, "GBP_USD") }, settings: defaultSettings(), initialBalance: "10000", accountCurrency: "USD" };
+  const opts: BacktestOptions = { instruments: ["GBP_USD"], candles: { GBP_USD: loadCsvCandles(DATA, "GBP_USD") }, settings: defaultSettings(), initialBalance: "10000", accountCurrency: "USD", edgeGate: edgeEverywhere() };
   let r: BacktestResult;
   beforeAll(async () => {
     r = await runBacktest(opts);
@@ -66,6 +67,7 @@ describe("random-entry baseline", () => {
     const opts: BacktestOptions = {
       instruments: ["EUR_USD"], candles: { EUR_USD: loadCsvCandles(DATA, "EUR_USD") }, settings: defaultSettings(),
       from: "2026-01-12T00:00:00Z", to: "2026-02-07T00:00:00Z", initialBalance: "10000", accountCurrency: "USD",
+      edgeGate: edgeEverywhere(),
     };
     const strategy = await runBacktest(opts);
     const base = await randomBaseline(opts, strategy, 5);

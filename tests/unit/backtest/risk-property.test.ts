@@ -13,6 +13,7 @@ import { MAX_CONSECUTIVE_LOSSES } from "../../../core/risk";
 import { marketCloseWindow, withinTradingHours } from "../../../core/risk/market-hours";
 import { nextTradingDayStart, tradingDayStart } from "../../../core/risk/trading-day";
 import { defaultSettings } from "../../../core/settings";
+import { edgeEverywhere } from "../../support/edge-tables";
 
 const TZ = "America/Sao_Paulo";
 
@@ -58,7 +59,7 @@ describe("risk limits hold on random price paths", () => {
     for (let seed = 1; seed <= 30; seed++) {
       const r = await runBacktest({
         instruments: ["EUR_USD"], candles: { EUR_USD: randomPath(seed, 3) }, settings, from: "2026-01-05T00:00:00Z",
-        initialBalance: "10000", accountCurrency: "USD", timezone: TZ,
+        initialBalance: "10000", accountCurrency: "USD", timezone: TZ, edgeGate: edgeEverywhere(),
         entry: { kind: "random", probability: 0.3, random: mulberry32(1000 + seed) },
       });
       const trades = r.trades;

@@ -11,6 +11,7 @@ import { CalendarIndex, newsCalendar, parseCalendarCsv } from "../../../core/cal
 import { defaultSettings } from "../../../core/settings";
 import { loadCsvCandles } from "../../../server/cli/candle-files";
 import { readFileSync } from "node:fs";
+import { edgeEverywhere } from "../../support/edge-tables";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const events = parseCalendarCsv(readFileSync(path.join(root, "data/calendar/ff_high_impact_2025-07_2026-01.csv"), "utf8"));
@@ -31,6 +32,7 @@ async function run(withCalendar: boolean): Promise<BacktestResult> {
     to: "2026-01-31T00:00:00Z",
     initialBalance: "10000",
     accountCurrency: "USD",
+    edgeGate: edgeEverywhere(),
     ...(withCalendar ? { calendar: newsCalendar(new CalendarIndex(events), settings.aiSettings.news) } : {}),
   });
 }
