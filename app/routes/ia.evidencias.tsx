@@ -9,6 +9,7 @@
  */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import clsx from "clsx";
 import { useTranslation } from "react-i18next";
 import type { EdgeFigures, EdgeRow, EdgeVerdict } from "../../core/research/edge-table";
 import { TRADING_STYLES, type TradingStyle } from "../../core/settings";
@@ -64,19 +65,30 @@ function FiguresRow({ label, verdict, figures, testId, instrument, style }: { la
     >
       <th scope="row" className="flex items-center justify-between gap-2 pb-1 text-left font-semibold text-slate-100 md:table-cell md:whitespace-nowrap md:px-2 md:py-2">
         {label}
-        <Badge tone={verdictTone(verdict)} className="md:hidden">
+        <Badge tone={verdictTone(verdict)} className="shrink-0 whitespace-nowrap md:hidden">
           {t(`research:badge.${verdict}`)}
         </Badge>
       </th>
       <td className="hidden md:table-cell md:px-2 md:py-2" data-col="verdict">
-        <Badge tone={verdictTone(verdict)}>{t(`research:badge.${verdict}`)}</Badge>
+        <Badge tone={verdictTone(verdict)} className="whitespace-nowrap">
+          {t(`research:badge.${verdict}`)}
+        </Badge>
       </td>
+      {!figures && (
+        <td className="block text-sm text-slate-400 md:hidden" data-testid="evidence-row-empty">
+          {t("noFigures")}
+        </td>
+      )}
       {COLUMNS.map((c) => (
         <td
           key={c}
           data-col={c}
           data-label={t(`col.${c}`)}
-          className="flex justify-between gap-3 py-0.5 text-sm tabular-nums text-slate-200 before:text-slate-400 before:content-[attr(data-label)] md:table-cell md:whitespace-nowrap md:px-2 md:py-2 md:text-right md:before:content-none"
+          className={clsx(
+            "justify-between gap-3 py-0.5 text-sm tabular-nums text-slate-200 before:text-slate-400 before:content-[attr(data-label)] md:table-cell md:whitespace-nowrap md:px-2 md:py-2 md:text-right md:before:content-none",
+            // Under 768 px an untested row shows one line instead of eleven dashes.
+            figures ? "flex" : "hidden",
+          )}
         >
           {values[c]}
         </td>
@@ -134,7 +146,11 @@ export default function EvidencePage() {
           <Card
             key={style}
             title={t(`research:style.${style}`)}
-            action={<Badge tone={verdictTone(verdict)}>{t(`research:badge.${verdict}`)}</Badge>}
+            action={
+              <Badge tone={verdictTone(verdict)} className="whitespace-nowrap">
+                {t(`research:badge.${verdict}`)}
+              </Badge>
+            }
             data-testid="evidence-style"
             data-style={style}
             data-verdict={verdict}

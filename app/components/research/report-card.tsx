@@ -41,11 +41,12 @@ export function ReportCard({ card, className }: { card: ReportCardView; classNam
   const tone = verdictTone(card.verdict);
   const f = card.figures ? formatEdgeFigures(card.figures, fmt.locale) : null;
   const span = card.figures ? yearSpan(card.figures.firstYear, card.figures.lastYear) : "—";
+  const sentence = verdictSentenceKey(card.verdict, card.style);
   return (
     <Card
       title={t("card.title", { style: t(`style.${card.style}`) })}
       action={
-        <Badge tone={tone} data-testid="report-badge">
+        <Badge tone={tone} className="shrink-0 whitespace-nowrap" data-testid="report-badge">
           {t(`badge.${card.verdict}`)}
         </Badge>
       }
@@ -55,7 +56,7 @@ export function ReportCard({ card, className }: { card: ReportCardView; classNam
       data-verdict={card.verdict}
     >
       <p className={clsx("text-sm font-medium leading-snug", SENTENCE_COLOUR[tone])} data-testid="report-verdict">
-        {t(verdictSentenceKey(card.verdict, card.style), { span })}
+        {t(sentence, { span })}
       </p>
 
       {f && (
@@ -73,15 +74,17 @@ export function ReportCard({ card, className }: { card: ReportCardView; classNam
         </dl>
       )}
 
-      <p className="mt-3 text-xs text-slate-400">
-        {f && (
-          <>
-            {t("card.testYears")}: <span data-testid="report-test-years">{f.testYears}</span> ·{" "}
-          </>
-        )}
-        {t("card.subtitle")}{" "}
-        <span data-testid="report-study">{card.generatedAt ? t("card.study", { date: fmt.date(card.generatedAt) }) : t("card.studyNotRun")}</span>
-      </p>
+      {(f || card.generatedAt || sentence !== "verdict.untestedNotRun") && (
+        <p className="mt-3 text-xs text-slate-400">
+          {f && (
+            <>
+              {t("card.testYears")}: <span data-testid="report-test-years">{f.testYears}</span> · {t("card.subtitle")}{" "}
+            </>
+          )}
+          {/* The sentence already says the study has not run; no second line for it. */}
+          <span data-testid="report-study">{card.generatedAt ? t("card.study", { date: fmt.date(card.generatedAt) }) : t("card.studyNotRun")}</span>
+        </p>
+      )}
 
       {card.pairs.length > 0 && (
         <div className="mt-3">
@@ -99,7 +102,7 @@ export function ReportCard({ card, className }: { card: ReportCardView; classNam
                 >
                   <div className="flex flex-wrap items-center justify-between gap-1">
                     <span className="text-sm font-semibold text-slate-100">{formatInstrument(p.instrument)}</span>
-                    <Badge tone={verdictTone(p.verdict)} className="!px-1.5 !py-0 text-[11px]">
+                    <Badge tone={verdictTone(p.verdict)} className="whitespace-nowrap !px-1.5 !py-0 text-[11px]">
                       {t(`badge.${p.verdict}`)}
                     </Badge>
                   </div>

@@ -194,11 +194,17 @@ describe("<ReportCard> rendered on the server", () => {
     expect(text(es, "report-years-positive")).toBe("3 de 7 años positivos");
   });
 
-  it("untested: the sentence and no figures", () => {
+  it("untested: the sentence and no figures; before the study runs, 'not run' is said once", () => {
     const html = render("pt", fixture, "day");
     expect(text(html, "report-verdict")).toBe("Sem teste em histórico longo para este estilo (dados M5/M15 indisponíveis).");
     expect(html).not.toContain('data-testid="report-figures"');
     expect(html).toContain('data-verdict="untested"');
+    expect(text(html, "report-study")).toBe("Estudo de 20/11/2026.");
+    const notRun: EdgeTable = { ...fixture, generatedAt: "1970-01-01T00:00:00.000Z", styles: fixture.styles.map((s) => ({ ...s, verdict: "untested", figures: null })), rows: [] };
+    const swingNotRun = render("pt", notRun, "swing");
+    expect(text(swingNotRun, "report-verdict")).toBe("Sem teste em histórico longo para este estilo (o estudo ainda não foi executado).");
+    expect(swingNotRun).not.toContain('data-testid="report-study"');
+    expect(text(render("pt", notRun, "scalper"), "report-study")).toBe("O estudo em histórico longo ainda não foi executado.");
   });
 
   it(`the shipped table (${INTL_LOCALE.pt}): what the hero shows today`, () => {
