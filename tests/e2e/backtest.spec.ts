@@ -3,7 +3,9 @@
  * JavaScript): a user with a connected simulator account opens /backtest from the settings page,
  * sees the settings the run will use, starts a run, watches the progress bar, then reads the
  * verdict against random entries, the equity chart with the band's legend, the drawdown, the
- * statistics and the trade list with reasons; a second run is compared side by side.
+ * statistics and the trade list with reasons; a second run is compared side by side. The long history
+ * (issue 21, ../shared/data/fx-long read in place by the server) is picked, run past the shipped data's
+ * 92 days, and named with its period on the result — with and without JavaScript.
  */
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { shot } from "./helpers";
@@ -112,6 +114,57 @@ test("compares two finished runs side by side", async ({ page }, testInfo) => {
   await shot(page, testInfo, "backtest-compare");
 });
 
+interface LongOffer {
+  instruments: string[];
+  minDate: string;
+  maxDate: string;
+  maxDays: number;
+}
+
+/** The long history the server offers (null when its folder is absent on this machine). */
+async function longOffer(page: Page): Promise<LongOffer | null> {
+  const res = await page.request.get("/api/backtest");
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { offer: { long: LongOffer | null } }).offer.long;
+}
+
+/** The result page of a finished long-history run: the source and its period named. */
+async function expectLongResult(page: Page, from: string, to: string) {
+  await expect(page.getByTestId("verdict")).toBeVisible({ timeout: 360_000 });
+  await expect(page.getByTestId("run-period")).toContainText(`${from} a ${to} · Histórico longo (H1)`);
+  await expect(page.getByTestId("run-source")).toHaveText(
+    `Fonte: histórico longo em H1, de ${from} a ${to}. Preços bid convertidos para o meio com meio spread normal de cada par; a IA decidiu em H1 (não há M5–M30 nesse histórico).`,
+  );
+}
+
+test("picks the long history: its pairs and dates, a run past 92 days, the result names the source and period", async ({ page }, testInfo) => {
+  test.setTimeout(600_000);
+  await login(page);
+  const long = await longOffer(page);
+  test.skip(!long, "no long history (../shared/data/fx-long) on this machine");
+  await page.goto("/backtest");
+  await page.getByTestId("source-long").check();
+  // Its own pairs, dates and limit; the hint lists each pair's dates.
+  const form = page.getByTestId("backtest-form");
+  await expect(form.locator('input[name="instruments"]')).toHaveCount(long!.instruments.length);
+  await expect(page.getByTestId("from")).toHaveAttribute("min", long!.minDate);
+  await expect(page.getByTestId("to")).toHaveAttribute("max", long!.maxDate);
+  await expect(page.getByTestId("long-hint")).toContainText(`No máximo ${long!.maxDays} dias`);
+  await expect(page.getByTestId("long-hint")).toContainText(/EUR\/USD 2003-\d\d-\d\d → 2022-\d\d-\d\d/);
+  for (const box of await form.locator('input[name="instruments"]').all()) await box.setChecked(false);
+  await page.getByTestId("pair-EUR_USD").check();
+  await page.getByTestId("from").fill("2021-01-04");
+  await page.getByTestId("to").fill("2021-06-30");
+  await shot(page, testInfo, "backtest-long-form");
+  await page.getByTestId("run-backtest").click();
+  await page.waitForURL(/\/backtest\/[0-9a-f-]{36}$/);
+  await expectLongResult(page, "2021-01-04", "2021-06-30");
+  await shot(page, testInfo, "backtest-long-result");
+  // The list says which source each run used.
+  await page.goto("/backtest");
+  await expect(page.getByTestId("run-item").first()).toContainText("2021-01-04 → 2021-06-30 · Histórico longo (H1)");
+});
+
 test("a second run while one is going is refused with the Portuguese message", async ({ page }, testInfo) => {
   test.skip(!hasDb(), NO_DB_REASON);
   test.skip(testInfo.project.name === "mobile", "the server's limit, the same at every width (ADR 0023); the mobile form and its messages: the run test above");
@@ -144,4 +197,25 @@ test("without JavaScript: the form runs, the page refreshes itself until the res
   await expect(page.getByTestId("equity-chart")).toContainText("Sua estratégia · Fim");
   await expect(page.getByTestId("equity-chart")).not.toHaveAttribute("data-ready", "true");
   expect(await page.getByTestId("trade-row").count()).toBeGreaterThan(0);
+});
+
+test("without JavaScript: the long history is picked with its button, then runs and names the source @nojs", async ({ page }) => {
+  test.setTimeout(600_000);
+  await login(page);
+  const long = await longOffer(page);
+  test.skip(!long, "no long history (../shared/data/fx-long) on this machine");
+  await page.goto("/backtest");
+  await page.getByTestId("source-long").check();
+  // Without JavaScript the form shows the chosen source's pairs and dates after this GET.
+  await page.getByTestId("pick-source").click();
+  await expect(page).toHaveURL(/[?&]source=long/);
+  await expect(page.getByTestId("source-long")).toBeChecked();
+  await expect(page.getByTestId("from")).toHaveAttribute("min", long!.minDate);
+  await expect(page.getByTestId("long-hint")).toBeVisible();
+  await expect(page.getByTestId("pair-EUR_USD")).toBeChecked();
+  await page.getByTestId("from").fill("2019-03-01");
+  await page.getByTestId("to").fill("2019-06-28");
+  await page.getByTestId("run-backtest").click();
+  await page.waitForURL(/\/backtest\/[0-9a-f-]{36}$/);
+  await expectLongResult(page, "2019-03-01", "2019-06-28");
 });

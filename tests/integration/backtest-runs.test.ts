@@ -3,16 +3,21 @@
  * real pg-boss workers: a run is created with the user's current settings, progresses, finishes
  * with statistics, trades and the random baseline band; another user cannot see it (404); bad
  * requests get Portuguese 400s; one run at a time per user (429); the broker source reads the
- * user's own connection (the simulator).
+ * user's own connection (the simulator). The long history (issue 21) comes from FX_LONG_DIR, here a
+ * fixture folder written into a temp dir: offered with each pair's dates, refused outside them in
+ * Portuguese, run on H1 past the 92 days of the other sources, and named on the result.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
+import { rmSync } from "node:fs";
 import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { writeLongFixture } from "../setup/fx-long-fixture";
 
 let env: TradingEnv;
 let app: AppServer;
 let a: Awaited<ReturnType<typeof userWithBroker>>;
 let b: Awaited<ReturnType<typeof userWithBroker>>;
+let longDir: string;
 
 interface Run {
   id: string;
@@ -46,7 +51,8 @@ async function waitDone(call: typeof a.call, id: string, timeoutMs = 120_000) {
 
 beforeAll(async () => {
   env = await createTradingEnv();
-  app = await env.startApp();
+  longDir = writeLongFixture({ EUR_USD: ["2014-06-02", "2015-07-01", 1.2, 5], GBP_USD: ["2015-01-05", "2015-07-01", 1.5, 5] });
+  app = await env.startApp({ FX_LONG_DIR: longDir });
   a = await userWithBroker(env, app, `bt-a-${Date.now()}@teste.com`);
   b = await userWithBroker(env, app, `bt-b-${Date.now()}@teste.com`);
   // A's current settings: a recognisable risk, which the run must use.
@@ -57,6 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
   await env?.close();
+  if (longDir) rmSync(longDir, { recursive: true, force: true });
 });
 
 describe("backtest runs", () => {
@@ -180,5 +187,43 @@ describe("backtest runs", () => {
     const del = await a.call("DELETE", `/api/backtest/${runId}`);
     expect(del.status).toBe(200);
     expect((await a.call("GET", `/api/backtest/${runId}`)).status).toBe(404);
+  });
+
+  it("runs on the long history (FX_LONG_DIR): each pair's dates, Portuguese 400 outside them, H1 past 92 days, source named", { timeout: 240_000 }, async () => {
+    const offer = await b.call<{ offer: { long: { instruments: string[]; minDate: string; maxDate: string; ranges: Record<string, { minDate: string; maxDate: string }>; maxDays: number } | null } }>("GET", "/api/backtest");
+    const long = offer.body.offer.long!;
+    expect(long.instruments).toEqual(["EUR_USD", "GBP_USD"]);
+    expect(long.ranges.GBP_USD).toEqual({ minDate: "2015-01-05", maxDate: "2015-06-30" });
+    expect([long.minDate, long.maxDate]).toEqual(["2014-06-02", "2015-06-30"]);
+    expect(long.maxDays).toBeGreaterThan(92);
+
+    const before = await b.call<{ message: string }>("POST", "/api/backtest", { source: "long", instruments: ["EUR_USD", "GBP_USD"], from: "2014-09-01", to: "2015-03-01" });
+    expect(before.status).toBe(400);
+    expect(before.body.message).toBe("O período deve ficar entre 2015-01-05 e 2015-06-30, com o início antes do fim.");
+    const after = await b.call<{ message: string }>("POST", "/api/backtest", { source: "long", instruments: ["EUR_USD"], from: "2015-01-05", to: "2015-07-31" });
+    expect(after.status).toBe(400);
+    expect(after.body.message).toBe("O período deve ficar entre 2014-06-02 e 2015-06-30, com o início antes do fim.");
+
+    // 119 days: more than the shipped data's 92.
+    const created = await b.call<{ run: Run }>("POST", "/api/backtest", { source: "long", instruments: ["EUR_USD"], from: "2014-09-01", to: "2014-12-28" });
+    expect(created.status).toBe(202);
+    const { run } = await waitDone(b.call, created.body.run.id, 200_000);
+    expect(run.error).toBeNull();
+    expect(run.status).toBe("done");
+    expect(run.params.source).toBe("long");
+    const result = run.result as Run["result"] & { stepTimeframe: string; candles: number };
+    expect(result.stepTimeframe).toBe("H1");
+    // H1 bars of the 17 weeks traded (5 days × 24 h a week, minus the Friday/Sunday closure).
+    expect(result.candles).toBeGreaterThan(1900);
+    expect(result.candles).toBeLessThan(2100);
+    expect(result.equity[0]!.time * 1000).toBeGreaterThanOrEqual(Date.parse("2014-09-01"));
+    expect(result.equity.at(-1)!.time * 1000).toBeLessThanOrEqual(Date.parse("2014-12-29"));
+
+    // The page names the source and the period.
+    const page = await fetch(`${app.url}/backtest/${run.id}`, { headers: { authorization: `Bearer ${b.token}` } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Histórico longo (H1)");
+    expect(html).toContain("Fonte: histórico longo em H1, de 2014-09-01 a 2014-12-28.");
   });
 });

@@ -24,8 +24,12 @@ import { SUPPORTED_INSTRUMENTS } from "../../../core/instruments";
 import { config } from "../config.server";
 import type { LongRange } from "./types";
 
-/** Longest period of one long-history run, days (10 years; run time in docs/BENCHMARKS.md "Backtest on the long history"). */
-export const LONG_MAX_PERIOD_DAYS = 3653;
+/**
+ * Longest period of one long-history run, days (3 years): its worst case (3 pairs, the drawdown stop
+ * off, so the bot trades throughout) stays inside the 900 s a queued run may wait behind it on a
+ * loaded machine (docs/BENCHMARKS.md "Backtest on the long history").
+ */
+export const LONG_MAX_PERIOD_DAYS = 1096;
 /** Parsed pairs kept in memory at once (least recently used dropped). */
 export const LONG_CACHE_PAIRS = 8;
 
