@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { zMsg } from "./i18n/zod-message";
-import { AI_TIMEFRAMES, normaliseTimeframeLabel, SUPPORTED_INSTRUMENTS } from "./instruments";
+import { AI_TIMEFRAMES, MAJOR_MARGIN_RATE, normaliseTimeframeLabel, SUPPORTED_INSTRUMENTS } from "./instruments";
 
 export const TRADING_STYLES = ["scalper", "day", "swing", "position"] as const;
 export type TradingStyle = (typeof TRADING_STYLES)[number];
@@ -182,12 +182,27 @@ const timeframeSchema = z.preprocess(
  */
 export const MAX_FIXED_LOT = 100;
 
+/**
+ * Default of `maxLeveragePerTrade`: automatic sizing never opens more than 5× the balance of notional
+ * per trade (the cap core/engine/sizing.ts always had; ADR 0034). With stops shorter than
+ * 5 × 1 % of the price it binds, so the real risk is below the 1 % rule (median 0.41 % on swing).
+ */
+export const DEFAULT_MAX_LEVERAGE_PER_TRADE = 5;
+/**
+ * Highest `maxLeveragePerTrade` accepted: the broker's retail limit for major pairs, 1 / 0.0333 margin
+ * (30:1, ESMA, core/instruments.ts MAJOR_MARGIN_RATE). Sizing also keeps each pair within its own
+ * margin rate (20:1 for AUD_USD; the broker's rate when it gives one).
+ */
+export const MAX_LEVERAGE_LIMIT = Math.floor(1 / Number(MAJOR_MARGIN_RATE));
+
 export const tradingSettingsSchema = z.object({
   lotMode: z.preprocess(
     (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
     z.enum(LOT_MODES, zMsg("validation:lotMode")),
   ),
   fixedLot: boundedNumber("fixedLot", { min: 0.01, max: MAX_FIXED_LOT, step: 0.01 }),
+  /** Largest notional of one trade as a multiple of the balance (×; 1–MAX_LEVERAGE_LIMIT, step 0.5; ADR 0034). */
+  maxLeveragePerTrade: boundedNumber("maxLeveragePerTrade", { min: 1, max: MAX_LEVERAGE_LIMIT, step: 0.5 }),
   maxDailyTrades: boundedNumber("maxDailyTrades", { min: 1, max: 100, int: true }),
   maxDrawdownPct: boundedNumber("maxDrawdownPct", { min: 1, max: 100, step: 0.5 }),
   dailyLossLimitPct: boundedNumber("dailyLossLimitPct", { min: 0.5, max: 20, step: 0.5 }),
@@ -271,6 +286,7 @@ export type TradingSettings = z.output<typeof tradingSettingsSchema>;
 export const DEFAULT_SETTINGS: Readonly<TradingSettings> = deepFreeze({
   lotMode: "auto",
   fixedLot: 0.01,
+  maxLeveragePerTrade: DEFAULT_MAX_LEVERAGE_PER_TRADE,
   maxDailyTrades: 15,
   maxDrawdownPct: 5,
   dailyLossLimitPct: 3,

@@ -1,7 +1,7 @@
 /**
  * "Verificação antes de ativar" (issue 12): the pre-flight figures of core/risk/preflight.ts on the
- * hero — worst-case loss per trade and per day, margin needed, the per-instrument table and the
- * warnings — and the confirmation shown when ATIVAR IA is pressed with warnings ("Ativar mesmo
+ * hero — worst-case loss per trade and per day, margin needed, the real risk per trade at a typical
+ * stop with the leverage cap (issue 21), the per-instrument table and the warnings — and the confirmation shown when ATIVAR IA is pressed with warnings ("Ativar mesmo
  * assim" / "Cancelar"). Server-rendered, so it reads the same without JavaScript; the confirmation's
  * buttons are form submits (the hero's no-JS action) that the page intercepts when JS runs.
  */
@@ -64,7 +64,11 @@ export function PreflightCard({ preflight, error }: { preflight: PreflightView |
       <dd className="text-xs text-slate-400">{detail}</dd>
     </div>
   );
-  const widest = preflight.instruments.find((i) => i.lossPerTrade === preflight.worstTradeLoss) ?? preflight.instruments[0];
+  const accepted = preflight.instruments.filter((i) => !i.refused);
+  const widest = accepted.find((i) => i.lossPerTrade === preflight.worstTradeLoss) ?? accepted[0];
+  const pctText = (v: string) => fmt.number(Number(v), 2);
+  const leverageText = (l: number) => fmt.number(l, l % 1 ? 1 : 0);
+  const real = preflight.realRisk;
   return (
     <Card
       title={t("title")}
@@ -78,18 +82,28 @@ export function PreflightCard({ preflight, error }: { preflight: PreflightView |
     >
       <p className="text-xs text-slate-400">{t("subtitle", { currency: ccy })}</p>
       <dl className="mt-3 grid gap-2 sm:grid-cols-3">
-        {figure(
-          "preflight-per-trade",
-          t("perTrade"),
-          money(preflight.worstTradeLoss),
-          widest ? t("perTradeDetail", { pct: widest.lossPct, pips: widest.stopPips, timeframe: widest.timeframe }) : "",
-        )}
+        {preflight.allRefused
+          ? figure("preflight-per-trade", t("perTrade"), t("refused.value"), t("refused.detail"))
+          : figure(
+              "preflight-per-trade",
+              t("perTrade"),
+              money(preflight.worstTradeLoss),
+              widest ? t("perTradeDetail", { pct: pctText(widest.lossPct), pips: widest.stopPips, timeframe: widest.timeframe }) : "",
+            )}
         {figure("preflight-per-day", t("perDay"), money(preflight.worstDayLoss), `${t("perDayDetail", { pct: preflight.worstDayPct, limit: money(preflight.dailyLossLimit) })} · ${t(`binding.${preflight.binding}`)}`)}
         {figure("preflight-margin", t("margin"), money(preflight.marginNeeded), t("marginDetail", { trades: preflight.concurrent, pct: preflight.marginPct }))}
       </dl>
       <p className="mt-2 text-xs text-slate-300" data-testid="preflight-sizing">
         {preflight.lotMode === "fixed" ? t("sizing.fixed", { lots: fmt.number(preflight.fixedLot, 2) }) : t("sizing.auto", { pct: preflight.riskPct })}
+        {" · "}
+        <span data-testid="preflight-leverage">{t("sizing.leverage", { leverage: leverageText(preflight.maxLeveragePerTrade) })}</span>
       </p>
+      {real && (
+        <p className="mt-1 rounded-lg bg-sky-500/10 px-3 py-2 text-sm text-sky-100 ring-1 ring-sky-400/20" data-testid="preflight-real-risk" data-capped={real.capped ? "1" : "0"}>
+          {t("realRisk.line", { pct: pctText(real.pct), amount: money(real.amount), pips: fmt.number(real.stopPips, real.stopPips % 1 ? 1 : 0), timeframe: real.timeframe })}
+          {real.capped ? t("realRisk.capped", { leverage: leverageText(real.maxLeverage), riskPct: preflight.riskPct }) : t("realRisk.full")}
+        </p>
+      )}
       <Warnings preflight={preflight} />
       {preflight.instruments.length > 0 && (
         <details className="mt-3 text-sm">
@@ -101,6 +115,7 @@ export function PreflightCard({ preflight, error }: { preflight: PreflightView |
                   <th className="py-1 pr-2">{t("instrument")}</th>
                   <th className="py-1 pr-2 text-right">{t("units")}</th>
                   <th className="py-1 pr-2 text-right">{t("loss")}</th>
+                  <th className="py-1 pr-2 text-right">{t("realRiskCol")}</th>
                   <th className="py-1 text-right">{t("marginCol")}</th>
                 </tr>
               </thead>
@@ -109,7 +124,8 @@ export function PreflightCard({ preflight, error }: { preflight: PreflightView |
                   <tr key={i.instrument} className="border-t border-white/5">
                     <td className="py-1 pr-2">{formatInstrument(i.instrument)}</td>
                     <td className="py-1 pr-2 text-right">{fmt.number(Number(i.units), 0)}</td>
-                    <td className="py-1 pr-2 text-right">{money(i.lossPerTrade)}</td>
+                    <td className="py-1 pr-2 text-right">{i.refused ? t("refused.value") : money(i.lossPerTrade)}</td>
+                    <td className="py-1 pr-2 text-right">{i.refused ? "—" : `${pctText(i.typicalLossPct)} %`}</td>
                     <td className="py-1 text-right">{money(i.margin)}</td>
                   </tr>
                 ))}

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { zMsg } from "../../core/i18n/zod-message";
 import {
   ISO_WEEKDAYS,
+  MAX_LEVERAGE_LIMIT,
   TRADING_STYLES,
   tradingSettingsSchema,
   WEEKEND_MODES,
@@ -71,6 +72,7 @@ export interface NumberInputRule {
 /** min/max/step of every numeric field (PRODUCT.md §5 Trading settings bounds; same as the schema). */
 export const NUMBER_FIELDS: Record<string, NumberInputRule> = {
   fixedLot: { min: 0.01, step: 0.01 },
+  maxLeveragePerTrade: { min: 1, max: MAX_LEVERAGE_LIMIT, step: 0.5 },
   maxDailyTrades: { min: 1, max: 100, step: 1 },
   maxDrawdownPct: { min: 1, max: 100, step: 0.5 },
   dailyLossLimitPct: { min: 0.5, max: 20, step: 0.5 },

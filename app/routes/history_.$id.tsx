@@ -3,7 +3,8 @@
  * SL/TP, pips, realized P&L, result, close reason), the candle chart around it on its AI timeframe with the
  * entry/exit markers and the entry/SL/TP lines (client-only, text fallback: ADR 0020), and "Por que a IA
  * entrou?": the decision that opened it (regime, timeframe, indicator values, confidence, stop/target
- * distances, risk verdict) in the reader's language (ADR 0007). `:id` is the broker trade id the history and
+ * distances, risk verdict) in the reader's language (ADR 0007). "Risco na entrada" (issue 21): what the trade
+ * risked on its stop, in money and % of the balance at entry ("—" for trades stored before that balance was). `:id` is the broker trade id the history and
  * the dashboard list; the trade is read through its owner, so another user's id is the 404 page.
  */
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -142,6 +143,22 @@ function TradeDetailBody({ trade, decision, candles, currency, back }: { trade: 
           value={<span data-testid="trade-pnl">{trade.realizedPL === null ? "—" : fmt.money(trade.realizedPL, currency, { signed: true })}</span>}
           tone={signTone(pnl)}
           hint={trade.financing && Number(trade.financing) !== 0 ? `${t("fields.financing")}: ${fmt.money(trade.financing, currency, { signed: true })}` : undefined}
+        />
+        <Stat
+          label={t("fields.riskAtEntry")}
+          value={
+            <span data-testid="trade-risk">
+              {trade.riskAtEntry.amount === null ? "—" : `${fmt.money(trade.riskAtEntry.amount, trade.riskAtEntry.currency ?? currency)} · ${t("risk.pctOfBalance", { pct: fmt.number(Number(trade.riskAtEntry.pct), 2) })}`}
+            </span>
+          }
+          hint={
+            <span data-testid="trade-risk-hint">
+              {trade.riskAtEntry.balance === null
+                ? t("risk.unknown")
+                : `${t("risk.balanceAtEntry", { balance: fmt.money(trade.riskAtEntry.balance, trade.riskAtEntry.currency ?? currency) })}${trade.riskAtEntry.capped && trade.riskAtEntry.maxLeverage !== null ? ` · ${t("risk.capped", { leverage: fmt.number(trade.riskAtEntry.maxLeverage, trade.riskAtEntry.maxLeverage % 1 ? 1 : 0) })}` : ""}`}
+            </span>
+          }
+          className="col-span-2"
         />
         <Stat label={t("fields.closeReason")} value={<span className="text-sm" data-testid="trade-close-reason">{closeReason}</span>} className="col-span-2" />
         <Stat label={t("fields.timeframe")} value={<span data-testid="trade-timeframe">{normaliseTimeframe(trade.aiTimeframe)}</span>} className="col-span-2" />

@@ -22,6 +22,7 @@ import { AI_TIMEFRAMES, SUPPORTED_INSTRUMENTS } from "../../core/instruments";
 import { defaultSettings, NEWS_SENSITIVITIES, type TradingSettings } from "../../core/settings";
 import { BrokerSection, PushInfoCard, SubscriptionCard } from "~/components/settings/account-sections";
 import { CheckboxField, DaysField, NumberField, SelectField, TextField, TimeField } from "~/components/settings/fields";
+import { LeverageField } from "~/components/settings/leverage-field";
 import { Banner, Button, Card, Spinner } from "~/components/ui";
 import { toLanguage, translateMsg } from "~/i18n";
 import { metaTitle } from "~/lib/hooks";
@@ -253,6 +254,7 @@ export default function SettingsPage() {
               error={err("lotMode")}
             />
             <NumberField name="fixedLot" label={t("risk.fixedLot")} defaultValue={s.fixedLot} error={err("fixedLot")} />
+            <LeverageField defaultValue={s.maxLeveragePerTrade} error={err("maxLeveragePerTrade")} />
             <NumberField name="maxDailyTrades" label={t("risk.maxDailyTrades")} defaultValue={s.maxDailyTrades} error={err("maxDailyTrades")} />
             <NumberField name="maxDrawdownPct" label={t("risk.maxDrawdownPct")} defaultValue={s.maxDrawdownPct} error={err("maxDrawdownPct")} />
             <NumberField name="dailyLossLimitPct" label={t("risk.dailyLossLimitPct")} defaultValue={s.dailyLossLimitPct} error={err("dailyLossLimitPct")} />

@@ -9,9 +9,15 @@
  * that executed (ticks on the same candle share a decision id). Candles come from the user's broker (one
  * call per detail view, never on the list pages) on the trade's AI timeframe, 40 bars before the entry and
  * 20 after the exit (open trades: up to now), coarser granularity when the trade spans more than 440 bars.
+ *
+ * Risk at entry (issue 21): |entry − stop loss| × |units| × quote→account rate (core/engine/sizing.ts
+ * positionRisk) with the trade's fill price and units, the decision's stop loss (the one placed at entry;
+ * a trailing stop moves the trade's own later) and the balance and rate the decision stored when it sized
+ * the trade. Trades whose decision predates that (or has no row) show null: the page says "—".
  */
 import { Decimal } from "../../core/decimal";
 import { isMsg, msg, type Msg } from "../../core/i18n/message";
+import { positionRisk } from "../../core/engine/sizing";
 import { GRANULARITY_SECONDS, pipSize } from "../../core/instruments";
 import { pipsBetween, readDecision, type DecisionExplanation, type StoredDecisionRow } from "../../core/trading/explain";
 import { translateMsg } from "~/i18n";
@@ -57,6 +63,33 @@ export interface TradeDetailView {
   aiReason: Msg | string | null;
   tradingStyle: string | null;
   decisionId: string | null;
+  /** Risk at entry (see the module doc); every figure null when the balance at entry is not stored. */
+  riskAtEntry: RiskAtEntry;
+}
+
+/** What the trade risked on its stop when it opened: account currency and % of the balance it was sized on. */
+export interface RiskAtEntry {
+  /** Account currency, 2 decimals. */
+  amount: string | null;
+  /** % of `balance`, 2 decimals. */
+  pct: string | null;
+  currency: string | null;
+  /** Balance at entry (account currency). */
+  balance: string | null;
+  /** The leverage cap (× balance) the size was computed with, and whether it (or the margin) cut the 1 % size. */
+  maxLeverage: number | null;
+  capped: boolean;
+}
+
+const NO_RISK: RiskAtEntry = { amount: null, pct: null, currency: null, balance: null, maxLeverage: null, capped: false };
+
+/** The trade's risk at entry from its decision's stored sizing (null figures when there is none). */
+function riskAtEntry(r: TradeRow, decision: DecisionExplanation | null): RiskAtEntry {
+  const on = decision?.sizedOn;
+  const stop = decision?.stopLoss ?? r.stop_loss;
+  if (!on || !stop) return NO_RISK;
+  const risk = positionRisk({ units: r.units, stopDistance: new Decimal(r.open_price).minus(stop), rate: on.rate, balance: on.balance });
+  return { amount: risk.amount, pct: risk.pct, currency: on.currency, balance: on.balance, maxLeverage: on.maxLeverage, capped: on.capped };
 }
 
 /** The trade and its decision (null: opened outside the AI, or the decision row is gone). */
@@ -98,6 +131,7 @@ function view(r: TradeRow): TradeDetailView {
     aiReason: isMsg(r.ai_reason_msg) ? r.ai_reason_msg : r.ai_reason,
     tradingStyle: r.trading_style,
     decisionId: r.decision_id,
+    riskAtEntry: NO_RISK,
   };
 }
 
@@ -127,6 +161,7 @@ export async function tradeDetail(userId: string, id: string): Promise<TradeDeta
       decision.targetPips ??= pipsBetween(row.instrument, row.open_price, decision.takeProfit ?? row.take_profit);
     }
   }
+  trade.riskAtEntry = riskAtEntry(row, decision);
   return { trade, decision };
 }
 

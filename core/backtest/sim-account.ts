@@ -79,6 +79,8 @@ export class BacktestAccount implements TickBroker, TradeStore {
   readonly closeReasons = new Map<string, AiExitReason | "end">();
   /** Decisions that opened a trade, by client id (= decision id), and the gate's refusals by rule. */
   readonly decisions = new Map<string, Decision>();
+  /** The account's NAV when each of those decisions' orders was placed, by decision id (issue 21: risk % at entry). */
+  readonly navAtEntry = new Map<string, string>();
   readonly blocked: Record<string, number> = {};
   /** Commission and financing charged per trade id (account currency, positive = paid). */
   readonly costs = new Map<string, Decimal>();
@@ -225,9 +227,11 @@ export class BacktestAccount implements TickBroker, TradeStore {
 
   placeOrder(decision: Decision): boolean {
     const body = marketOrderBody(marketOrderFor(decision, decision.id));
+    const nav = this.accountSummary().NAV;
     const r = createMarketOrder(this.pricing, this.account, body, this.now, "backtest");
     const fill = r.body.orderFillTransaction as { tradeOpened?: { tradeID: string; units: string } } | undefined;
     if (fill) this.decisions.set(decision.id, decision);
+    if (fill) this.navAtEntry.set(decision.id, nav);
     if (fill?.tradeOpened) this.chargeCommission(fill.tradeOpened.tradeID, fill.tradeOpened.units);
     return fill !== undefined;
   }

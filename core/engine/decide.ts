@@ -21,7 +21,7 @@ import { classifyRegime, pickTimeframe, regimeTimeframe } from "./regime";
 import type { Trend, Volatility } from "./regime";
 import { computeSignal } from "./signal";
 import { computeStops } from "./stops";
-import { computeUnits } from "./sizing";
+import { computeUnits, effectiveLeverage, positionRisk, quoteToAccount, RISK_PER_TRADE_PCT } from "./sizing";
 import { say, type Said } from "./text";
 
 /** Minimum signal confidence (0–1) to open a trade: with the 3 default indicators, all must agree. */
@@ -76,8 +76,26 @@ export interface Decision {
   units?: string;
   /** Scalper: close the position after this many seconds (settings.aiSettings.scalper.maxHoldSec). */
   maxHoldSec?: number;
+  /** Open decisions: what the size risks on its stop (see `EntryRisk`). */
+  entryRisk?: EntryRisk;
   /** Features of the chosen timeframe (numbers), when available. */
   features?: Features;
+}
+
+/**
+ * The risk of an open decision at entry (issue 21 "risk the user can read"): the balance it was
+ * sized on, the quote→account rate, |units| × |entry − stop loss| × rate in account currency and as
+ * % of that balance, the leverage cap used (× balance) and whether the cap (or the margin) cut the
+ * size below the RISK_PER_TRADE_PCT rule (automatic sizing only).
+ */
+export interface EntryRisk {
+  balance: string;
+  currency: string;
+  rate: string;
+  amount: string;
+  pct: string | null;
+  maxLeverage: number;
+  capped: boolean;
 }
 
 /** Input of the streaming engine's decide: EngineInput without candles. */
@@ -258,8 +276,22 @@ function decideFrom(tracker: (tf: Timeframe) => FeatureTracker, input: StreamInp
     ...(input.quoteToAccountRate !== undefined ? { quoteToAccountRate: input.quoteToAccountRate } : {}),
     ...(input.account.marginAvailable !== undefined ? { marginAvailable: input.account.marginAvailable } : {}),
     marginRate: instrumentSpec(instrument).marginRate,
+    maxLeverage: settings.maxLeveragePerTrade,
   });
   if (!size.ok) return none({ msg: size.reasonMsg, text: size.reason });
+  const rate = quoteToAccount(instrument, input.account.currency, entry, input.quoteToAccountRate)!;
+  const risk = positionRisk({ units: size.units, stopDistance: entry.minus(stops.stopLoss), rate, balance: input.account.balance });
+  const entryRisk: EntryRisk = {
+    balance: input.account.balance,
+    currency: input.account.currency,
+    rate: rate.toSignificantDigits(10).toString(),
+    ...risk,
+    maxLeverage: effectiveLeverage(settings.maxLeveragePerTrade, instrumentSpec(instrument).marginRate),
+    // The 1 % rule's own size (computeUnits before its caps) against the size the caps left.
+    capped:
+      effectiveLotMode(settings) === "auto" &&
+      new Decimal(size.units).abs().lt(new Decimal(input.account.balance).mul(RISK_PER_TRADE_PCT).div(100).div(new Decimal(stops.stopDistance).mul(rate)).toDecimalPlaces(6).floor()),
+  };
   return {
     ...base(tf, say(side === "buy" ? "engine:decision.buy" : "engine:decision.sell", { confidence: fmt2(signal.confidence), signal: signalSaid }), regime, f),
     action: "open",
@@ -270,6 +302,7 @@ function decideFrom(tracker: (tf: Timeframe) => FeatureTracker, input: StreamInp
     takeProfit: stops.takeProfit,
     ...(stops.trailingStopDistance ? { trailingStopDistance: stops.trailingStopDistance } : {}),
     units: size.units,
+    entryRisk,
     ...(scalper ? { maxHoldSec: ai.scalper.maxHoldSec } : {}),
   };
 }

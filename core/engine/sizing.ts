@@ -6,8 +6,11 @@
  *   quote currency is the account currency (EUR_USD on USD), 1/price when the base currency is
  *   (USD_JPY on USD), else the caller's `quoteToAccountRate`. Capped by margin:
  *   units ≤ marginAvailable / (price × rate × marginRate) when marginAvailable is given; and by
- *   leverage: notional (units × price × rate) ≤ balance × MAX_LEVERAGE_PER_TRADE, so a tight stop
- *   can never turn into an oversized position that a price gap would punish far beyond 1 %.
+ *   leverage: notional (units × price × rate) ≤ balance × L, so a tight stop can never turn into an
+ *   oversized position that a price gap would punish far beyond 1 %. L is the user's
+ *   `maxLeveragePerTrade` setting (default MAX_LEVERAGE_PER_TRADE = 5, ADR 0034), never above the
+ *   broker's own limit for the pair, floor(1 / marginRate) (`effectiveLeverage`). When L binds the
+ *   trade risks less than 1 % (`positionRisk` tells how much).
  * - fixed: fixedLot × 100 000 units (UNITS_PER_LOT, PRODUCT.md §9), floored to whole units; refused
  *   (not shrunk: the user chose that size) when it exceeds the same leverage or margin cap.
  * The result is a signed integer string: + buy, − sell (OANDA convention).
@@ -15,17 +18,59 @@
 import { Decimal } from "../decimal";
 import type { Msg } from "../i18n/message";
 import { instrumentSpec, UNITS_PER_LOT } from "../instruments";
-import type { LotMode } from "../settings";
+import { DEFAULT_MAX_LEVERAGE_PER_TRADE, type LotMode } from "../settings";
 import { say } from "./text";
 
 /** Percent of the balance risked per trade in automatic sizing (the common 1 % rule of retail risk management). */
 export const RISK_PER_TRADE_PCT = 1;
 
 /**
- * Largest notional of one automatically sized trade, as a multiple of the balance. With the default
- * maxTrades of 3 the account stays within 15:1, half the 30:1 ESMA retail limit for major pairs.
+ * Default largest notional of one trade, as a multiple of the balance (the `maxLeveragePerTrade`
+ * setting's default, core/settings.ts). With the default maxTrades of 3 the account stays within
+ * 15:1, half the 30:1 ESMA retail limit for major pairs.
  */
-export const MAX_LEVERAGE_PER_TRADE = 5;
+export const MAX_LEVERAGE_PER_TRADE = DEFAULT_MAX_LEVERAGE_PER_TRADE;
+
+/**
+ * The broker's largest leverage for a margin rate: floor(1 / marginRate), e.g. "0.0333" → 30,
+ * "0.05" → 20 (OANDA: margin = notional × marginRate). Infinity for a rate that is not positive.
+ */
+export function brokerMaxLeverage(marginRate: Decimal.Value): number {
+  const r = new Decimal(marginRate);
+  if (!r.isFinite() || !r.gt(0)) return Infinity;
+  // 1 / 0.0333 = 30.03…: rounded to 1e-6 first so a rate like 0.05 gives exactly 20.
+  return new Decimal(1).div(r).toDecimalPlaces(6).floor().toNumber();
+}
+
+/**
+ * The leverage cap a trade uses: the user's setting (× balance; MAX_LEVERAGE_PER_TRADE when not
+ * given or not a positive number), never above the broker's limit for the pair's margin rate.
+ */
+export function effectiveLeverage(setting: number | undefined, marginRate: Decimal.Value): number {
+  const chosen = typeof setting === "number" && Number.isFinite(setting) && setting > 0 ? setting : MAX_LEVERAGE_PER_TRADE;
+  return Math.min(chosen, brokerMaxLeverage(marginRate));
+}
+
+/** What one position risks on its stop, in account currency and as % of the balance. */
+export interface PositionRisk {
+  /** |units| × |entry − stop| × quote→account rate, account currency, 2 decimals (rounded up). */
+  amount: string;
+  /** amount / balance × 100, 2 decimals; null when the balance is not positive. */
+  pct: string | null;
+}
+
+/**
+ * Risk of a position at its stop: |units| × stopDistance × quote→account rate, and that as a percent
+ * of `balance` (the balance the trade was sized on). Money in Decimal, never floats.
+ */
+export function positionRisk(input: { units: Decimal.Value; stopDistance: Decimal.Value; rate: Decimal.Value; balance: Decimal.Value }): PositionRisk {
+  const amount = new Decimal(input.units).abs().mul(new Decimal(input.stopDistance).abs()).mul(input.rate);
+  const balance = new Decimal(input.balance);
+  return {
+    amount: amount.toDecimalPlaces(2, Decimal.ROUND_UP).toFixed(2),
+    pct: balance.gt(0) ? amount.div(balance).mul(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2) : null,
+  };
+}
 
 export interface SizingInput {
   instrument: string;
@@ -45,6 +90,8 @@ export interface SizingInput {
   marginAvailable?: Decimal.Value;
   /** Margin rate (e.g. "0.0333"); defaults to the instrument's. */
   marginRate?: Decimal.Value;
+  /** The user's `maxLeveragePerTrade` (× balance of notional); MAX_LEVERAGE_PER_TRADE when absent. */
+  maxLeverage?: number;
 }
 
 /** Units, or why none: a message (engine:sizing.*) and its Portuguese text. */
@@ -95,15 +142,16 @@ export function computeUnits(input: SizingInput): SizingResult {
 }
 
 /**
- * The most units one trade may have: notional ≤ balance × MAX_LEVERAGE_PER_TRADE and, when the
- * margin available is known, margin ≤ marginAvailable. Null when the price gives no notional.
+ * The most units one trade may have: notional ≤ balance × effectiveLeverage(maxLeverage, marginRate)
+ * and, when the margin available is known, margin ≤ marginAvailable. Null when the price gives no notional.
  */
 function unitCap(input: SizingInput, rate: Decimal): Decimal | null {
   const notionalPerUnit = new Decimal(input.price).mul(rate);
   if (!notionalPerUnit.gt(0)) return null;
-  let cap = new Decimal(input.balance).mul(MAX_LEVERAGE_PER_TRADE).div(notionalPerUnit).floor();
+  const marginRate = new Decimal(input.marginRate ?? instrumentSpec(input.instrument).marginRate);
+  const leverage = effectiveLeverage(input.maxLeverage, marginRate);
+  let cap = new Decimal(input.balance).mul(leverage).div(notionalPerUnit).floor();
   if (input.marginAvailable !== undefined) {
-    const marginRate = new Decimal(input.marginRate ?? instrumentSpec(input.instrument).marginRate);
     const perUnit = notionalPerUnit.mul(marginRate);
     if (perUnit.gt(0)) cap = Decimal.min(cap, new Decimal(input.marginAvailable).div(perUnit).floor());
   }

@@ -11,10 +11,15 @@
  *   99th percentile of ATR(14) over the shipped EUR_USD, GBP_USD and USD_JPY candles
  *   (2026-01-04 → 2026-04-03, data/), rounded up, for every pair (stated in ADR 0021).
  * - Size (core/engine/sizing.ts): automatic = RISK_PER_TRADE_PCT of the balance over the stop,
- *   capped at MAX_LEVERAGE_PER_TRADE × balance of notional; fixed = fixedLot × 100 000 units, refused
- *   by the bot when above that cap. Worst-case loss per trade = units × stop × quote→account rate;
+ *   capped at L × balance of notional, L = the user's maxLeveragePerTrade within the pair's broker
+ *   limit (sizing.ts effectiveLeverage, with the broker's margin rate when given); fixed = fixedLot ×
+ *   100 000 units, refused by the bot when above that cap. Worst-case loss per trade = units × stop × quote→account rate;
  *   automatic sizing keeps it at the risk % (less when the cap binds). The largest position (for the
  *   margin) is the cap in automatic mode (a tight stop), the fixed units otherwise.
+ * - Real risk (issue 21, ADR 0034): the cap binds when the stop is short, so automatic sizing risks
+ *   min(1 %, L × stop / price) of the balance. Shown at the reference stop and at a typical stop:
+ *   TYPICAL_ATR_PIPS × slRatio on the timeframe the style usually trades (the middle of its ladder,
+ *   or the manual one), TYPICAL_ATR_PIPS being the median ATR(14) over the same shipped candles.
  * - Conversion (core/conversion.ts): mid prices; 1/price when the base is the account currency.
  * - Margin (OANDA, oanda/PROTOCOL.md §6): units × price × rate × marginRate (the instrument's, or
  *   the broker's when given), for the `maxTrades` largest positions (one trade per instrument,
@@ -37,13 +42,20 @@ import { conversionRate, midsOf, type PriceQuote } from "../conversion";
 import { Decimal } from "../decimal";
 import { msg, type Msg } from "../i18n/message";
 import { instrumentSpec, pipSize, UNITS_PER_LOT, type Timeframe } from "../instruments";
-import { MAX_LEVERAGE_PER_TRADE, RISK_PER_TRADE_PCT } from "../engine/sizing";
+import { effectiveLeverage, RISK_PER_TRADE_PCT } from "../engine/sizing";
 import { MIN_STOP_PIPS } from "../engine/stops";
 import { STYLE_TIMEFRAMES } from "../engine/regime";
 import { effectiveLotMode, type TradingSettings } from "../settings";
 
 /** Assumed worst ATR(14) per timeframe, in pips (see the module doc for the source). */
 export const REFERENCE_ATR_PIPS: Record<Timeframe, number> = { M5: 15, M15: 27, M30: 35, H1: 50 };
+
+/**
+ * Typical ATR(14) per timeframe, in pips: the median over the shipped EUR_USD, GBP_USD and USD_JPY
+ * candles (2026-01-04 → 2026-04-03, data/; M5 without USD_JPY), rounded to the pip: 4.2, 8.8, 12.8
+ * and 18.6 (ADR 0034).
+ */
+export const TYPICAL_ATR_PIPS: Record<Timeframe, number> = { M5: 4, M15: 9, M30: 13, H1: 19 };
 
 const TF_ORDER: readonly Timeframe[] = ["M5", "M15", "M30", "H1"];
 
@@ -78,6 +90,29 @@ export interface PreflightInstrument {
   rate: string;
   /** The bot would refuse every entry (fixed lot above the leverage cap). */
   refused: boolean;
+  /** Leverage cap used for this pair: maxLeveragePerTrade within the broker's limit (× balance). */
+  maxLeverage: number;
+  /** The typical stop in pips and what one trade loses on it (account currency, % of the balance). */
+  typicalStopPips: number;
+  typicalLoss: string;
+  typicalLossPct: string;
+  /** True when the leverage cap keeps that loss below the risk % (automatic sizing). */
+  typicalCapped: boolean;
+  /** True when the cap keeps the loss at the reference stop below the risk %. */
+  capped: boolean;
+}
+
+/** The real risk of one trade at the typical stop (the pair where it is highest). */
+export interface PreflightRealRisk {
+  instrument: string;
+  timeframe: Timeframe;
+  stopPips: number;
+  /** Account currency and % of the balance. */
+  amount: string;
+  pct: string;
+  /** The leverage cap binds (the real risk is below riskPct), and that cap (× balance). */
+  capped: boolean;
+  maxLeverage: number;
 }
 
 export interface PreflightWarning {
@@ -95,6 +130,12 @@ export interface PreflightResult {
   /** Risk per trade the user chose (automatic sizing's %), and that amount. */
   riskPct: number;
   riskAmount: string;
+  /** The maxLeveragePerTrade setting (× balance of notional per trade). */
+  maxLeveragePerTrade: number;
+  /** Real risk per trade at the typical stop (null without a priced, accepted pair). */
+  realRisk: PreflightRealRisk | null;
+  /** Every priced pair is refused (fixed lot above the cap): no trade would open. */
+  allRefused: boolean;
   instruments: PreflightInstrument[];
   /** Instruments without a price (no figures). */
   unpriced: string[];
@@ -133,6 +174,16 @@ export function widestStop(settings: Pick<TradingSettings, "timeframe" | "aiSett
 }
 
 /**
+ * The stop the strategy usually places for these settings: TYPICAL_ATR_PIPS × slRatio (≥ MIN_STOP_PIPS)
+ * on the timeframe the style picks in a normal market (the middle of its ladder), or the manual one.
+ */
+export function typicalStop(settings: Pick<TradingSettings, "timeframe" | "aiSettings" | "slRatio">): { timeframe: Timeframe; pips: number } {
+  const timeframe = settings.aiSettings.autoTimeframeSelection ? STYLE_TIMEFRAMES[settings.aiSettings.tradingStyle][1] : (settings.timeframe ?? STYLE_TIMEFRAMES[settings.aiSettings.tradingStyle][1]);
+  const pips = Math.max(MIN_STOP_PIPS, new Decimal(TYPICAL_ATR_PIPS[timeframe]).mul(settings.slRatio).toDecimalPlaces(1, Decimal.ROUND_HALF_UP).toNumber());
+  return { timeframe, pips };
+}
+
+/**
  * The pre-flight figures and warnings for the settings on this balance. Never throws for market
  * reasons (an instrument without a price or a conversion rate is listed in `unpriced` with a warning).
  */
@@ -143,6 +194,8 @@ export function preflight(input: PreflightInput): PreflightResult {
   const riskAmount = balance.mul(RISK_PER_TRADE_PCT).div(100);
   const mids = midsOf(input.prices);
   const stop = widestStop(settings);
+  const typical = typicalStop(settings);
+  let realRisk: PreflightRealRisk | null = null;
   const warnings: PreflightWarning[] = [];
   const rows: PreflightInstrument[] = [];
   const unpriced: string[] = [];
@@ -161,23 +214,33 @@ export function preflight(input: PreflightInput): PreflightResult {
     const stopDistance = pipSize(instrument).mul(stop.pips);
     const perUnitLoss = stopDistance.mul(rate);
     const notionalPerUnit = price.mul(rate);
+    const marginRate = new Decimal(input.marginRates?.[instrument] ?? spec.marginRate);
+    const leverage = effectiveLeverage(settings.maxLeveragePerTrade, marginRate);
     // Rounded to 1e-6 before flooring, as in sizing: 1/150 × 150 may carry a last-digit artefact.
-    const cap = balance.mul(MAX_LEVERAGE_PER_TRADE).div(notionalPerUnit).toDecimalPlaces(6).floor();
+    const cap = balance.mul(leverage).div(notionalPerUnit).toDecimalPlaces(6).floor();
+    const typicalPerUnitLoss = pipSize(instrument).mul(typical.pips).mul(rate);
     let units: Decimal;
     let loss: Decimal;
+    let typicalLoss: Decimal;
     let refused = false;
+    let capped = false;
+    let typicalCapped = false;
     if (mode === "fixed") {
       units = new Decimal(settings.fixedLot).mul(UNITS_PER_LOT).floor();
       loss = units.mul(perUnitLoss);
+      typicalLoss = units.mul(typicalPerUnitLoss);
       refused = units.gt(cap);
     } else {
       // At the widest stop: risk / (stop × rate) units, within the cap; a tighter stop gives more
       // units (up to the cap) for the same or a smaller loss, so the largest position is the cap.
       const atStop = riskAmount.div(perUnitLoss).toDecimalPlaces(6).floor();
       loss = Decimal.min(atStop, cap).mul(perUnitLoss);
+      capped = cap.lt(atStop);
+      const atTypical = riskAmount.div(typicalPerUnitLoss).toDecimalPlaces(6).floor();
+      typicalLoss = Decimal.min(atTypical, cap).mul(typicalPerUnitLoss);
+      typicalCapped = cap.lt(atTypical);
       units = cap;
     }
-    const marginRate = new Decimal(input.marginRates?.[instrument] ?? spec.marginRate);
     const margin = units.mul(notionalPerUnit).mul(marginRate);
     rows.push({
       instrument,
@@ -189,7 +252,16 @@ export function preflight(input: PreflightInput): PreflightResult {
       margin: money(margin),
       rate: rate.toSignificantDigits(8).toString(),
       refused,
+      maxLeverage: leverage,
+      typicalStopPips: typical.pips,
+      typicalLoss: money(typicalLoss),
+      typicalLossPct: pct(typicalLoss, balance),
+      typicalCapped,
+      capped,
     });
+    if (!refused && (realRisk === null || typicalLoss.gt(realRisk.amount))) {
+      realRisk = { instrument, timeframe: typical.timeframe, stopPips: typical.pips, amount: money(typicalLoss), pct: pct(typicalLoss, balance), capped: typicalCapped, maxLeverage: leverage };
+    }
     if (refused) {
       warnings.push({
         code: "fixedLotRefused",
@@ -245,6 +317,9 @@ export function preflight(input: PreflightInput): PreflightResult {
     fixedLot: settings.fixedLot,
     riskPct: RISK_PER_TRADE_PCT,
     riskAmount: money(riskAmount),
+    maxLeveragePerTrade: settings.maxLeveragePerTrade,
+    realRisk,
+    allRefused: rows.length > 0 && rows.every((r) => r.refused),
     instruments: rows,
     unpriced,
     worstTradeLoss: money(worst),

@@ -7,8 +7,11 @@
  * Pips: |entry − stop| / pip size (core/instruments pipSize: 0.0001, 0.01 for JPY quotes), one decimal.
  * Indicator values are the engine's features (core/engine/features.ts), floats rounded for display;
  * indicators switched off (NaN) are left out.
+ * Risk at entry (issue 21): the balance the size was computed on, its currency and the quote→account
+ * rate (`Decision.entryRisk`, core/engine/decide.ts) are stored too, so the trade detail can show
+ * |entry − stop loss| × units × rate in money and as % of that balance; rows stored before have none.
  */
-import type { Decision } from "../engine/decide";
+import type { Decision, EntryRisk } from "../engine/decide";
 import type { Features } from "../engine/features";
 import { Decimal } from "../decimal";
 import { isMsg, type Msg } from "../i18n/message";
@@ -43,7 +46,7 @@ export function indicatorValues(features: Features | undefined): Partial<Record<
 }
 
 /** Extra fields stored in `decisions.payload` so the trade it opens can be explained (see module doc). */
-export function decisionExplainPayload(d: Decision): { entryPrice?: string; stopPips?: string; targetPips?: string; indicators?: Partial<Record<ExplainedIndicator, number>> } {
+export function decisionExplainPayload(d: Decision): { entryPrice?: string; stopPips?: string; targetPips?: string; indicators?: Partial<Record<ExplainedIndicator, number>>; entryRisk?: EntryRisk } {
   const indicators = indicatorValues(d.features);
   const stopPips = pipsBetween(d.instrument, d.entryPrice, d.stopLoss);
   const targetPips = pipsBetween(d.instrument, d.entryPrice, d.takeProfit);
@@ -52,6 +55,7 @@ export function decisionExplainPayload(d: Decision): { entryPrice?: string; stop
     ...(stopPips ? { stopPips } : {}),
     ...(targetPips ? { targetPips } : {}),
     ...(Object.keys(indicators).length ? { indicators } : {}),
+    ...(d.entryRisk ? { entryRisk: d.entryRisk } : {}),
   };
 }
 
@@ -78,6 +82,8 @@ export interface DecisionExplanation {
   executed: boolean;
   /** Market time of the tick that decided (ISO), else when the row was stored. */
   decidedAt: string;
+  /** Balance the size was computed on, its currency and the quote→account rate; null for rows stored before issue 21. */
+  sizedOn: { balance: string; currency: string; rate: string; maxLeverage: number | null; capped: boolean } | null;
 }
 
 /** A decisions row as stored (subset). */
@@ -142,5 +148,22 @@ export function readDecision(row: StoredDecisionRow): DecisionExplanation {
     },
     executed: row.executed,
     decidedAt: str(p.marketTime) ?? row.created_at.toISOString(),
+    sizedOn: readSizedOn(p.entryRisk),
   };
+}
+
+/** The stored `entryRisk` of a payload, when it holds a positive balance and rate. */
+function readSizedOn(v: unknown): DecisionExplanation["sizedOn"] {
+  if (typeof v !== "object" || v === null) return null;
+  const r = v as Record<string, unknown>;
+  const balance = str(r.balance);
+  const currency = str(r.currency);
+  const rate = str(r.rate);
+  if (!balance || !currency || !rate) return null;
+  try {
+    if (!new Decimal(balance).gt(0) || !new Decimal(rate).gt(0)) return null;
+  } catch {
+    return null;
+  }
+  return { balance, currency, rate, maxLeverage: typeof r.maxLeverage === "number" ? r.maxLeverage : null, capped: r.capped === true };
 }

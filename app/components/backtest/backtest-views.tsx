@@ -40,6 +40,7 @@ export function SettingsSummary({ settings, editLink = true }: { settings: Tradi
   const rows: [string, ReactNode][] = [
     [ts("ai.tradingStyle"), ts(`ai.style.${settings.aiSettings.tradingStyle}`)],
     [ts("risk.lotMode"), settings.lotMode === "auto" ? ts("risk.lotAuto") : `${ts("risk.lotFixed")} (${settings.fixedLot})`],
+    [ts("risk.maxLeveragePerTrade"), settings.maxLeveragePerTrade ?? "—"],
     [ts("risk.slRatio"), settings.slRatio],
     [ts("risk.tpRatio"), settings.tpRatio],
     [ts("risk.maxTrades"), settings.maxTrades],
@@ -82,6 +83,8 @@ export function StatsTable({ runs, labels }: { runs: RunView[]; labels: string[]
     [t("stats.maxDrawdown"), (r, c) => `${money(r.stats.maxDrawdown, c)}${r.stats.maxDrawdownPct == null ? "" : ` (${d.number(Number(r.stats.maxDrawdownPct), 2)}%)`}`],
     [t("stats.sharpe"), (r) => (r.stats.sharpe == null ? none : d.number(Number(r.stats.sharpe), 2))],
     [t("stats.exposure"), (r) => (r.stats.exposurePct == null ? none : `${d.number(Number(r.stats.exposurePct), 1)}%`)],
+    [t("stats.riskMedian"), (r) => (r.riskPct ? `${d.number(Number(r.riskPct.median), 2)}%` : none)],
+    [t("stats.riskMax"), (r) => (r.riskPct ? `${d.number(Number(r.riskPct.max), 2)}%` : none)],
     [t("stats.stops"), (r) => r.stops.length],
     [t("stats.percentile"), (r) => (r.stats.trades ? d.number(r.baseline.netPnlPercentile, 1) : none)],
   ];
@@ -252,6 +255,7 @@ export function TradeList({ run }: { run: RunView }) {
                 <th scope="col" className="px-2 py-1.5 font-medium">{t("trades.exit")}</th>
                 <th scope="col" className="px-2 py-1.5 text-right font-medium">{t("trades.pips")}</th>
                 <th scope="col" className="px-2 py-1.5 text-right font-medium">{t("trades.pnl")}</th>
+                <th scope="col" className="px-2 py-1.5 text-right font-medium">{t("trades.risk")}</th>
                 <th scope="col" className="px-2 py-1.5 text-right font-medium">{t("trades.r")}</th>
                 <th scope="col" className="py-1.5 pl-2 font-medium">{t("trades.reason")}</th>
               </tr>
@@ -277,6 +281,10 @@ export function TradeList({ run }: { run: RunView }) {
                     <td className="px-2 py-1.5 text-right tabular-nums">{d.number(tr.pips, 1)}</td>
                     <td className={clsx("px-2 py-1.5 text-right font-medium tabular-nums", pnl > 0 ? "text-emerald-300" : pnl < 0 ? "text-rose-300" : "text-slate-300")}>
                       {d.money(tr.pnl, cur, { signed: true })}
+                    </td>
+                    <td className="px-2 py-1.5 text-right tabular-nums" data-testid="trade-risk">
+                      {d.money(tr.risk, cur)}
+                      <span className="block text-xs text-slate-500">{tr.riskPct == null ? t("stats.none") : `${d.number(Number(tr.riskPct), 2)}%`}</span>
                     </td>
                     <td className="px-2 py-1.5 text-right tabular-nums">{tr.rMultiple == null ? t("stats.none") : d.number(Number(tr.rMultiple), 2)}</td>
                     <td className="py-1.5 pl-2 text-xs text-slate-300" data-testid="trade-reason">{formatMsg((k, o) => tAll(k, o), tr.reasonMsg)}</td>

@@ -6,6 +6,7 @@ describe("settings defaults (PRODUCT.md §9)", () => {
     expect(DEFAULT_SETTINGS).toEqual({
       lotMode: "auto",
       fixedLot: 0.01,
+      maxLeveragePerTrade: 5,
       maxDailyTrades: 15,
       maxDrawdownPct: 5,
       dailyLossLimitPct: 3,
