@@ -1,7 +1,9 @@
 /**
  * POST /api/backtest {instruments, source, from, to, initialBalance?} → 202 {run} (queued with the
  * user's current settings; 400 invalid, 429 one already running); GET /api/backtest → {runs, offer}
- * (the user's runs, newest first, and what each candle source offers). Issue 12, ADR 0019.
+ * (the user's runs, newest first, and what each candle source offers). Issue 12, ADR 0019. Sources:
+ * "shipped" (data/), "broker" (the user's connection), "long" (the long H1 history of FX_LONG_DIR when
+ * present, issue 21: `offer.long` with each pair's dates and `maxDays`; null when absent).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
