@@ -62,7 +62,7 @@ function fail(msg: string): never {
 /** Runs jobs on `n` worker threads, at most one job per worker at a time. */
 async function runPool(jobs: TrialJob[], n: number, dir: string, onDone: (job: TrialJob, run: TrialRun) => void): Promise<void> {
   const queue = [...jobs];
-  const workers = Array.from({ length: Math.min(n, jobs.length) }, () => new Worker(new URL("./research-worker.ts", import.meta.url), { workerData: { dir }, execArgv: ["--import", "tsx"] }));
+  const workers = Array.from({ length: Math.min(n, jobs.length) }, () => new Worker(new URL("./research-worker-boot.mjs", import.meta.url), { workerData: { dir } }));
   await Promise.all(
     workers.map(
       (w) =>
