@@ -139,7 +139,7 @@ export default function BacktestPage() {
                     className="mt-1 block min-h-11 w-full rounded-xl border border-white/10 bg-slate-950/60 px-3 text-slate-100" />
                 </label>
               </div>
-              {range && <p className="text-xs text-slate-500">{t("form.rangeHint", { from: range.minDate, to: range.maxDate, days: source === "long" ? d.offer.long?.maxDays : d.maxDays })}</p>}
+              {range && source !== "long" && <p className="text-xs text-slate-500">{t("form.rangeHint", { from: range.minDate, to: range.maxDate, days: d.maxDays })}</p>}
               {source === "long" && d.offer.long && <LongSourceHint long={d.offer.long} />}
               <label className="block text-sm text-slate-300">
                 {t("form.balance", { currency: d.currency })}

@@ -7,7 +7,7 @@
 import { useTranslation } from "react-i18next";
 import { formatInstrument } from "~/lib/format";
 import { useDisplay } from "~/lib/hooks";
-import type { LongRange } from "~/services/backtest/types";
+import { longMaxDays, type LongRange } from "~/services/backtest/types";
 
 const at = (d: string) => `${d}T12:00:00Z`;
 
@@ -29,7 +29,7 @@ export function LongSourceHint({ long }: { long: LongRange }) {
   const ranges = long.instruments.map((i) => `${formatInstrument(i)} ${long.ranges[i]!.minDate} → ${long.ranges[i]!.maxDate}`).join("; ");
   return (
     <p className="text-xs text-slate-500" data-testid="long-hint">
-      {t("form.longHint", { days: long.maxDays, ranges })}
+      {t("form.longHint", { days: long.maxDays, days2: longMaxDays(long.maxDays, 2), days3: longMaxDays(long.maxDays, 3), ranges })}
     </p>
   );
 }

@@ -25,9 +25,10 @@ import { config } from "../config.server";
 import type { LongRange } from "./types";
 
 /**
- * Longest period of one long-history run, days (3 years): its worst case (3 pairs, the drawdown stop
- * off, so the bot trades throughout) stays inside the 900 s a queued run may wait behind it on a
- * loaded machine (docs/BENCHMARKS.md "Backtest on the long history").
+ * Longest period of one long-history run with ONE pair, days (3 years); with n pairs ⌊1096 / n⌋
+ * (types.ts longMaxDays: 548 with 2, 365 with 3), since a run's cost grows with pairs × days: the
+ * worst case (the bot trading throughout, drawdown stop off) then stays within the 900 s a run queued
+ * behind it may wait, on a loaded machine (docs/BENCHMARKS.md "Backtest on the long history").
  */
 export const LONG_MAX_PERIOD_DAYS = 1096;
 /** Parsed pairs kept in memory at once (least recently used dropped). */

@@ -24,7 +24,7 @@ import { getSettings } from "../settings.server";
 import { brokerCandles, brokerRange, MAX_PERIOD_DAYS, shippedCandles, shippedRange, type SourceRange } from "./data.server";
 import { conversionPairs, onH1 } from "../../../core/backtest/long-history";
 import { commonRange, longCandles, longRange, type LongRange } from "./long-history.server";
-import { BASELINE_SEEDS, CURVE_POINTS, type CandleSource, type CurvePoint, type RunParams, type RunResult, type RunStatus, type RunView } from "./types";
+import { BASELINE_SEEDS, CURVE_POINTS, longMaxDays, type CandleSource, type CurvePoint, type RunParams, type RunResult, type RunStatus, type RunView } from "./types";
 
 export { BASELINE_SEEDS, CURVE_POINTS };
 
@@ -129,7 +129,7 @@ export function defaultForm(offer: SourceOffer, asked?: string | null): { source
 /**
  * Validates a create request against what the sources offer (1–3 pairs of the source, a period of
  * whole UTC days inside its range — on the long history inside every chosen pair's own range —,
- * ≤ MAX_PERIOD_DAYS (long history: its `maxDays`), an initial balance 100–10,000,000).
+ * ≤ MAX_PERIOD_DAYS (long history: ⌊maxDays / pairs⌋), an initial balance 100–10,000,000).
  * @throws ValidationError (400) naming the field, in Portuguese for a pt reader.
  */
 export function validateRequest(body: unknown, offer: SourceOffer): Omit<RunParams, "settings" | "accountCurrency" | "seeds"> {
@@ -150,7 +150,7 @@ export function validateRequest(body: unknown, offer: SourceOffer): Omit<RunPara
     if (!span.minDate) throw invalid("noCommonRange", undefined, "instruments");
     throw invalid("range", { min: span.minDate, max: span.maxDate }, "from");
   }
-  const maxDays = b.source === "long" ? offer.long!.maxDays : MAX_PERIOD_DAYS;
+  const maxDays = b.source === "long" ? longMaxDays(offer.long!.maxDays, instruments.length) : MAX_PERIOD_DAYS;
   if ((Date.parse(b.to) - Date.parse(b.from)) / DAY_MS + 1 > maxDays) throw invalid("tooLong", { days: maxDays }, "to");
   const balance = Number(b.initialBalance ?? DEFAULT_INITIAL_BALANCE);
   if (!Number.isFinite(balance) || balance < 100 || balance > 10_000_000) throw invalid("balance", undefined, "initialBalance");

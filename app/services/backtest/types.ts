@@ -23,8 +23,13 @@ export interface LongRange {
   maxDate: string;
   /** Inclusive UTC days of each pair's H1 file. */
   ranges: Record<string, { minDate: string; maxDate: string }>;
-  /** Longest period of a run on this source, days. */
+  /** Longest period of a run on this source with one pair, days (with n pairs: longMaxDays). */
   maxDays: number;
+}
+
+/** Longest period of a long-history run with `pairs` pairs, days: ⌊maxDays / pairs⌋ (cost grows with pairs × days). */
+export function longMaxDays(maxDays: number, pairs: number): number {
+  return Math.floor(maxDays / Math.max(1, pairs));
 }
 /** shipped: data/ (the simulator's 2026 files); broker: the user's broker; long: the long H1 history (FX_LONG_DIR, issue 21). */
 export type CandleSource = "shipped" | "broker" | "long";

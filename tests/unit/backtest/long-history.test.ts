@@ -131,6 +131,9 @@ describe("long-history source", () => {
     expect(refusal({ source: "long", instruments: ["XAU_XYZ"], from: "2015-01-05", to: "2015-02-05" }, offer)).toBe("Par indisponível nesta fonte: XAU_XYZ.");
     const longer = { ...offer, long: { ...offer.long!, maxDays: 300 } };
     expect(refusal({ source: "long", instruments: ["EUR_USD"], from: "2014-01-01", to: "2015-12-31" }, longer)).toBe("O período pode ter no máximo 300 dias.");
+    // The limit shrinks with the pairs (the run's cost grows with pairs × days): 300 / 2 = 150.
+    expect(validateRequest({ source: "long", instruments: ["EUR_USD", "GBP_USD"], from: "2015-01-01", to: "2015-05-30" }, longer).to).toBe("2015-05-30");
+    expect(refusal({ source: "long", instruments: ["EUR_USD", "GBP_USD"], from: "2015-01-01", to: "2015-05-31" }, longer)).toBe("O período pode ter no máximo 150 dias.");
     // Without the folder the source is refused, and the other sources keep their 92 days.
     expect(refusal({ source: "long", instruments: ["EUR_USD"], from: "2015-01-05", to: "2015-02-05" }, { ...offer, long: null })).toBe(
       "O histórico longo não está disponível neste servidor.",
