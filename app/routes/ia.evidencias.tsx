@@ -63,13 +63,13 @@ function FiguresRow({ label, verdict, figures, testId, instrument, style }: { la
       data-style={style}
       data-verdict={verdict}
     >
-      <th scope="row" className="flex items-center justify-between gap-2 pb-1 text-left font-semibold text-slate-100 md:table-cell md:whitespace-nowrap md:px-2 md:py-2">
+      <th scope="row" className="flex items-center justify-between gap-2 pb-1 text-left font-semibold text-slate-100 md:table-cell md:min-w-24 md:px-1.5 md:py-2">
         {label}
         <Badge tone={verdictTone(verdict)} className="shrink-0 whitespace-nowrap md:hidden">
           {t(`research:badge.${verdict}`)}
         </Badge>
       </th>
-      <td className="hidden md:table-cell md:px-2 md:py-2" data-col="verdict">
+      <td className="hidden md:table-cell md:px-1.5 md:py-2" data-col="verdict">
         <Badge tone={verdictTone(verdict)} className="whitespace-nowrap">
           {t(`research:badge.${verdict}`)}
         </Badge>
@@ -85,7 +85,7 @@ function FiguresRow({ label, verdict, figures, testId, instrument, style }: { la
           data-col={c}
           data-label={t(`col.${c}`)}
           className={clsx(
-            "justify-between gap-3 py-0.5 text-sm tabular-nums text-slate-200 before:text-slate-400 before:content-[attr(data-label)] md:table-cell md:whitespace-nowrap md:px-2 md:py-2 md:text-right md:before:content-none",
+            "justify-between gap-3 py-0.5 text-sm tabular-nums text-slate-200 before:text-slate-400 before:content-[attr(data-label)] md:table-cell md:whitespace-nowrap md:px-1.5 md:py-2 md:text-right md:before:content-none",
             // Under 768 px an untested row shows one line instead of eleven dashes.
             figures ? "flex" : "hidden",
           )}
@@ -163,10 +163,10 @@ export default function EvidencePage() {
               <table className="block w-full text-sm md:table">
                 <thead className="hidden md:table-header-group">
                   <tr className="border-b border-white/10 text-xs text-slate-400">
-                    <th scope="col" className="px-2 py-2 text-left font-medium">{t("col.pair")}</th>
-                    <th scope="col" className="px-2 py-2 text-left font-medium">{t("col.verdict")}</th>
+                    <th scope="col" className="px-1.5 py-2 text-left font-medium">{t("col.pair")}</th>
+                    <th scope="col" className="px-1.5 py-2 text-left font-medium">{t("col.verdict")}</th>
                     {COLUMNS.map((c) => (
-                      <th key={c} scope="col" className="px-2 py-2 text-right font-medium">
+                      <th key={c} scope="col" className="px-1.5 py-2 text-right font-medium">
                         {t(`col.${c}`)}
                       </th>
                     ))}

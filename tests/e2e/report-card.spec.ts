@@ -178,6 +178,11 @@ test("the report card on the hero, /settings and /backtest, and the full table, 
     await expect(page).toHaveTitle(text(catalogue(lng, "evidence"), "meta"));
     // Nothing wider than the screen (the rows become cards under 768 px).
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+    // …and every column of every table in view (no column hidden behind a sideways scroll).
+    const clipped = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-testid="evidence-style"] table')].filter((t) => t.parentElement!.scrollWidth > t.parentElement!.clientWidth + 1).length,
+    );
+    expect(clipped).toBe(0);
     await settle(page);
     await shot(page, testInfo, `report-card-evidence-${lng}`);
   }

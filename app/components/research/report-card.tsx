@@ -22,9 +22,9 @@ export const EVIDENCE_PATH = "/ia/evidencias";
 const SENTENCE_COLOUR = { green: "text-emerald-200", amber: "text-amber-200", grey: "text-slate-300" } as const;
 
 /** One figure: label, value (tabular), optional hint; wraps instead of truncating at 390 px. */
-function Figure({ label, value, hint, testId }: { label: string; value: string; hint?: string; testId: string }) {
+function Figure({ label, value, hint, testId, wide = false }: { label: string; value: string; hint?: string; testId: string; wide?: boolean }) {
   return (
-    <div className="min-w-0 rounded-xl bg-white/[0.03] p-3 ring-1 ring-white/5">
+    <div className={clsx("min-w-0 rounded-xl bg-white/[0.03] p-3 ring-1 ring-white/5", wide && "col-span-2 sm:col-span-1")}>
       <dt className="text-xs text-slate-400">{label}</dt>
       <dd className="mt-0.5 break-words text-sm font-semibold tabular-nums text-slate-100" data-testid={testId}>
         {value}
@@ -65,11 +65,12 @@ export function ReportCard({ card, className }: { card: ReportCardView; classNam
           <Figure label={t("card.worstYear")} value={f.worstYear ? t("card.worstYearValue", { year: f.worstYear.year, value: f.worstYear.value }) : "—"} testId="report-worst-year" />
           <Figure label={t("card.maxDrawdown")} value={f.maxDrawdown} testId="report-max-drawdown" />
           <Figure label={t("card.profitFactor")} value={f.profitFactor} hint={t("card.profitFactorHint")} testId="report-profit-factor" />
-          <Figure label={t("card.yearsPositive")} value={t("card.yearsPositiveValue", { n: f.yearsPositive, of: f.years })} testId="report-years-positive" />
+          <Figure label={t("card.yearsPositive")} value={t("card.yearsPositiveValue", { n: f.yearsPositive, of: f.years })} testId="report-years-positive" wide />
           <Figure
             label={t("card.random")}
             value={f.randomPercentile === null ? t("card.randomNone") : t("card.randomValue", { pct: f.randomPercentile })}
             testId="report-random"
+            wide
           />
         </dl>
       )}
@@ -100,7 +101,7 @@ export function ReportCard({ card, className }: { card: ReportCardView; classNam
                   data-instrument={p.instrument}
                   data-verdict={p.verdict}
                 >
-                  <div className="flex flex-wrap items-center justify-between gap-1">
+                  <div className="flex flex-col items-start gap-0.5">
                     <span className="text-sm font-semibold text-slate-100">{formatInstrument(p.instrument)}</span>
                     <Badge tone={verdictTone(p.verdict)} className="whitespace-nowrap !px-1.5 !py-0 text-[11px]">
                       {t(`badge.${p.verdict}`)}
