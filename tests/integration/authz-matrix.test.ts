@@ -330,6 +330,8 @@ const MATRIX: Record<string, Probe[]> = {
   "subscription.canceled.tsx": [{ method: "GET", kind: "page", path: "/subscription/canceled", expect: userPage(status(200, (r) => expect(r.text).toContain("Pagamento cancelado"))) }],
   "dashboard.tsx": [{ method: "GET", kind: "page", path: "/dashboard", expect: userPage() }],
   "history.tsx": [{ method: "GET", kind: "page", path: "/history", expect: userPage() }],
+  // The AI's evidence (issue 21): the shipped edge table, the same for every user.
+  "ia.evidencias.tsx": [{ method: "GET", kind: "page", path: "/ia/evidencias", expect: userPage(status(200, (r) => expect(r.text).toContain("Evidências da IA"))) }],
   // Trade detail (issue 12): A's closed trade by its broker id; B (and the admin's API) get 404, never A's data.
   "history_.$id.tsx": [
     {
@@ -486,6 +488,9 @@ const MATRIX: Record<string, Probe[]> = {
     },
   ],
   "api.account.summary.ts": [{ method: "GET", kind: "api", path: "/api/account/summary", expect: userApi(status(200, ownAccount((j) => j.accountId)), NOT_CONNECTED) }],
+  "api.research.edge-table.ts": [
+    { method: "GET", kind: "api", path: "/api/research/edge-table", expect: userApi(status(200, (r) => expect((r.json?.table as { version?: number })?.version).toBe(1))) },
+  ],
   "api.settings.ts": [
     { method: "GET", kind: "api", path: "/api/settings", expect: userApi(status(200)) },
     { method: "PUT", kind: "api", path: "/api/settings", body: () => ({ settings: { maxTrades: 5 } }), expect: userApi(status(200)) },
