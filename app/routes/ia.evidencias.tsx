@@ -157,7 +157,7 @@ export default function EvidencePage() {
           >
             <p className="text-sm text-slate-300" data-testid="evidence-style-verdict">
               {t(`research:${verdictSentenceKey(verdict, style)}`, { span })}{" "}
-              <span className="text-slate-500">{t("family", { family: summary?.family ?? table.defaultFamily })}</span>
+              <span className="text-slate-400">{t("family", { family: summary?.family ?? table.defaultFamily })}</span>
             </p>
             <div className="mt-3 md:overflow-x-auto">
               <table className="block w-full text-sm md:table">

@@ -11,6 +11,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { EdgeRow, EdgeTable } from "../../core/research/edge-table";
 import type { TradingStyle } from "../../core/settings";
@@ -86,6 +87,14 @@ async function expectWithinViewport(page: Page, el: Locator) {
   expect(box!.x + box!.width).toBeLessThanOrEqual(width + 0.5);
 }
 
+/** Serious or critical WCAG 2 A/AA violations on the page (as tests/e2e/a11y.spec.ts counts them), as short lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+}
+
 /** Checks /ia/evidencias against the shipped table. */
 async function expectEvidencePage(page: Page, lng: Lng, locale: string) {
   const ev = catalogue(lng, "evidence");
@@ -144,7 +153,10 @@ test("the report card on the hero, /settings and /backtest, and the full table, 
     await expectCard(heroCard, lng, locale, style);
     await expectWithinViewport(page, heroCard);
     await settle(page);
-    if (lng === "pt") await shot(page, testInfo, "report-card-hero");
+    if (lng === "pt") {
+      await shot(page, testInfo, "report-card-hero");
+      expect(await seriousViolations(page)).toEqual([]);
+    }
     else await heroCard.screenshot({ path: `test-results/screenshots/report-card-hero-card-${lng}-${testInfo.project.name}.png` });
 
     await page.goto("/settings");
@@ -185,6 +197,7 @@ test("the report card on the hero, /settings and /backtest, and the full table, 
     expect(clipped).toBe(0);
     await settle(page);
     await shot(page, testInfo, `report-card-evidence-${lng}`);
+    if (lng === "pt") expect(await seriousViolations(page)).toEqual([]);
   }
   await setPreferences(creds.email, { language: "pt" });
 });

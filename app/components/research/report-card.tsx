@@ -29,7 +29,7 @@ function Figure({ label, value, hint, testId, wide = false }: { label: string; v
       <dd className="mt-0.5 break-words text-sm font-semibold tabular-nums text-slate-100" data-testid={testId}>
         {value}
       </dd>
-      {hint && <dd className="text-[11px] leading-tight text-slate-500">{hint}</dd>}
+      {hint && <dd className="text-[11px] leading-tight text-slate-400">{hint}</dd>}
     </div>
   );
 }
