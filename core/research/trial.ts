@@ -104,18 +104,25 @@ function mulberry(seed: number): () => number {
   };
 }
 
-/** Random entries with today's engine's exits and sizing (F7's null), the settings of the year's set. */
-class EngineRandomSource {
+/**
+ * Today's engine (F7) as a decision source: DecisionEngines fed with the H1 bars; at each tick the
+ * engine's decision for every pair (the fresh-signal filter sees each one, busy pairs included, as in
+ * the live executor's order), then `wants` says whether a flat pair has an "open" — else the tick is
+ * skipped (ADR 0035). `decide` re-decides with the executor's real input (price, balance, rate).
+ * Random mode: per flat slot an entry with probability p on a random side, the engine's forced
+ * decision (its exits and sizing), with the settings of the year's set.
+ */
+class EngineSource {
   private readonly engines = new Map<string, DecisionEngine>();
   private readonly pointers = new Map<string, number>();
-  private readonly pending = new Map<string, "buy" | "sell">();
+  private readonly pending = new Map<string, "buy" | "sell" | "strategy">();
   readonly flatSlots = new Map<number, number>();
   constructor(
     private readonly instruments: string[],
     private readonly bars: Record<string, Candle[]>,
     private readonly settingsOf: (year: number) => TradingSettings,
-    private readonly probability: (year: number) => number,
-    private readonly rng: () => number,
+    private readonly random: { probability: (year: number) => number; rng: () => number } | null,
+    private readonly filter?: (d: Decision) => boolean,
   ) {
     for (const i of instruments) {
       this.engines.set(i, new DecisionEngine(featureConfig(settingsOf(0))));
@@ -125,26 +132,36 @@ class EngineRandomSource {
   wants(now: number, open: ReadonlySet<string>): boolean {
     this.pending.clear();
     const year = new Date(now).getUTCFullYear();
+    const settings = this.settingsOf(year);
     for (const i of this.instruments) {
       const bars = this.bars[i] ?? [];
+      const engine = this.engines.get(i)!;
       let p = this.pointers.get(i)!;
-      let last: number | undefined;
-      while (p < bars.length && bars[p]!.time + 3_600_000 <= now) last = bars[p++]!.time;
-      for (let k = this.pointers.get(i)!; k < p; k++) this.engines.get(i)!.push("H1", bars[k]!);
+      while (p < bars.length && bars[p]!.time + 3_600_000 <= now) engine.push("H1", bars[p++]!);
       this.pointers.set(i, p);
-      const newest = p > 0 ? bars[p - 1]!.time : last;
-      if (newest === undefined || now - newest > 4 * 86_400_000 || open.has(i)) continue;
-      this.flatSlots.set(year, (this.flatSlots.get(year) ?? 0) + 1);
-      if (this.rng() < this.probability(year)) this.pending.set(i, this.rng() < 0.5 ? "buy" : "sell");
+      const newest = p > 0 ? bars[p - 1]! : undefined;
+      if (newest === undefined || now - newest.time > 4 * 86_400_000) continue;
+      if (this.random) {
+        if (open.has(i)) continue;
+        this.flatSlots.set(year, (this.flatSlots.get(year) ?? 0) + 1);
+        if (this.random.rng() < this.random.probability(year)) this.pending.set(i, this.random.rng() < 0.5 ? "buy" : "sell");
+        continue;
+      }
+      const px = String(newest.close);
+      const d = engine.decide({ now: new Date(now), instrument: i, price: { bid: px, ask: px, tradeable: true }, settings, account: { balance: STUDY_BALANCE, currency: "USD" } });
+      const keep = this.filter ? this.filter(d) : true;
+      if (!open.has(i)) this.flatSlots.set(year, (this.flatSlots.get(year) ?? 0) + 1);
+      if (d.action === "open" && keep && !open.has(i)) this.pending.set(i, "strategy");
     }
     return this.pending.size > 0;
   }
   decide(input: StreamInput): Decision {
-    const year = input.now.getUTCFullYear();
     const engine = this.engines.get(input.instrument)!;
-    const side = this.pending.get(input.instrument);
-    const settings = this.settingsOf(year);
-    return side ? engine.decideForced({ ...input, settings }, side) : { ...engine.decide({ ...input, settings }), action: "none" };
+    const settings = this.settingsOf(input.now.getUTCFullYear());
+    const what = this.pending.get(input.instrument);
+    if (what === "buy" || what === "sell") return engine.decideForced({ ...input, settings }, what);
+    const d = engine.decide({ ...input, settings });
+    return what === "strategy" ? d : { ...d, action: "none" };
   }
 }
 
@@ -162,7 +179,8 @@ export async function runTrial(spec: TrialSpec, data: StudyCandles, clock: () =>
     initialBalance: STUDY_BALANCE,
     accountCurrency: "USD",
     costs: { financingPctPerYear: STUDY_FINANCING_PCT },
-    equityCurve: { maxPoints: Number.MAX_SAFE_INTEGER },
+    // About 4 NAV samples a day whatever the step (H1 steps: every 6th): the study keeps one per day.
+    equityCurve: { maxPoints: Math.ceil((to - from) / (6 * 3_600_000)) },
     edgeGate: false,
   };
   let flat: Map<number, number>;
@@ -185,33 +203,21 @@ export async function runTrial(spec: TrialSpec, data: StudyCandles, clock: () =>
     });
     flat = source.flatSlots;
     opts = { ...base, steps, decisionSource: source };
-  } else if (spec.random) {
-    const source = new EngineRandomSource(instruments, Object.fromEntries(instruments.map((i) => [i, h1[i]!.H1])), settingsOf, spec.random.probability, mulberry(spec.random.seed));
+  } else {
+    // Today's engine: its slRatio per set in the settings, the fresh-signal filter when the set asks.
+    const set = spec.sets[spec.activeSet(spec.firstTestYear)]!;
+    const fresh = !spec.random && set.params.fresh === true ? freshSignalFilter() : undefined;
+    const source = new EngineSource(
+      instruments,
+      Object.fromEntries(instruments.map((i) => [i, h1[i]!.H1])),
+      settingsOf,
+      spec.random ? { probability: spec.random.probability, rng: mulberry(spec.random.seed) } : null,
+      fresh ? (d) => fresh(d, { now: new Date(0), engine: undefined as never }) : undefined,
+    );
     flat = source.flatSlots;
     opts = { ...base, decisionSource: source };
-  } else {
-    // Today's engine: one set per run (its slRatio in the settings), the fresh-signal filter when asked.
-    const set = spec.sets[0]!;
-    const counter = new Map<number, number>();
-    flat = counter;
-    const fresh = set.params.fresh === true ? freshSignalFilter() : undefined;
-    opts = { ...base, settings: studySettings(family, set), ...(fresh ? { entryFilter: fresh } : {}) };
   }
   const result = await runBacktest(opts);
-  if (!family.model && !spec.random) {
-    // The engine decides at every H1 close: its flat slots are the H1 closes with no trade of the pair open.
-    for (const i of instruments) {
-      const open = result.trades.filter((t) => t.instrument === i).map((t) => [Date.parse(t.entryTime), Date.parse(t.exitTime)] as const);
-      let k = 0;
-      for (const b of h1[i]!.H1) {
-        const close = b.time + 3_600_000;
-        while (k < open.length && open[k]![1] < close) k++;
-        if (k < open.length && open[k]![0] < close) continue;
-        const y = new Date(close).getUTCFullYear();
-        flat.set(y, (flat.get(y) ?? 0) + 1);
-      }
-    }
-  }
   const days: number[] = [];
   const nav: number[] = [];
   for (const p of result.equity ?? []) {

@@ -1,6 +1,7 @@
 /**
  * `npm run research -- [--data ../shared/data/fx-long] [--seeds 19] [--workers 2] [--families tsmom,…]
- *  [--blocks A,B] [--out docs/research/long] [--table core/research/edge-table.json] [--dev-trials 0]`
+ *  [--blocks A,B] [--out docs/research/long] [--table core/research/edge-table.json] [--dev-trials 0]
+ *  [--cache <folder>]`
  *
  * The long-history study of docs/research/PREREGISTRATION.md, in one command:
  * 1. every parameter set of every family (core/research/families.ts) runs once, continuously, in
@@ -21,7 +22,8 @@
  * Exits 1 with a message (Portuguese) on bad arguments or a missing data folder.
  */
 import { cpus } from "node:os";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
@@ -59,10 +61,29 @@ function fail(msg: string): never {
   process.exit(1);
 }
 
-/** Runs jobs on `n` worker threads, at most one job per worker at a time. */
-async function runPool(jobs: TrialJob[], n: number, dir: string, onDone: (job: TrialJob, run: TrialRun) => void): Promise<void> {
-  const queue = [...jobs];
-  const workers = Array.from({ length: Math.min(n, jobs.length) }, () => new Worker(new URL("./research-worker-boot.mjs", import.meta.url), { workerData: { dir } }));
+/** The cache file of a job (`--cache`): its content's hash, so a changed job never reads an old run. */
+function cacheFile(cache: string, job: TrialJob): string {
+  return join(cache, `${createHash("sha256").update(JSON.stringify(job)).digest("hex").slice(0, 24)}.json`);
+}
+
+/**
+ * Runs jobs on `n` worker threads, at most one job per worker at a time. With `cache` (a folder),
+ * a job already run is read back instead, and every finished run is written there, so an interrupted
+ * study resumes where it stopped (the cache is keyed by the job, not by the code: clear it after a change).
+ */
+async function runPool(jobs: TrialJob[], n: number, dir: string, onDone: (job: TrialJob, run: TrialRun) => void, cache = ""): Promise<void> {
+  const queue: TrialJob[] = [];
+  for (const job of jobs) {
+    const file = cache ? cacheFile(cache, job) : "";
+    if (file && existsSync(file)) onDone(job, JSON.parse(readFileSync(file, "utf8")) as TrialRun);
+    else queue.push(job);
+  }
+  if (cache) mkdirSync(cache, { recursive: true });
+  const finish = (job: TrialJob, run: TrialRun) => {
+    if (cache) writeFileSync(cacheFile(cache, job), JSON.stringify(run));
+    onDone(job, run);
+  };
+  const workers = Array.from({ length: Math.min(n, queue.length) }, () => new Worker(new URL("./research-worker-boot.mjs", import.meta.url), { workerData: { dir } }));
   await Promise.all(
     workers.map(
       (w) =>
@@ -73,7 +94,7 @@ async function runPool(jobs: TrialJob[], n: number, dir: string, onDone: (job: T
             const onMsg = (m: { id: string; run?: TrialRun; error?: string }) => {
               w.off("message", onMsg);
               if (m.error) return reject(new Error(`${job.id}: ${m.error}`));
-              onDone(job, m.run!);
+              finish(job, m.run!);
               next();
             };
             w.on("message", onMsg);
@@ -128,6 +149,7 @@ async function main(): Promise<void> {
       out: { type: "string", default: "docs/research/long" },
       table: { type: "string", default: "core/research/edge-table.json" },
       "dev-trials": { type: "string", default: "0" },
+      cache: { type: "string", default: "" },
     },
   });
   const seeds = Number(values.seeds);
@@ -154,13 +176,13 @@ async function main(): Promise<void> {
     for (const f of families)
       f.sets.forEach((_, k) => jobs.push({ id: `${b.id}:${f.id}:${k}`, familyId: f.id, setIndices: [k], activeByYear: {}, defaultActive: 0, instruments: b.instruments, firstTestYear: b.testYears[0]!, from: b.from, to: b.to }));
   // Heaviest first (H1 families over 8 pairs) so the pool ends together.
-  const weight = (j: TrialJob) => (family(j.familyId).step === "H1" ? 4 : 1) * j.instruments.length;
+  const weight = (j: TrialJob) => (family(j.familyId).step === "H1" ? 4 : 1) * j.instruments.length + (j.instruments.length > 1 ? 100 : 0);
   jobs.sort((a, b) => weight(b) - weight(a));
   let done = 0;
   await runPool(jobs, workers, values.data, (job, run) => {
     runs.set(job.id, run);
     console.log(`[${++done}/${jobs.length}] ${job.id} ${Math.round(run.durationMs / 1000)} s, ${run.trades.length} trades`);
-  });
+  }, values.cache);
 
   const trials: TrialResult[] = [];
   for (const b of blocks)
@@ -213,7 +235,7 @@ async function main(): Promise<void> {
     const ret = returnsIn(run, blockA!.testYears).reduce((a, b) => a + b, 0);
     randomReturns.set(key, [...(randomReturns.get(key) ?? []), ret]);
     console.log(`[random ${++done}/${randomJobs.length}] ${job.id} ${Math.round(run.durationMs / 1000)} s`);
-  });
+  }, values.cache);
 
   // 3. Statistics.
   const sharpesA = trials.filter((t) => t.block === "A" && t.dailySharpe !== null).map((t) => t.dailySharpe!);
