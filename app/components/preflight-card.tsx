@@ -90,11 +90,17 @@ export function PreflightCard({ preflight, error }: { preflight: PreflightView |
               money(preflight.worstTradeLoss),
               widest ? t("perTradeDetail", { pct: pctText(widest.lossPct), pips: widest.stopPips, timeframe: widest.timeframe }) : "",
             )}
-        {figure("preflight-per-day", t("perDay"), money(preflight.worstDayLoss), `${t("perDayDetail", { pct: preflight.worstDayPct, limit: money(preflight.dailyLossLimit) })} · ${t(`binding.${preflight.binding}`)}`)}
-        {figure("preflight-margin", t("margin"), money(preflight.marginNeeded), t("marginDetail", { trades: preflight.concurrent, pct: preflight.marginPct }))}
+        {preflight.allRefused
+          ? figure("preflight-per-day", t("perDay"), "—", t("refused.none"))
+          : figure("preflight-per-day", t("perDay"), money(preflight.worstDayLoss), `${t("perDayDetail", { pct: preflight.worstDayPct, limit: money(preflight.dailyLossLimit) })} · ${t(`binding.${preflight.binding}`)}`)}
+        {preflight.allRefused
+          ? figure("preflight-margin", t("margin"), "—", t("refused.none"))
+          : figure("preflight-margin", t("margin"), money(preflight.marginNeeded), t("marginDetail", { trades: preflight.concurrent, pct: preflight.marginPct }))}
       </dl>
-      <p className="mt-2 text-xs text-slate-300" data-testid="preflight-sizing">
-        {preflight.lotMode === "fixed" ? t("sizing.fixed", { lots: fmt.number(preflight.fixedLot, 2) }) : t("sizing.auto", { pct: preflight.riskPct })}
+      <p className="mt-2 text-xs text-slate-300">
+        <span data-testid="preflight-sizing">
+          {preflight.lotMode === "fixed" ? t("sizing.fixed", { lots: fmt.number(preflight.fixedLot, 2) }) : t("sizing.auto", { pct: preflight.riskPct })}
+        </span>
         {" · "}
         <span data-testid="preflight-leverage">{t("sizing.leverage", { leverage: leverageText(preflight.maxLeveragePerTrade) })}</span>
       </p>
