@@ -139,8 +139,11 @@ export function fillFormDefaults(raw: unknown): unknown {
   return out;
 }
 
+/** The AI block of the form: `edgeOverrides` is saved by its own section ("Operar mesmo assim"), so the form may leave it out (kept as stored). */
+const formAiSettings = tradingSettingsSchema.shape.aiSettings.extend({ edgeOverrides: tradingSettingsSchema.shape.aiSettings.shape.edgeOverrides.optional() });
+
 /** The whole settings form: every trading setting (the one schema) plus `preferences`. */
-export const settingsFormSchema = z.preprocess(fillFormDefaults, tradingSettingsSchema.extend({ preferences: preferencesSchema }));
+export const settingsFormSchema = z.preprocess(fillFormDefaults, tradingSettingsSchema.extend({ aiSettings: formAiSettings, preferences: preferencesSchema }));
 /** A validated settings form. */
 export type SettingsFormValue = z.output<typeof settingsFormSchema>;
 

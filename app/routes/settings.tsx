@@ -23,6 +23,8 @@ import { defaultSettings, NEWS_SENSITIVITIES, type TradingSettings } from "../..
 import { BrokerSection, PushInfoCard, SubscriptionCard } from "~/components/settings/account-sections";
 import { CheckboxField, DaysField, NumberField, SelectField, TextField, TimeField } from "~/components/settings/fields";
 import { LeverageField } from "~/components/settings/leverage-field";
+import { EDGE_OVERRIDE_INTENT, EdgeOverridesSection } from "~/components/settings/edge-overrides";
+import { edgePairs, setEdgeOverride } from "~/services/edge-overrides.server";
 import { Banner, Button, Card, Spinner } from "~/components/ui";
 import { toLanguage, translateMsg } from "~/i18n";
 import { metaTitle } from "~/lib/hooks";
@@ -75,6 +77,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     settings,
     // Issue 21: the report card of every style, so the card follows the style being chosen.
     reportCards: reportCards(settings),
+    // Issue 21: each pair's edge verdict in the chosen style and the user's "Operar mesmo assim" switches.
+    edge: edgePairs(settings),
     loadError,
     preferences: { language: prefs.language, timezone: prefs.timezone },
     pushTopics,
@@ -87,7 +91,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** What the action answers; `message` is in the user's language. */
 type ActionResult =
   | { ok: true; intent: "save" | "disconnect" | "push-topics"; message: string; at: number }
-  | { ok: false; intent: "save" | "disconnect" | "push-topics"; message: string; at: number; result?: SubmissionResult<string[]> };
+  | { ok: false; intent: "save" | "disconnect" | "push-topics"; message: string; at: number; result?: SubmissionResult<string[]> }
+  | { ok: boolean; intent: typeof EDGE_OVERRIDE_INTENT; message: string; at: number; confirm?: string };
 
 export async function action({ request }: ActionFunctionArgs) {
   const at = Date.now();
@@ -115,6 +120,19 @@ export async function action({ request }: ActionFunctionArgs) {
       return data<ActionResult>({ ok: true, intent: "push-topics", message: say(msg("push:topicsSaved")), at });
     } catch (err) {
       if (err instanceof DomainError) return data<ActionResult>({ ok: false, intent: "push-topics", message: err.messageIn(language), at }, { status: err.status });
+      throw err;
+    }
+  }
+  if (formData.get("intent") === EDGE_OVERRIDE_INTENT) {
+    // One "Operar mesmo assim" switch (issue 21): ON for a pair without an edge first asks for a confirmation.
+    try {
+      const input = { instrument: formData.get("instrument"), enable: formData.get("enable") === "1", confirmed: formData.get("confirmed") === "1" };
+      const r = await setEdgeOverride(user.id, input);
+      if (r.status === "confirm") return data<ActionResult>({ ok: false, intent: EDGE_OVERRIDE_INTENT, message: "", at, confirm: r.instrument });
+      const text = msg(r.enabled ? "edge-override:saved.on" : "edge-override:saved.off", { pair: r.instrument.replace("_", "/") });
+      return data<ActionResult>({ ok: true, intent: EDGE_OVERRIDE_INTENT, message: say(text), at });
+    } catch (err) {
+      if (err instanceof DomainError) return data<ActionResult>({ ok: false, intent: EDGE_OVERRIDE_INTENT, message: err.messageIn(language), at }, { status: err.status });
       throw err;
     }
   }
@@ -409,6 +427,13 @@ export default function SettingsPage() {
           </div>
         </Card>
       </Form>
+
+      <EdgeOverridesSection
+        style={s.aiSettings.tradingStyle}
+        pairs={d.edge.pairs}
+        confirm={actionData?.intent === EDGE_OVERRIDE_INTENT ? (actionData.confirm ?? null) : null}
+        message={actionData?.intent === EDGE_OVERRIDE_INTENT && actionData.message ? { ok: actionData.ok, text: actionData.message } : null}
+      />
 
       <PushInfoCard topics={d.pushTopics} message={actionData?.intent === "push-topics" ? { ok: actionData.ok, text: actionData.message } : null} />
 

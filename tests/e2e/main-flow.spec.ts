@@ -6,6 +6,7 @@
 import { expect, test } from "@playwright/test";
 import { newUser, registerInUi, shot, waitForHydration } from "./helpers";
 import { createVerifiedUser, loginInUi } from "./support/users";
+import { tradeWithoutEdge } from "./support/trading";
 
 test.describe.configure({ mode: "serial" });
 
@@ -149,7 +150,9 @@ test("register → connect simulator account → ATIVAR IA → trade on the dash
   await expect(page.getByTestId("power-button")).toContainText("DESATIVAR IA");
   await expect(page.getByTestId("bot-dot")).toHaveAttribute("title", "IA ativa");
 
-  // Make a trade happen: advance the simulator and run the AI once, until the account has a trade.
+  // Make a trade happen: trade the pairs despite no proven edge (the edge gate, issue 21), advance the
+  // simulator and run the AI once, until the account has a trade.
+  await tradeWithoutEdge(page.request);
   let instrument: string | null = null;
   for (let i = 0; i < 60 && !instrument; i++) {
     await page.request.post("/oanda-sim/sim/clock", { data: { advanceSeconds: 900 } });

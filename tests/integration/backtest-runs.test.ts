@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
 import { rmSync } from "node:fs";
-import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { createTradingEnv, userWithBroker, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";
 import { writeLongFixture } from "../setup/fx-long-fixture";
 
 let env: TradingEnv;
@@ -55,6 +55,8 @@ beforeAll(async () => {
   app = await env.startApp({ FX_LONG_DIR: longDir });
   a = await userWithBroker(env, app, `bt-a-${Date.now()}@teste.com`);
   b = await userWithBroker(env, app, `bt-b-${Date.now()}@teste.com`);
+  // The AI trades these pairs despite no proven edge (the user's override of the edge gate, issue 21).
+  for (const u of [a, b]) await tradeWithoutEdge(u.call);
   // A's current settings: a recognisable risk, which the run must use.
   const saved = await a.call("PUT", "/api/settings", { settings: { maxTrades: 5 } });
   expect(saved.status).toBe(200);

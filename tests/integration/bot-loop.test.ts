@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
-import { createTradingEnv, tickUntil, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { createTradingEnv, tickUntil, userWithBroker, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";
 
 let env: TradingEnv;
 let app: AppServer;
@@ -15,6 +15,8 @@ beforeAll(async () => {
   env = await createTradingEnv();
   app = await env.startApp();
   u = await userWithBroker(env, app);
+  // The AI trades these pairs despite no proven edge (the user's override of the edge gate, issue 21).
+  await tradeWithoutEdge(u.call);
 }, 120_000);
 afterAll(async () => {
   await app?.stop();

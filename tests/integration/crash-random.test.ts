@@ -28,7 +28,7 @@ import { CRASH_POINTS, seededRandom } from "../../app/services/crash-points";
 import { Decimal } from "../../core/decimal";
 import { deriveRiskCounters, type CounterTrade } from "../../core/trading/counters";
 import { apiClient, type AppServer } from "../setup/app-server";
-import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { createTradingEnv, userWithBroker, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";
 
 /** Server lives, each ended by a SIGKILL (ADR 0023: 24 by default, every named point aimed at at least once). */
 const KILLS = Number(process.env.CRASH_KILLS ?? 24);
@@ -55,6 +55,7 @@ beforeAll(async () => {
     const u = await userWithBroker(env, app, `crash${i}-${Date.now()}@teste.com`);
     const saved = await u.call("PUT", "/api/settings", { settings: { maxTrades: 20, maxDailyTrades: 100, maxDrawdownPct: 100, dailyLossLimitPct: 20, aiSettings } });
     if (saved.status !== 200) throw new Error(`settings: ${JSON.stringify(saved.body)}`);
+    await tradeWithoutEdge(u.call); // the AI trades despite no proven edge (the edge gate's override, issue 21)
     users.push(u);
   }
   await app.stop();

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../setup/app-server";
-import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { createTradingEnv, userWithBroker, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";
 
 let env: TradingEnv;
 
@@ -18,6 +18,7 @@ describe("crash in the middle of a tick", () => {
   it("recovers the filled order after restart without a duplicate trade, and resumes the active bot", async () => {
     const crashy = await env.startApp({ CRASH_AT: "after-order", WORKERS: "off" });
     const u = await userWithBroker(env, crashy);
+    await tradeWithoutEdge(u.call); // the AI trades despite no proven edge (the edge gate's override, issue 21)
     // Drive ticks until one sends an order: the process then dies right after the fill.
     let died = false;
     for (let i = 0; i < 150 && !died; i++) {

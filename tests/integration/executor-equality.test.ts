@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBacktest } from "../../core/backtest/run";
 import type { BacktestResult } from "../../core/backtest/run";
 import { defaultSettings, parseSettingsUpdate, resolveInstruments } from "../../core/settings";
+import { SUPPORTED_INSTRUMENTS } from "../../core/instruments";
 import { loadMarketData } from "../../server/simulator/load-market-data";
 import type { AppServer } from "../setup/app-server";
 import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
@@ -53,7 +54,9 @@ const iso = (t: string) => new Date(Date.parse(t)).toISOString();
 
 describe("one executor: the backtest is the live bot", () => {
   it("a replayed day gives the same trades live (app + simulator over HTTP) and in the backtest", { timeout: 600_000 }, async () => {
-    const update = { aiSettings: { tradingStyle: "scalper" as const } };
+    // Every pair traded despite no proven edge (the user's override of the edge gate, issue 21): live and
+    // backtest run the same gate on the same settings, so the override holds on both sides.
+    const update = { aiSettings: { tradingStyle: "scalper" as const, edgeOverrides: [...SUPPORTED_INSTRUMENTS] } };
     const parsed = parseSettingsUpdate(update, defaultSettings());
     if (!parsed.ok) throw new Error(parsed.message);
     const settings = parsed.settings;

@@ -10,7 +10,7 @@ import Papa from "papaparse";
 import { zonedDate, zonedDayStart } from "../../app/lib/history";
 import type { AppServer } from "../setup/app-server";
 import { settingsFormFor } from "../setup/settings-form";
-import { createTradingEnv, tickUntil, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { createTradingEnv, tickUntil, userWithBroker, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";
 
 const TZ = "America/Sao_Paulo";
 const DAY = 86_400_000;
@@ -41,6 +41,8 @@ beforeAll(async () => {
   app = await env.startApp();
   u = await userWithBroker(env, app, `hist-${Date.now()}@teste.com`);
   other = await userWithBroker(env, app, `outro-${Date.now()}@teste.com`);
+  // The AI trades these pairs despite no proven edge (the user's override of the edge gate, issue 21).
+  await tradeWithoutEdge(u.call);
 
   // Real closed trades from the simulator (bounded loop; the sim clock is in January 2026).
   const closed = await tickUntil(

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isMsg, type Msg } from "../../core/i18n/message";
 import { translateMsg } from "../../app/i18n";
 import type { AppServer } from "../setup/app-server";
-import { createTradingEnv, tickUntil, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { createTradingEnv, tickUntil, userWithBroker, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";
 
 interface NotificationJson {
   id: string;
@@ -73,6 +73,8 @@ beforeAll(async () => {
   app = await env.startApp({ WORKERS: "off" });
   pt = await userWithBroker(env, app, `pt${Date.now()}@teste.com`);
   en = await userWithBroker(env, app, `en${Date.now()}@teste.com`);
+  // The AI trades these pairs despite no proven edge (the user's override of the edge gate, issue 21).
+  for (const u of [pt, en]) await tradeWithoutEdge(u.call);
   await setLanguage(en, "en");
 }, 120_000);
 afterAll(async () => {

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
-import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { createTradingEnv, userWithBroker, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";
 
 type User = Awaited<ReturnType<typeof userWithBroker>>;
 interface StatusJson {
@@ -46,6 +46,8 @@ beforeAll(async () => {
   app = await env.startApp({ WORKERS: "off" }); // ticks only through run-once: deterministic
   a = await userWithBroker(env, app, `mo-a${Date.now()}@teste.com`);
   b = await userWithBroker(env, app, `mo-b${Date.now()}@teste.com`);
+  // The AI trades these pairs despite no proven edge (the user's override of the edge gate, issue 21).
+  for (const u of [a, b]) await tradeWithoutEdge(u.call);
   for (const u of [a, b]) expect((await u.call("POST", "/api/trades/ai/loop/start", { intervalSec: 60 })).status).toBe(200);
 }, 120_000);
 afterAll(async () => {

@@ -15,7 +15,7 @@ import { blackoutAt } from "../../core/calendar";
 import { defaultSettings } from "../../core/settings";
 import type { AppServer } from "../setup/app-server";
 import { inProcessApp } from "../setup/in-process";
-import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { createTradingEnv, userWithBroker, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";
 
 /** The feed as the publisher writes it: New York time with its offset (EST in January). */
 let feed: unknown[] = [
@@ -105,6 +105,7 @@ describe("live bot during a blackout", () => {
   it("opens nothing while the USD release blacks out every USD pair, names the event, and trades are allowed again after it", async () => {
     const email = `news${Date.now()}@teste.com`;
     const u = await userWithBroker(env, app, email);
+    await tradeWithoutEdge(u.call); // the blackout is the subject: the AI would trade these pairs otherwise (edge gate override, issue 21)
     const tick = async () => {
       const r = await u.call<{ success: boolean; decisions: { instrument: string; action: string; risk?: string; executed: boolean }[] }>("POST", "/api/trades/ai/loop/run-once");
       expect(r.status).toBe(200);

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, type AppServer } from "../setup/app-server";
-import { createTradingEnv, tickUntil, type TradingEnv } from "../setup/trading-env";
+import { createTradingEnv, tickUntil, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";
 
 interface NotificationJson {
   _id: string;
@@ -192,6 +192,7 @@ describe("notifications API", () => {
 describe("notifications created by the product", () => {
   it("notifies a trade opened and closed (instrument, side, P&L) and the AI turned manage-only (reason)", async () => {
     const u = await verifiedUserWithBroker();
+    await tradeWithoutEdge(u.call); // the AI trades despite no proven edge (the edge gate's override, issue 21)
     const titles = async () =>
       (await env.db.sql<{ title: string }[]>`select title from notifications where user_id = ${u.userId}`).map((r) => r.title);
 

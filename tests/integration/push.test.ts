@@ -28,7 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { actionKey, signActionToken } from "../../app/services/push/action-token";
 import { apiClient, type AppServer } from "../setup/app-server";
 import { registerVerifiedAndLogin } from "../setup/verify";
-import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { createTradingEnv, userWithBroker, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";
 
 const SESSION_SECRET = "segredo-de-sessao-do-teste-push-0123456789";
 const ENCRYPTION_KEY = "ab".repeat(32);
@@ -262,6 +262,7 @@ describe("delivery", () => {
 describe("one-tap actions", () => {
   it("pauses the AI with the push's token, confirms by push, and refuses reused, expired, forged and wrong-action tokens", async () => {
     const u = await userWithBroker(env, app, `pushact${Date.now()}@teste.com`);
+    await tradeWithoutEdge(u.call); // the AI trades despite no proven edge (the edge gate's override, issue 21)
     const call = u.call;
     await env.db.sql`update users set preferences = preferences || ${env.db.sql.json({ language: "es" })} where id = ${u.userId}`;
     const d = device();

@@ -27,7 +27,7 @@ import type { AppServer } from "../setup/app-server";
 import { brokerEnv } from "../setup/broker-env";
 import { startCountedApp, stopCountedApp } from "../setup/counted-app";
 import type { CountingProxy } from "../setup/counting-proxy";
-import { tickUntil, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { tickUntil, userWithBroker, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";
 
 let env: TradingEnv;
 let app: AppServer;
@@ -147,6 +147,7 @@ describe("what a bot tick costs", () => {
     // Two users with the same settings on the same simulator: the engine decides the same for both at a market time.
     const [a, b] = [await userWithBroker(env, app, `gate-a-${Date.now()}@teste.com`), await userWithBroker(env, app, `gate-b-${Date.now()}@teste.com`)];
     for (const u of [a, b]) expect((await u.call("PUT", "/api/settings", { maxTrades: 1 })).status).toBe(200);
+    for (const u of [a, b]) await tradeWithoutEdge(u.call); // the AI trades despite no proven edge (the edge gate's override, issue 21)
     // b's stored state: read and confirmed (the first tick learns the simulator's clock, the second syncs on it).
     await startBots([b]);
     await runOnce(b);

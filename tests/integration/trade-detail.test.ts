@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
-import { createTradingEnv, tickUntil, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { createTradingEnv, tickUntil, userWithBroker, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";
 
 let env: TradingEnv;
 let app: AppServer;
@@ -41,6 +41,8 @@ beforeAll(async () => {
   app = await env.startApp();
   u = await userWithBroker(env, app, `detalhe-${Date.now()}@teste.com`);
   other = await userWithBroker(env, app, `intruso-${Date.now()}@teste.com`);
+  // The AI trades these pairs despite no proven edge (the user's override of the edge gate, issue 21).
+  await tradeWithoutEdge(u.call);
   const closed = await tickUntil(
     env,
     u.call,

@@ -7,6 +7,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startSimulator } from "../../server/simulator/server";
+import { SUPPORTED_INSTRUMENTS } from "../../core/instruments";
 import { brokerEnv } from "./broker-env";
 import { apiClient, startAppServer, type AppServer } from "./app-server";
 import { createTestDatabase, type TestDatabase } from "./db";
@@ -86,4 +87,15 @@ export async function tickUntil(
     await call("POST", "/api/trades/ai/loop/run-once");
   }
   return done();
+}
+
+/**
+ * The user chooses to trade `instruments` despite no proven edge (issue 21's edge gate; /settings "Operar
+ * mesmo assim"): PUT /api/settings `aiSettings.edgeOverrides`. The AI enters only pairs whose shipped
+ * edge-table verdict is "edge" or that the user overrides, so a test whose subject needs the AI to trade
+ * opts in with this, as a user would (never by turning the gate off).
+ */
+export async function tradeWithoutEdge(call: ReturnType<typeof apiClient>, instruments: readonly string[] = SUPPORTED_INSTRUMENTS): Promise<void> {
+  const r = await call("PUT", "/api/settings", { settings: { aiSettings: { edgeOverrides: instruments } } });
+  if (r.status !== 200) throw new Error(`edgeOverrides falhou: ${JSON.stringify(r.body)}`);
 }

@@ -82,8 +82,26 @@ export interface OpenTradeJson {
   unrealizedPL: string;
 }
 
-/** Starts the AI and advances the simulator until it holds at least one open trade (bounded); returns the open trades. */
+/** Every pair the product trades (core/instruments.ts SUPPORTED_INSTRUMENTS). */
+export const ALL_PAIRS = ["EUR_USD", "GBP_USD", "USD_JPY", "AUD_USD", "USD_CAD", "USD_CHF", "EUR_GBP", "EUR_JPY"];
+
+/**
+ * The user chooses to trade `instruments` despite no proven edge (issue 21's edge gate, /settings "Operar
+ * mesmo assim"), through PUT /api/settings `aiSettings.edgeOverrides`: the AI enters only pairs whose
+ * shipped edge-table verdict is "edge" or that the user overrides, so a test whose subject needs the AI
+ * to trade opts in with this, as a user would.
+ */
+export async function tradeWithoutEdge(request: APIRequestContext, instruments: string[] = ALL_PAIRS): Promise<void> {
+  const res = await request.put("/api/settings", { data: { settings: { aiSettings: { edgeOverrides: instruments } } } });
+  expect(res.ok(), await res.text()).toBeTruthy();
+}
+
+/**
+ * Opts in to trading every pair without a proven edge (`tradeWithoutEdge`), starts the AI and advances
+ * the simulator until it holds at least one open trade (bounded); returns the open trades.
+ */
 export async function openTradeWithAi(page: Page, maxRounds = 60): Promise<OpenTradeJson[]> {
+  await tradeWithoutEdge(page.request);
   const start = await page.request.post("/api/trades/ai/loop/start", { data: { intervalSec: 60 } });
   expect(start.ok(), await start.text()).toBeTruthy();
   for (let i = 0; i < maxRounds; i++) {
