@@ -125,6 +125,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (formData.get("intent") === EDGE_OVERRIDE_INTENT) {
     // One "Operar mesmo assim" switch (issue 21): ON for a pair without an edge first asks for a confirmation.
+    if (formData.get("cancel") === "1") return data<ActionResult>({ ok: false, intent: EDGE_OVERRIDE_INTENT, message: "", at }); // the warning's Cancelar: nothing saved
     try {
       const input = { instrument: formData.get("instrument"), enable: formData.get("enable") === "1", confirmed: formData.get("confirmed") === "1" };
       const r = await setEdgeOverride(user.id, input);

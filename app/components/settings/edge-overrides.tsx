@@ -8,7 +8,7 @@
  * (profit factor, annual return, worst year, max drawdown, years positive, random percentile, or "sem
  * dados de longo prazo" when untested): with JavaScript a modal <dialog> opens at once; without it the
  * action answers `confirm` and the page shows the same warning as a step with its own form
- * (`confirmed=1`). Turning OFF saves at once.
+ * (`confirmed=1`; its Cancelar posts `cancel=1`, which saves nothing). Turning OFF saves at once.
  */
 import { Form, useNavigation } from "@remix-run/react";
 import clsx from "clsx";
@@ -87,9 +87,9 @@ function Warning({ pair, style, titleId, onCancel }: { pair: EdgePair; style: st
             {t("warning.cancel")}
           </Button>
         ) : (
-          <a href="/settings#edge-overrides" className="inline-flex min-h-11 items-center justify-center rounded-xl bg-white/10 px-4 py-2.5 text-sm font-semibold text-slate-100 hover:bg-white/15" data-testid="edge-cancel">
+          <Button type="submit" name="cancel" value="1" variant="secondary" data-testid="edge-cancel">
             {t("warning.cancel")}
-          </a>
+          </Button>
         )}
         <Button type="submit" variant="danger" loading={submitting} data-testid="edge-confirm">
           {t("warning.confirm")}
@@ -121,6 +121,9 @@ export function EdgeOverridesSection({
   const dialogRef = useRef<HTMLDialogElement>(null);
   const navigation = useNavigation();
   const pendingPair = pairs.find((p) => p.instrument === pending);
+  // Set once React runs in the browser: until then a switch posts its form (the no-JavaScript step).
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const confirmPair = pending ? undefined : pairs.find((p) => p.instrument === confirm);
 
   useEffect(() => {
@@ -134,7 +137,7 @@ export function EdgeOverridesSection({
   }, [navigation.state, pendingPair?.override]);
 
   return (
-    <Card title={t("title")} id="edge-overrides" data-testid="edge-section">
+    <Card title={t("title")} id="edge-overrides" data-testid="edge-section" data-hydrated={hydrated ? "true" : undefined}>
       <p className="mb-3 text-sm text-slate-400">{t("intro", { style: ts(`ai.style.${style}`) })}</p>
       {message && (
         <Banner tone={message.ok ? "success" : "error"} className="mb-3">
@@ -205,7 +208,7 @@ export function EdgeOverridesSection({
         ref={dialogRef}
         aria-labelledby="edge-dialog-title"
         onClose={() => setPending(null)}
-        className="w-[calc(100%-2rem)] max-w-lg rounded-3xl border border-white/10 bg-slate-900 p-5 text-slate-100 shadow-2xl backdrop:bg-black/70 sm:p-6"
+        className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-3xl border border-white/10 bg-slate-900 p-5 text-slate-100 shadow-2xl backdrop:bg-black/70 sm:p-6"
         data-testid="edge-dialog"
       >
         {pendingPair && <Warning pair={pendingPair} style={style} titleId="edge-dialog-title" onCancel={() => dialogRef.current?.close()} />}
