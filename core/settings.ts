@@ -237,6 +237,7 @@ export const tradingSettingsSchema = z.object({
       (v) => (typeof v === "string" && (TRADING_STYLES as readonly string[]).includes(v) ? v : "swing"),
       z.enum(TRADING_STYLES),
     ),
+    edgeOverrides: edgeOverridesSchema,
     cooldownSec: boundedNumber("cooldownSec", { min: 0, max: 3600, step: 5 }),
     autoTimeframeSelection: bool("autoTimeframeSelection"),
     indicators: z.object({
@@ -252,7 +253,6 @@ export const tradingSettingsSchema = z.object({
       m1FallbackToM5: bool("m1FallbackToM5"),
       microAtrPeriod: boundedNumber("microAtrPeriod", { min: 2, max: 200, int: true }),
       impulseLookback: boundedNumber("impulseLookback", { min: 1, max: 200, int: true }),
-    edgeOverrides: edgeOverridesSchema,
       impulseThreshold: z.preprocess((v) => {
         const n = coerceNumber(v);
         return typeof n === "number" && Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : n;
@@ -301,6 +301,7 @@ export const DEFAULT_SETTINGS: Readonly<TradingSettings> = deepFreeze({
   instruments: "*",
   aiSettings: {
     tradingStyle: "swing",
+    edgeOverrides: [],
     cooldownSec: 60,
     autoTimeframeSelection: true,
     indicators: { rsi: true, macd: true, ema: true, bollinger: false, stochastic: false },
@@ -317,7 +318,6 @@ export const DEFAULT_SETTINGS: Readonly<TradingSettings> = deepFreeze({
     },
     news: {
       enabled: true,
-    edgeOverrides: [],
       sensitivity: "medium",
       impactedOnly: true,
       blackout: { beforeMin: 5, afterMin: 10 },
@@ -374,6 +374,14 @@ export function normaliseLoadedSettings(raw: unknown): TradingSettings {
   return out;
 }
 
+/** Stored `aiSettings.edgeOverrides` keep their supported instruments only (an unknown one is dropped, not the list). */
+function dropUnknownOverrides(src: Record<string, unknown>): Record<string, unknown> {
+  const ai = src.aiSettings;
+  if (!isRecord(ai) || !Array.isArray(ai.edgeOverrides)) return src;
+  const kept = ai.edgeOverrides.filter((i): i is string => typeof i === "string" && (SUPPORTED_INSTRUMENTS as readonly string[]).includes(i));
+  return { ...src, aiSettings: { ...ai, edgeOverrides: kept } };
+}
+
 /** Maps `positionSizing {mode, fixedLot}` onto `lotMode`/`fixedLot` (top-level values win). */
 function liftPositionSizing(body: Record<string, unknown>): Record<string, unknown> {
   const { positionSizing, ...rest } = body;
@@ -390,14 +398,6 @@ function deepMerge(base: unknown, patch: unknown): unknown {
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined) continue;
-/** Stored `aiSettings.edgeOverrides` keep their supported instruments only (an unknown one is dropped, not the list). */
-function dropUnknownOverrides(src: Record<string, unknown>): Record<string, unknown> {
-  const ai = src.aiSettings;
-  if (!isRecord(ai) || !Array.isArray(ai.edgeOverrides)) return src;
-  const kept = ai.edgeOverrides.filter((i): i is string => typeof i === "string" && (SUPPORTED_INSTRUMENTS as readonly string[]).includes(i));
-  return { ...src, aiSettings: { ...ai, edgeOverrides: kept } };
-}
-
     out[k] = deepMerge(base[k], v);
   }
   return out;
