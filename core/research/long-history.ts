@@ -6,12 +6,11 @@
  *
  * Bid → mid: the product trades OANDA mid candles with the spread around them, so every price is
  * raised by half the simulator's normal spread of the pair (core/simulator/pricing.ts
- * BASE_SPREAD_PIPS; pre-registration, "Data").
+ * BASE_SPREAD_PIPS; pre-registration, "Data"), as the on-screen backtest does (core/backtest/long-history.ts).
  */
 import type { Candle } from "../candles";
 import { parseCandleCsv } from "../backtest/csv";
-import { pipSize } from "../instruments";
-import { BASE_SPREAD_PIPS } from "../simulator/pricing";
+import { halfSpread } from "../backtest/long-history";
 
 /** Granularities of fx-long. */
 export const LONG_GRANULARITIES = ["H1", "H4", "D1"] as const;
@@ -20,10 +19,8 @@ export type LongGranularity = (typeof LONG_GRANULARITIES)[number];
 /** The eight pairs of fx-long (EUR_USD from 2003, the others from 2012-11; EUR_JPY to 2022-03). */
 export const LONG_PAIRS = ["EUR_USD", "GBP_USD", "USD_JPY", "AUD_USD", "USD_CAD", "USD_CHF", "EUR_GBP", "EUR_JPY"] as const;
 
-/** Half the simulator's normal spread of the pair, in price units. */
-export function halfNormalSpread(instrument: string): number {
-  return (Number(BASE_SPREAD_PIPS[instrument] ?? "2.0") * Number(pipSize(instrument))) / 2;
-}
+/** Half the simulator's normal spread of the pair, in price units (the backtest page's rule, core/backtest/long-history.ts). */
+export const halfNormalSpread = halfSpread;
 
 /**
  * Parses one fx-long CSV and shifts its BID prices to mid (+ half the pair's normal spread). Candles
