@@ -13,6 +13,7 @@ import { runBacktest } from "../backtest/run";
 import type { BacktestOptions } from "../backtest/run";
 import { DecisionEngine, featureConfig } from "../engine/decide";
 import type { Decision, StreamInput } from "../engine/decide";
+import { mulberry32 } from "../random";
 import { defaultSettings, parseSettingsUpdate } from "../settings";
 import type { TradingSettings } from "../settings";
 import { freshSignalFilter } from "./candidates";
@@ -91,17 +92,6 @@ export function studySettings(family: Family, set?: ParamSet): TradingSettings {
 
 function slice(c: readonly Candle[] | undefined, from: number, to: number): Candle[] {
   return (c ?? []).filter((x) => x.time >= from && x.time < to);
-}
-
-function mulberry(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -199,7 +189,7 @@ export async function runTrial(spec: TrialSpec, data: StudyCandles, clock: () =>
       activeSet: spec.activeSet,
       riskPct: RESEARCH_RISK_PCT,
       maxLeverage: RESEARCH_MAX_LEVERAGE,
-      ...(spec.random ? { random: { probability: spec.random.probability, rng: mulberry(spec.random.seed) } } : {}),
+      ...(spec.random ? { random: { probability: spec.random.probability, rng: mulberry32(spec.random.seed) } } : {}),
     });
     flat = source.flatSlots;
     opts = { ...base, steps, decisionSource: source };
@@ -211,7 +201,7 @@ export async function runTrial(spec: TrialSpec, data: StudyCandles, clock: () =>
       instruments,
       Object.fromEntries(instruments.map((i) => [i, h1[i]!.H1])),
       settingsOf,
-      spec.random ? { probability: spec.random.probability, rng: mulberry(spec.random.seed) } : null,
+      spec.random ? { probability: spec.random.probability, rng: mulberry32(spec.random.seed) } : null,
       fresh ? (d) => fresh(d, { now: new Date(0), engine: undefined as never }) : undefined,
     );
     flat = source.flatSlots;

@@ -5,7 +5,7 @@
 type Call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => Promise<{ status: number; body: T }>;
 
 interface ApiSettings {
-  lotMode: string; fixedLot: number; maxDailyTrades: number; maxDrawdownPct: number; dailyLossLimitPct: number; maxTrades: number; tpRatio: number; slRatio: number; instruments: string | string[]; timeframe?: string;
+  lotMode: string; fixedLot: number; maxLeveragePerTrade: number; maxDailyTrades: number; maxDrawdownPct: number; dailyLossLimitPct: number; maxTrades: number; tpRatio: number; slRatio: number; instruments: string | string[]; timeframe?: string;
   dailyLossIncludesUnrealized: boolean; tradingHours: { enabled: boolean; start: string; end: string; days: number[] }; weekend: { mode: string; minutesBeforeClose: number };
   aiSettings: { tradingStyle: string; cooldownSec: number; autoTimeframeSelection: boolean; indicators: Record<string, boolean>; scalper: Record<string, number | boolean>; news: { enabled: boolean; sensitivity: string; impactedOnly: boolean; blackout: { beforeMin: number; afterMin: number } } };
 }
@@ -22,6 +22,7 @@ export async function settingsFormFor(call: Call, prefs: { language: string; tim
     intent: "save",
     lotMode: s.lotMode,
     fixedLot: String(s.fixedLot),
+    maxLeveragePerTrade: String(s.maxLeveragePerTrade),
     maxDailyTrades: String(s.maxDailyTrades),
     maxDrawdownPct: String(s.maxDrawdownPct),
     dailyLossLimitPct: String(s.dailyLossLimitPct),
