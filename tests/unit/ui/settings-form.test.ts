@@ -38,7 +38,11 @@ describe("settingsFormSchema", () => {
     if (r.status !== "success") return;
     const { preferences, ...settings } = r.value;
     expect(preferences).toEqual({ language: "pt", timezone: "America/Sao_Paulo" });
-    expect(settings).toEqual(DEFAULT_SETTINGS);
+    // The per-pair edge overrides have their own section and confirmation (edge-overrides.tsx): the main
+    // form does not carry them, and saving it keeps the stored list.
+    const { edgeOverrides, ...aiDefaults } = DEFAULT_SETTINGS.aiSettings;
+    expect(edgeOverrides).toEqual([]);
+    expect(settings).toEqual({ ...DEFAULT_SETTINGS, aiSettings: aiDefaults });
   });
   it("rejects out-of-range input with the same Portuguese message as the server", () => {
     const f = defaultForm();
