@@ -161,7 +161,13 @@ export async function runTrial(spec: TrialSpec, data: StudyCandles, clock: () =>
   const started = clock();
   const h1: Record<string, { H1: Candle[] }> = {};
   for (const i of instruments) h1[i] = { H1: slice(data.H1[i], from, to) };
-  const settingsOf = (year: number) => studySettings(family, spec.sets[spec.activeSet(year)]);
+  // One settings object per year (parsing settings per tick cost a third of an engine run).
+  const settingsByYear = new Map<number, TradingSettings>();
+  const settingsOf = (year: number): TradingSettings => {
+    let s = settingsByYear.get(year);
+    if (!s) settingsByYear.set(year, (s = studySettings(family, spec.sets[spec.activeSet(year)])));
+    return s;
+  };
   const base: BacktestOptions = {
     instruments,
     candles: h1,
