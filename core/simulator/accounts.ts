@@ -93,8 +93,20 @@ export function tradeFigures(pricing: Pricing, acct: AccountState, t: TradeState
 
 /** Open trades of an account, oldest first. */
 export function openTrades(acct: AccountState): TradeState[] {
-  return acct.trades.filter((t) => t.state === "OPEN");
+  // Trades are appended in open order and never reopen, so every trade before the first open one
+  // stays closed: the scan starts there (a long backtest books thousands of trades; scanning them all
+  // at every price step made its cost grow with the square of the trades).
+  const trades = acct.trades;
+  let first = Math.min(firstOpen.get(trades) ?? 0, trades.length);
+  while (first < trades.length && trades[first]!.state !== "OPEN") first++;
+  firstOpen.set(trades, first);
+  const out: TradeState[] = [];
+  for (let i = first; i < trades.length; i++) if (trades[i]!.state === "OPEN") out.push(trades[i]!);
+  return out;
 }
+
+/** Index of the oldest trade that may still be open, per trades array (see openTrades). */
+const firstOpen = new WeakMap<readonly TradeState[], number>();
 
 /** Account totals at `now`: unrealizedPL, marginUsed, positionValue, NAV, marginAvailable (Decimals). */
 export function accountTotals(pricing: Pricing, acct: AccountState, now: number) {
