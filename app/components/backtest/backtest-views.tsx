@@ -127,11 +127,21 @@ export function Verdict({ run }: { run: RunView }) {
   const r = run.result!;
   const pct = r.baseline.netPnlPercentile;
   const kind = r.stats.trades === 0 ? "noTrades" : pct >= 95 ? "better" : pct >= 50 ? "inside" : "worse";
+  // Entries the edge gate refused (issue 21): say why a pair did not trade.
+  const noEdge = r.blocked?.no_edge ?? 0;
   const tone = kind === "better" ? "border-emerald-400/30" : kind === "worse" ? "border-rose-400/30" : "border-amber-400/30";
   return (
     <Card title={t("verdict.title")} className={tone} data-testid="verdict" data-verdict={kind}>
       <p className="text-base text-slate-100">{t(`verdict.${kind}`, { pct: d.number(pct, 0), seeds: r.baseline.seeds })}</p>
       {kind !== "noTrades" && <p className="mt-1 text-sm text-slate-400">{t("verdict.median", { value: d.money(r.baseline.medianNetPnl, run.params.accountCurrency, { signed: true }) })}</p>}
+      {noEdge > 0 && (
+        <p className="mt-2 text-sm text-amber-200" data-testid="no-edge-notice">
+          {t("verdict.noEdge", { count: noEdge })}{" "}
+          <Link to="/ia/evidencias" className="font-semibold text-emerald-300 hover:underline">
+            {t("verdict.noEdgeLinks")}
+          </Link>
+        </p>
+      )}
     </Card>
   );
 }
