@@ -100,7 +100,7 @@ export interface BacktestOptions {
    */
   steps?: readonly number[];
   /**
-   * Research (issue 21, core/research/strategies.ts): decides instead of the engine (no
+   * Research (issue 21, core/research/strategy-source.ts): decides instead of the engine (no
    * DecisionEngine is fed). `wants(now)` false = no instrument can open at this step: the tick is
    * skipped (exits act at the broker meanwhile; the risk gate is evaluated at every tick that may
    * enter, so entries see the same rules).
