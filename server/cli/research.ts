@@ -1,7 +1,7 @@
 /**
  * `npm run research -- [--data ../shared/data/fx-long] [--seeds 19] [--workers 2] [--families tsmom,…]
  *  [--blocks A,B] [--out docs/research/long] [--table core/research/edge-table.json] [--dev-trials 0]
- *  [--cache <folder>]`
+ *  [--cache <folder>] [--cached-only]`
  *
  * The long-history study of docs/research/PREREGISTRATION.md, in one command:
  * 1. every parameter set of every family (core/research/families.ts) runs once, continuously, in
@@ -19,6 +19,8 @@
  * 4. writes `<out>/trials.json` (every trial and random run), `<out>/REPORT.md` and the edge table the
  *    product ships (`--table`), rewritten only by a whole run (`--families`/`--blocks` subsets write
  *    to `<out>` only).
+ * `--cached-only` writes `<out>/PROGRESS.md` from the trials already in `--cache` (each on its own, no
+ * selection or random runs) and runs nothing: a progress report of an unfinished study, which decides nothing.
  * Exits 1 with a message (Portuguese) on bad arguments or a missing data folder.
  */
 import { cpus } from "node:os";
@@ -150,6 +152,7 @@ async function main(): Promise<void> {
       table: { type: "string", default: "core/research/edge-table.json" },
       "dev-trials": { type: "string", default: "0" },
       cache: { type: "string", default: "" },
+      "cached-only": { type: "boolean", default: false },
     },
   });
   const seeds = Number(values.seeds);
@@ -178,6 +181,31 @@ async function main(): Promise<void> {
   // Heaviest first (H1 families over 8 pairs) so the pool ends together.
   const weight = (j: TrialJob) => (family(j.familyId).step === "H1" ? 4 : 1) * j.instruments.length + (j.instruments.length > 1 ? 100 : 0);
   jobs.sort((a, b) => weight(b) - weight(a));
+  if (values["cached-only"]) {
+    // A progress report of an unfinished study: the trials already in the cache, each on its own
+    // (no walk-forward pick, no random runs, no deflated Sharpe): governs nothing (PREREGISTRATION).
+    if (!values.cache) fail("--cached-only precisa de --cache");
+    const found = jobs.filter((j) => existsSync(cacheFile(values.cache, j)));
+    const rows = found.map((j) => {
+      const run = JSON.parse(readFileSync(cacheFile(values.cache, j), "utf8")) as TrialRun;
+      const b = BLOCKS.find((x) => x.id === j.id[0])!;
+      const f = family(j.familyId);
+      return { id: j.id, set: f.sets[j.setIndices[0]!]!.name, figures: recordFigures(ownRecord(run, b.testYears)), yearly: yearlyPct(ownRecord(run, b.testYears)), seconds: Math.round(run.durationMs / 1000) };
+    });
+    mkdirSync(values.out, { recursive: true });
+    const L = [
+      "# Long-history study: progress report (NOT the study's result)", "",
+      `Command: \`${command}\` — ${new Date().toISOString()}. ${found.length} of ${jobs.length} trials finished; no random-entry run, walk-forward pick, deflated Sharpe or PBO yet.`,
+      "Each trial's own out-of-sample record (test years only, costs included, drawdown stop off). These figures choose nothing: the decision rule of [PREREGISTRATION.md](../PREREGISTRATION.md) applies only to the full run (`npm run research`), which also counts these trials.", "",
+      "| id | set | trades | PF | exp. R | annual % | worst year | max DD % | years + | Sharpe | yearly returns % | run s |",
+      "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|---:|",
+      ...rows.map((r) => `| ${r.id} | ${r.set} | ${r.figures.trades} | ${pct(r.figures.profitFactor)} | ${pct(r.figures.expectancyR)} | ${r.figures.annualReturnPct} | ${r.figures.worstYear ? `${r.figures.worstYear.year}: ${r.figures.worstYear.returnPct}` : "—"} | ${r.figures.maxDrawdownPct} | ${r.figures.yearsPositive}/${r.figures.years} | ${pct(r.figures.sharpe)} | ${Object.entries(r.yearly).map(([y, v]) => `${y}: ${v}`).join(", ")} | ${r.seconds} |`),
+      "",
+    ];
+    writeFileSync(join(values.out, "PROGRESS.md"), L.join("\n"));
+    console.log(`${found.length}/${jobs.length} trials: ${join(values.out, "PROGRESS.md")}`);
+    return;
+  }
   let done = 0;
   await runPool(jobs, workers, values.data, (job, run) => {
     runs.set(job.id, run);
