@@ -4,13 +4,13 @@
  * /backtest), and the whole table (/ia/evidencias, GET /api/research/edge-table). Reads only through
  * core/research/edge-table.ts (`styleSummary`, `edgeRow`); never changes the table.
  */
-import shipped from "../../../core/research/edge-table.json";
 import { edgeRow, styleSummary, type EdgeFigures, type EdgeTable, type EdgeVerdict } from "../../../core/research/edge-table";
+import { SHIPPED_EDGE_TABLE } from "../../../core/trading/edge-gate";
 import { resolveInstruments, TRADING_STYLES, type TradingSettings, type TradingStyle } from "../../../core/settings";
 
-/** The table the build ships (bundled JSON; the research lead replaces the file, never the code). */
+/** The table the build ships: the edge gate's own (core/trading/edge-gate.ts), so screens and the AI read one copy. */
 export function shippedEdgeTable(): EdgeTable {
-  const table = shipped as unknown as EdgeTable;
+  const table = SHIPPED_EDGE_TABLE;
   if (table.version !== 1) throw new Error(`core/research/edge-table.json: versão ${String(table.version)} desconhecida (esperada 1)`);
   return table;
 }
