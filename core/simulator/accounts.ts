@@ -13,6 +13,7 @@ import type { Pricing } from "./pricing";
 import type { AccountState, SimState, TradeState, UserState } from "./state";
 import { addTx, newBatch } from "./transactions";
 import { rfc3339 } from "./time";
+import { pendingOrderCount } from "./lookup";
 
 /** Margin rate of every instrument and account (30:1). */
 export const MARGIN_RATE = "0.0333";
@@ -137,7 +138,7 @@ export function accountSummaryJSON(pricing: Pricing, acct: AccountState, now: nu
     pl: acct.pl, resettablePL: acct.pl, resettablePLTime: "0", financing: m(0), commission: m(0),
     dividendAdjustment: "0", guaranteedExecutionFees: m(0), marginRate: MARGIN_RATE,
     openTradeCount: open.length, openPositionCount: new Set(open.map((t) => t.instrument)).size,
-    pendingOrderCount: acct.orders.filter((o) => o.state === "PENDING").length, hedgingEnabled: false,
+    pendingOrderCount: pendingOrderCount(acct), hedgingEnabled: false,
     unrealizedPL: m(tot.unrealizedPL), NAV: m(tot.NAV), marginUsed: m(tot.marginUsed), marginAvailable: m(tot.marginAvailable),
     positionValue: m(tot.positionValue), marginCloseoutUnrealizedPL: m(tot.unrealizedPL), marginCloseoutNAV: m(tot.NAV),
     marginCloseoutMarginUsed: m(tot.marginUsed), marginCloseoutPercent: pct(tot.marginUsed.div(2), tot.NAV),

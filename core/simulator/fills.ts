@@ -14,6 +14,7 @@ import { LIQUIDITY } from "./pricing";
 import type { AccountState, ClientExt, TradeState } from "./state";
 import { addTx, type Batch } from "./transactions";
 import { rfc3339 } from "./time";
+import { orderById } from "./lookup";
 
 export interface FillArgs {
   instrument: string;
@@ -52,7 +53,7 @@ export function marginFor(pricing: Pricing, acct: AccountState, instrument: stri
 /** Cancels every pending dependent order of `trade` (ORDER_CANCEL `reason`; with `closeTxID`, the closing fill, it adds closedTradeID/tradeCloseTransactionID). */
 export function cancelDependents(b: Batch, trade: TradeState, reason: string, closeTxID?: string): void {
   for (const id of [trade.takeProfitOrderID, trade.stopLossOrderID, trade.trailingStopLossOrderID]) {
-    const o = b.acct.orders.find((x) => x.id === id);
+    const o = orderById(b.acct, id);
     if (!o || o.state !== "PENDING") continue;
     const tx = addTx(b, "ORDER_CANCEL", {
       orderID: o.id, ...(o.clientExtensions?.id ? { clientOrderID: o.clientExtensions.id } : {}), reason,

@@ -15,6 +15,7 @@ import type { Pricing } from "./pricing";
 import type { AccountState, ClientExt, DependentOrderType, Tx } from "./state";
 import { addTx, newBatch, type Batch } from "./transactions";
 import { findTrade } from "./trades";
+import { marketOrderClientIdUsed } from "./lookup";
 
 const DEC_RE = /^[-+]?\d+(\.\d+)?$/;
 const MAX_UNITS = new Decimal("100000000");
@@ -170,7 +171,7 @@ export function createMarketOrder(pricing: Pricing, acct: AccountState, body: un
   const v = validateOnFill(o, dp, new Decimal(10).pow(spec.pipLocation));
   if ("code" in v) return reject(acct, now, requestID, echo, v.code);
   const cext = ext(o.clientExtensions), text = ext(o.tradeClientExtensions);
-  if (cext?.id && acct.transactions.some((t) => t.type === "MARKET_ORDER" && isObj(t.clientExtensions) && t.clientExtensions.id === cext.id)) {
+  if (cext?.id && marketOrderClientIdUsed(acct, cext.id)) {
     return reject(acct, now, requestID, echo, "CLIENT_ORDER_ID_ALREADY_EXISTS");
   }
 

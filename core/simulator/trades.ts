@@ -7,6 +7,7 @@ import { formatPrice } from "../instruments";
 import { tradeFigures } from "./accounts";
 import type { Pricing } from "./pricing";
 import type { AccountState, OrderState, TradeState } from "./state";
+import { orderById } from "./lookup";
 
 /** Dependent order JSON (`TakeProfitOrder` / `StopLossOrder` / `TrailingStopLossOrder`); absent fields omitted. */
 export function orderJSON(o: OrderState): Record<string, unknown> {
@@ -24,7 +25,7 @@ export function orderJSON(o: OrderState): Record<string, unknown> {
 
 /** Dependent order by id. */
 export function findOrder(acct: AccountState, id: string | undefined): OrderState | undefined {
-  return id === undefined ? undefined : acct.orders.find((o) => o.id === id);
+  return orderById(acct, id);
 }
 
 function baseTradeJSON(pricing: Pricing, acct: AccountState, t: TradeState, now: number): Record<string, unknown> {

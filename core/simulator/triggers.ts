@@ -14,6 +14,7 @@
 import { Decimal } from "../decimal";
 import { instrumentSpec } from "../instruments";
 import { openTrades } from "./accounts";
+import { orderById } from "./lookup";
 import { fillOrder } from "./fills";
 import { halfSpread } from "./pricing";
 import type { PathPoint, Pricing } from "./pricing";
@@ -33,7 +34,7 @@ const REASON: Record<OrderState["type"], string> = {
 };
 
 function pending(acct: AccountState, id: string | undefined): OrderState | undefined {
-  const o = id === undefined ? undefined : acct.orders.find((x) => x.id === id);
+  const o = orderById(acct, id);
   return o?.state === "PENDING" ? o : undefined;
 }
 
