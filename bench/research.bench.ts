@@ -1,8 +1,9 @@
 /**
  * Research speed (issue 21, docs/BENCHMARKS.md "Research"): on the long history (../shared/data/fx-long,
  * read in place), one core, median of `runs`:
- *   1. the engine's indicator and decision path alone: DecisionEngine.push + decide per H1 candle,
- *      EUR_USD 2003–2022 (the issue's aim: 1,000,000 candles/s);
+ *   1. the engine's indicator and decision path alone, EUR_USD 2003–2022 H1 (the issue's aim:
+ *      1,000,000 candles/s): the indicators (DecisionEngine.push), the research's path (push +
+ *      entrySide, the whole decide only where entrySide names a side) and decide on every candle;
  *   2. the same candles through the whole executor (runBacktest: sync, risk gate, fills, books), today's
  *      engine on H1, EUR_USD 2016;
  *   3. one research trial (core/research/trial.ts): tsmom L=60 k=3 on the 8 pairs 2012-11–2022.
@@ -25,18 +26,29 @@ const data = loadStudyCandles(DEFAULT_LONG_DIR, [...LONG_PAIRS]);
 const settings = studySettings(family("engine"), family("engine").sets[0]);
 const eur = data.H1.EUR_USD!;
 
-const path: number[] = [];
-for (let r = 0; r < RUNS; r++) {
+const input = (c: (typeof eur)[number]) => ({ now: new Date(c.time + 3_600_000), instrument: "EUR_USD", price: { bid: String(c.close), ask: String(c.close), tradeable: true }, settings, account: { balance: "10000", currency: "USD" } });
+/** Candles per second of `step` over EUR_USD's H1 candles with a fresh engine, and how many opens it saw. */
+function rate(step: (engine: DecisionEngine, c: (typeof eur)[number]) => boolean): { perSecond: number; opens: number } {
   const engine = new DecisionEngine(featureConfig(settings));
   const t0 = performance.now();
   let opens = 0;
-  for (const c of eur) {
-    engine.push("H1", c);
-    const d = engine.decide({ now: new Date(c.time + 3_600_000), instrument: "EUR_USD", price: { bid: String(c.close), ask: String(c.close), tradeable: true }, settings, account: { balance: "10000", currency: "USD" } });
-    if (d.action === "open") opens++;
-  }
-  path.push((eur.length / (performance.now() - t0)) * 1000);
-  if (r === 0) console.log(`decision path: ${eur.length} candles, ${opens} opens`);
+  for (const c of eur) if (step(engine, c)) opens++;
+  return { perSecond: (eur.length / (performance.now() - t0)) * 1000, opens };
+}
+const indicators: number[] = [];
+const stage: number[] = [];
+const path: number[] = [];
+const whole: number[] = [];
+for (let r = 0; r < RUNS; r++) {
+  indicators.push(rate((e, c) => (e.push("H1", c), false)).perSecond);
+  stage.push(rate((e, c) => (e.push("H1", c), e.entrySide(c.time + 3_600_000, settings) !== null)).perSecond);
+  // The research's path (core/research/trial.ts): the signal stage on numbers at every candle, the whole decision where it names a side.
+  const p = rate((e, c) => (e.push("H1", c), e.entrySide(c.time + 3_600_000, settings) !== null && e.decide(input(c)).action === "open"));
+  const w = rate((e, c) => (e.push("H1", c), e.decide(input(c)).action === "open"));
+  if (p.opens !== w.opens) throw new Error(`entrySide disagrees with decide: ${p.opens} vs ${w.opens} opens`);
+  path.push(p.perSecond);
+  whole.push(w.perSecond);
+  if (r === 0) console.log(`decision path: ${eur.length} candles, ${p.opens} opens`);
 }
 
 const exec: number[] = [];
@@ -53,4 +65,5 @@ for (let r = 0; r < RUNS; r++) {
   trial.push(run.durationMs / 1000);
 }
 
-console.log(`load ${loadavg()[0]!.toFixed(1)} · indicator+decision path ${Math.round(median(path)).toLocaleString("en")} candles/s (${(median(path) / 1e6 * 100).toFixed(1)} % of 1,000,000) · executor ${Math.round(median(exec)).toLocaleString("en")} candles/s · one tsmom trial on 8 pairs ${median(trial).toFixed(1)} s`);
+const cps = (xs: number[]) => `${Math.round(median(xs)).toLocaleString("en")} candles/s`;
+console.log(`load ${loadavg()[0]!.toFixed(1)} · indicators alone ${cps(indicators)} · indicators + signal stage (entrySide) ${cps(stage)} (${(median(stage) / 1e6 * 100).toFixed(1)} % of 1,000,000) · indicator+decision path (signal stage, whole decision on a side) ${cps(path)} (${(median(path) / 1e6 * 100).toFixed(1)} % of 1,000,000) · whole decision every candle ${cps(whole)} · executor ${Math.round(median(exec)).toLocaleString("en")} candles/s · one tsmom trial on 8 pairs ${median(trial).toFixed(1)} s`);

@@ -17,9 +17,9 @@ import { effectiveLotMode } from "../settings";
 import type { TradingSettings } from "../settings";
 import { FeatureTracker } from "./features";
 import type { FeatureConfig, Features } from "./features";
-import { classifyRegime, pickTimeframe, regimeTimeframe } from "./regime";
+import { classifyRegime, pickTimeframe, regimeTimeframe, timeframeFor } from "./regime";
 import type { Trend, Volatility } from "./regime";
-import { computeSignal } from "./signal";
+import { computeSignal, signalDirection } from "./signal";
 import { computeStops } from "./stops";
 import { computeUnits, effectiveLeverage, positionRisk, quoteToAccount, RISK_PER_TRADE_PCT } from "./sizing";
 import { say, type Said } from "./text";
@@ -154,6 +154,17 @@ export class DecisionEngine {
   }
 
   /**
+   * The side `decide` would open on at `now` (UTC ms) with these settings, or null when its decision
+   * is "none" whatever the price and the account: the signal stage alone, on numbers, no text (the
+   * research steps it on every candle and builds the whole decision only for a non-null side). A
+   * non-null side may still end "none" in `decide` (market closed, bad price, sizing).
+   */
+  entrySide(now: number, settings: TradingSettings): "buy" | "sell" | null {
+    const stage = signalStage((tf) => this.trackers.get(tf)!, settings, now);
+    return stage.kind === "signal" ? stage.side : null;
+  }
+
+  /**
    * The decision with the side imposed instead of the signal's (the random-entry baseline of the
    * backtest, core/backtest/baseline.ts): same timeframe choice, stops and sizing as `decide`.
    */
@@ -197,12 +208,59 @@ function fmt2(n: number): string {
   return n.toFixed(2);
 }
 
+/**
+ * The numeric part of a decision, before any text is built: the anchor and chosen timeframes, the
+ * chosen timeframe's features, the signal and the side to enter (`side` null: the decision is
+ * "none" whatever the price and sizing; else "open" unless they refuse it). `decideFrom` words it.
+ */
+type SignalStage =
+  | { kind: "noAnchor"; tf: Timeframe }
+  | { kind: "m1Unavailable"; tf: Timeframe; cls: { volatility: Volatility; trend: Trend } }
+  | { kind: "noFeatures"; tf: Timeframe; cls: { volatility: Volatility; trend: Trend } }
+  | { kind: "stale"; tf: Timeframe; cls: { volatility: Volatility; trend: Trend }; f: Features; closeTime: number }
+  | {
+      kind: "signal";
+      tf: Timeframe;
+      cls: { volatility: Volatility; trend: Trend };
+      f: Features;
+      confidence: number;
+      side: "buy" | "sell" | null;
+      /** Why `side` is null: no direction or too little confidence, or (scalper) no impulse in the side's direction. */
+      refused?: "divergent" | "noImpulse";
+      impulseDirectionOk: boolean;
+    };
+
+function signalStage(tracker: (tf: Timeframe) => FeatureTracker, settings: TradingSettings, now: number, forcedSide?: "buy" | "sell"): SignalStage {
+  const ai = settings.aiSettings;
+  const scalper = ai.scalper.enabled || ai.tradingStyle === "scalper";
+  const anchorTf = ai.autoTimeframeSelection ? regimeTimeframe(ai.tradingStyle) : timeframeFor({ volatility: "normal", trend: "ranging" }, settings);
+  const anchor = tracker(anchorTf).snapshot();
+  if (!anchor) return { kind: "noAnchor", tf: anchorTf };
+  const cls = classifyRegime(anchor);
+  const tf = timeframeFor(cls, settings);
+  // The scalper's M5 picks stand in for M1, which the AI does not read (PRODUCT.md §9: M5–H1);
+  // with settings.aiSettings.scalper.m1FallbackToM5 off they are not taken.
+  if (scalper && ai.autoTimeframeSelection && tf === "M5" && !ai.scalper.m1FallbackToM5) return { kind: "m1Unavailable", tf, cls };
+  const f = tf === anchorTf ? anchor : tracker(tf).snapshot();
+  if (!f) return { kind: "noFeatures", tf, cls };
+  const closeTime = f.time + GRANULARITY_SECONDS[tf]! * 1000;
+  if (now - closeTime > MAX_STALE_CANDLES * GRANULARITY_SECONDS[tf]! * 1000) return { kind: "stale", tf, cls, f, closeTime };
+  const { direction, confidence } = signalDirection(f, ai.indicators);
+  const signal = { kind: "signal" as const, tf, cls, f, confidence, impulseDirectionOk: true };
+  if (!forcedSide && (direction === "none" || confidence < MIN_CONFIDENCE)) return { ...signal, side: null, refused: "divergent" };
+  const side = forcedSide ?? (direction as "buy" | "sell");
+  if (scalper && !forcedSide) {
+    const dirOk = Math.sign(f.impulseMove) === (side === "buy" ? 1 : -1);
+    if (f.impulse < ai.scalper.impulseThreshold || !dirOk) return { ...signal, side: null, refused: "noImpulse", impulseDirectionOk: dirOk };
+  }
+  return { ...signal, side };
+}
+
 function decideFrom(tracker: (tf: Timeframe) => FeatureTracker, input: StreamInput, forcedSide?: "buy" | "sell"): Decision {
   const { instrument, settings } = input;
   const ai = settings.aiSettings;
   const scalper = ai.scalper.enabled || ai.tradingStyle === "scalper";
-  const anchorTf = ai.autoTimeframeSelection ? regimeTimeframe(ai.tradingStyle) : pickTimeframe({ volatility: "normal", trend: "ranging" }, settings).timeframe;
-  const anchor = tracker(anchorTf).snapshot();
+  const stage = signalStage(tracker, settings, input.now.getTime(), forcedSide);
   const base = (tf: Timeframe, reason: Said, regime: Decision["regime"], features?: Features): Decision => ({
     id: decisionId(instrument, tf, tracker(tf).lastCandleTime),
     instrument,
@@ -214,41 +272,31 @@ function decideFrom(tracker: (tf: Timeframe) => FeatureTracker, input: StreamInp
     reasonMsg: reason.msg,
     ...(features ? { features } : {}),
   });
-  if (!anchor) {
-    const reason = say("engine:decision.insufficientData", { timeframe: anchorTf });
-    return base(anchorTf, reason, { volatility: "normal", trend: "ranging", reason: reason.text, reasonMsg: reason.msg });
+  if (stage.kind === "noAnchor") {
+    const reason = say("engine:decision.insufficientData", { timeframe: stage.tf });
+    return base(stage.tf, reason, { volatility: "normal", trend: "ranging", reason: reason.text, reasonMsg: reason.msg });
   }
-  const cls = classifyRegime(anchor);
-  const pick = pickTimeframe(cls, settings);
-  const regime = { ...cls, reason: pick.reason, reasonMsg: pick.reasonMsg };
-  const tf = pick.timeframe;
-  // The scalper's M5 picks stand in for M1, which the AI does not read (PRODUCT.md §9: M5–H1);
-  // with settings.aiSettings.scalper.m1FallbackToM5 off they are not taken.
-  if (scalper && ai.autoTimeframeSelection && tf === "M5" && !ai.scalper.m1FallbackToM5) {
-    return base(tf, say("engine:decision.m1Unavailable"), regime);
+  const pick = pickTimeframe(stage.cls, settings);
+  const regime = { ...stage.cls, reason: pick.reason, reasonMsg: pick.reasonMsg };
+  const tf = stage.tf;
+  if (stage.kind === "m1Unavailable") return base(tf, say("engine:decision.m1Unavailable"), regime);
+  if (stage.kind === "noFeatures") return base(tf, say("engine:decision.insufficientData", { timeframe: tf }), regime);
+  if (stage.kind === "stale") {
+    return base(tf, say("engine:decision.staleData", { timeframe: tf, closedAt: new Date(stage.closeTime).toISOString() }), regime, stage.f);
   }
-  const f = tf === anchorTf ? anchor : tracker(tf).snapshot();
-  if (!f) return base(tf, say("engine:decision.insufficientData", { timeframe: tf }), regime);
-  const closeTime = f.time + GRANULARITY_SECONDS[tf]! * 1000;
-  if (input.now.getTime() - closeTime > MAX_STALE_CANDLES * GRANULARITY_SECONDS[tf]! * 1000) {
-    return base(tf, say("engine:decision.staleData", { timeframe: tf, closedAt: new Date(closeTime).toISOString() }), regime, f);
-  }
-
+  const f = stage.f;
   const signal = computeSignal(f, ai.indicators);
   const signalSaid: Said = { msg: signal.reasonMsg, text: signal.reason };
   const none = (reason: Said): Decision => ({ ...base(tf, reason, regime, f), confidence: signal.confidence });
-  if (!forcedSide && (signal.direction === "none" || signal.confidence < MIN_CONFIDENCE)) {
+  if (stage.refused === "divergent") {
     return none(say("engine:decision.divergent", { confidence: fmt2(signal.confidence), minimum: fmt2(MIN_CONFIDENCE), signal: signalSaid }));
   }
-  const side = forcedSide ?? (signal.direction as "buy" | "sell");
-  if (scalper && !forcedSide) {
-    const dirOk = Math.sign(f.impulseMove) === (side === "buy" ? 1 : -1);
-    if (f.impulse < ai.scalper.impulseThreshold || !dirOk) {
-      return none(
-        say("engine:decision.noImpulse", { impulse: fmt2(dirOk ? f.impulse : 0), threshold: fmt2(ai.scalper.impulseThreshold), signal: signalSaid }),
-      );
-    }
+  if (stage.refused === "noImpulse") {
+    return none(
+      say("engine:decision.noImpulse", { impulse: fmt2(stage.impulseDirectionOk ? f.impulse : 0), threshold: fmt2(ai.scalper.impulseThreshold), signal: signalSaid }),
+    );
   }
+  const side = stage.side!;
   if (!input.price.tradeable) return none(say("engine:decision.marketClosed"));
   const bid = new Decimal(input.price.bid || "0");
   const ask = new Decimal(input.price.ask || "0");

@@ -69,24 +69,28 @@ function pick(timeframe: Timeframe, reason: Said): TimeframePick {
   return { timeframe, reason: reason.text, reasonMsg: reason.msg };
 }
 
+/** The timeframe `pickTimeframe` picks, without its reason (numbers only: the research's hot path). */
+export function timeframeFor(regime: { volatility: Volatility; trend: Trend }, settings: Pick<TradingSettings, "timeframe" | "aiSettings">): Timeframe {
+  const [fast, normal, slow] = STYLE_TIMEFRAMES[settings.aiSettings.tradingStyle];
+  if (!settings.aiSettings.autoTimeframeSelection) return settings.timeframe ?? normal;
+  const { volatility, trend } = regime;
+  // high+trending → fast (quick entries); high+ranging → slow (filter the noise); low+ranging → slow
+  // (larger moves); otherwise the style's normal timeframe.
+  return volatility === "high" ? (trend === "trending" ? fast : slow) : volatility === "low" && trend === "ranging" ? slow : normal;
+}
+
 /**
- * Picks the timeframe for a regime and style, with a reason message (engine:regime.<volatility>.<trend>
- * or engine:regime.autoOff.*) and its Portuguese text, e.g.
+ * Picks the timeframe for a regime and style (`timeframeFor`), with a reason message
+ * (engine:regime.<volatility>.<trend> or engine:regime.autoOff.*) and its Portuguese text, e.g.
  * "Volatilidade alta e tendência forte: M15 para entradas rápidas".
  */
 export function pickTimeframe(
   regime: { volatility: Volatility; trend: Trend },
   settings: Pick<TradingSettings, "timeframe" | "aiSettings">,
 ): TimeframePick {
-  const style = settings.aiSettings.tradingStyle;
-  const [fast, normal, slow] = STYLE_TIMEFRAMES[style];
+  const tf = timeframeFor(regime, settings);
   if (!settings.aiSettings.autoTimeframeSelection) {
-    const tf = settings.timeframe ?? normal;
     return pick(tf, say(settings.timeframe ? "engine:regime.autoOff.manual" : "engine:regime.autoOff.styleDefault", { timeframe: tf }));
   }
-  const { volatility, trend } = regime;
-  // high+trending → fast (quick entries); high+ranging → slow (filter the noise); low+ranging → slow
-  // (larger moves); otherwise the style's normal timeframe.
-  const tf = volatility === "high" ? (trend === "trending" ? fast : slow) : volatility === "low" && trend === "ranging" ? slow : normal;
-  return pick(tf, say(REGIME_KEYS[volatility][trend], { timeframe: tf }));
+  return pick(tf, say(REGIME_KEYS[regime.volatility][regime.trend], { timeframe: tf }));
 }

@@ -65,41 +65,63 @@ function vote(indicator: string, v: number, key: string, params?: Record<string,
   return { indicator, vote: v, text: said.text, textMsg: said.msg };
 }
 
+/** EMA vote: EMA20 above EMA50 → +1, below → −1. */
+const emaVote = (f: Features) => Math.sign(f.emaFast - f.emaSlow);
+/** MACD vote: the histogram's sign. */
+const macdVote = (f: Features) => Math.sign(f.macdHistogram);
+/** RSI vote: 50–70 → +1, 30–50 → −1, ≥ 70 → −1, ≤ 30 → +1. */
+const rsiVote = (r: number) => (r >= 70 ? -1 : r <= 30 ? 1 : r > 50 ? 1 : r < 50 ? -1 : 0);
+/** Bollinger vote: above the upper band −1, below the lower +1, else the side of the middle. */
+const bollingerVote = (f: Features) => (f.close > f.bbUpper ? -1 : f.close < f.bbLower ? 1 : f.close > f.bbMiddle ? 1 : f.close < f.bbMiddle ? -1 : 0);
+/** Stochastic vote: %K ≥ 80 → −1, ≤ 20 → +1, else the sign of %K − %D. */
+const stochasticVote = (f: Features) => (f.stochK >= 80 ? -1 : f.stochK <= 20 ? 1 : Math.sign(f.stochK - f.stochD));
+
 /** Votes of each enabled indicator, in a fixed order (EMA, MACD, RSI, Bollinger, Stochastic). */
 export function indicatorVotes(f: Features, on: Indicators): SignalVote[] {
   const votes: SignalVote[] = [];
   if (on.ema) {
-    const v = Math.sign(f.emaFast - f.emaSlow);
+    const v = emaVote(f);
     const key = v > 0 ? "engine:signal.ema.above" : v < 0 ? "engine:signal.ema.below" : "engine:signal.ema.equal";
     votes.push(vote("ema", v, key, { fast: EMA_FAST, slow: EMA_SLOW }));
   }
   if (on.macd) {
-    const v = Math.sign(f.macdHistogram);
+    const v = macdVote(f);
     votes.push(vote("macd", v, v > 0 ? "engine:signal.macd.positive" : v < 0 ? "engine:signal.macd.negative" : "engine:signal.macd.neutral"));
   }
   if (on.rsi) {
     const r = f.rsi;
-    const v = r >= 70 ? -1 : r <= 30 ? 1 : r > 50 ? 1 : r < 50 ? -1 : 0;
     const key = r >= 70 ? "engine:signal.rsi.overbought" : r <= 30 ? "engine:signal.rsi.oversold" : "engine:signal.rsi.value";
-    votes.push(vote("rsi", v, key, { value: Math.round(r) }));
+    votes.push(vote("rsi", rsiVote(r), key, { value: Math.round(r) }));
   }
   if (on.bollinger) {
     const c = f.close;
-    let v = 0;
-    let key = "engine:signal.bollinger.atMiddle";
-    if (c > f.bbUpper) [v, key] = [-1, "engine:signal.bollinger.aboveUpper"];
-    else if (c < f.bbLower) [v, key] = [1, "engine:signal.bollinger.belowLower"];
-    else if (c > f.bbMiddle) [v, key] = [1, "engine:signal.bollinger.aboveMiddle"];
-    else if (c < f.bbMiddle) [v, key] = [-1, "engine:signal.bollinger.belowMiddle"];
-    votes.push(vote("bollinger", v, key));
+    const key = c > f.bbUpper ? "engine:signal.bollinger.aboveUpper" : c < f.bbLower ? "engine:signal.bollinger.belowLower" : c > f.bbMiddle ? "engine:signal.bollinger.aboveMiddle" : c < f.bbMiddle ? "engine:signal.bollinger.belowMiddle" : "engine:signal.bollinger.atMiddle";
+    votes.push(vote("bollinger", bollingerVote(f), key));
   }
   if (on.stochastic) {
     const k = f.stochK;
-    const v = k >= 80 ? -1 : k <= 20 ? 1 : Math.sign(k - f.stochD);
+    const v = stochasticVote(f);
     const key = k >= 80 ? "overbought" : k <= 20 ? "oversold" : v > 0 ? "aboveD" : v < 0 ? "belowD" : "value";
     votes.push(vote("stochastic", v, STOCHASTIC_KEYS[key], { value: Math.round(k) }));
   }
   return votes;
+}
+
+/**
+ * Direction and confidence alone, on numbers (no reason text): what `computeSignal` returns for them,
+ * at a fraction of its cost (the research steps it on every candle, docs/BENCHMARKS.md "Research").
+ */
+export function signalDirection(f: Features, on: Indicators): { direction: Direction; confidence: number } {
+  let sum = 0;
+  let count = 0;
+  if (on.ema) (sum += emaVote(f)), count++;
+  if (on.macd) (sum += macdVote(f)), count++;
+  if (on.rsi) (sum += rsiVote(f.rsi)), count++;
+  if (on.bollinger) (sum += bollingerVote(f)), count++;
+  if (on.stochastic) (sum += stochasticVote(f)), count++;
+  if (count === 0) return { direction: "none", confidence: 0 };
+  const trendFactor = Math.min(1, 0.5 + f.adx / 50);
+  return { direction: sum > 0 ? "buy" : sum < 0 ? "sell" : "none", confidence: round((Math.abs(sum) / count) * trendFactor, 2) };
 }
 
 /** Direction, confidence (0–1, 2 decimals) and reason from one timeframe's features. Pure. */
@@ -109,10 +131,7 @@ export function computeSignal(f: Features, on: Indicators): Signal {
     const none = say("engine:signal.noIndicators");
     return { direction: "none", confidence: 0, reason: none.text, reasonMsg: none.msg, votes };
   }
-  const sum = votes.reduce((s, v) => s + v.vote, 0);
-  const trendFactor = Math.min(1, 0.5 + f.adx / 50);
-  const confidence = round((Math.abs(sum) / votes.length) * trendFactor, 2);
-  const direction: Direction = sum > 0 ? "buy" : sum < 0 ? "sell" : "none";
+  const { direction, confidence } = signalDirection(f, on);
   const list = sayList(votes.map((v) => ({ msg: v.textMsg, text: v.text })));
   const reason = say("engine:signal.reason", { votes: list, adx: Math.round(f.adx) });
   return { direction, confidence, reason: reason.text, reasonMsg: reason.msg, votes };

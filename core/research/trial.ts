@@ -112,7 +112,7 @@ class EngineSource {
     private readonly bars: Record<string, Candle[]>,
     private readonly settingsOf: (year: number) => TradingSettings,
     private readonly random: { probability: (year: number) => number; rng: () => number } | null,
-    private readonly filter?: (d: Decision) => boolean,
+    private readonly filter?: (d: Pick<Decision, "instrument" | "action" | "side">) => boolean,
   ) {
     for (const i of instruments) {
       this.engines.set(i, new DecisionEngine(featureConfig(settingsOf(0))));
@@ -137,8 +137,11 @@ class EngineSource {
         if (this.random.rng() < this.random.probability(year)) this.pending.set(i, this.random.rng() < 0.5 ? "buy" : "sell");
         continue;
       }
+      // The whole decision (text, stops, size) only where the signal stage names a side: elsewhere it is "none".
       const px = String(newest.close);
-      const d = engine.decide({ now: new Date(now), instrument: i, price: { bid: px, ask: px, tradeable: true }, settings, account: { balance: STUDY_BALANCE, currency: "USD" } });
+      const d: Pick<Decision, "instrument" | "action" | "side"> = engine.entrySide(now, settings)
+        ? engine.decide({ now: new Date(now), instrument: i, price: { bid: px, ask: px, tradeable: true }, settings, account: { balance: STUDY_BALANCE, currency: "USD" } })
+        : { instrument: i, action: "none" };
       const keep = this.filter ? this.filter(d) : true;
       if (!open.has(i)) this.flatSlots.set(year, (this.flatSlots.get(year) ?? 0) + 1);
       if (d.action === "open" && keep && !open.has(i)) this.pending.set(i, "strategy");
@@ -208,7 +211,8 @@ export async function runTrial(spec: TrialSpec, data: StudyCandles, clock: () =>
       Object.fromEntries(instruments.map((i) => [i, h1[i]!.H1])),
       settingsOf,
       spec.random ? { probability: spec.random.probability, rng: mulberry32(spec.random.seed) } : null,
-      fresh ? (d) => fresh(d, { now: new Date(0), engine: undefined as never }) : undefined,
+      // freshSignalFilter reads only the instrument, action and side of a decision.
+      fresh ? (d) => fresh(d as Decision, { now: new Date(0), engine: undefined as never }) : undefined,
     );
     flat = source.flatSlots;
     opts = { ...base, decisionSource: source };
