@@ -226,7 +226,7 @@ type SignalStage =
       confidence: number;
       side: "buy" | "sell" | null;
       /** Why `side` is null: no direction or too little confidence, or (scalper) no impulse in the side's direction. */
-      refused?: "divergent" | "noImpulse";
+      refused: "divergent" | "noImpulse" | undefined;
       impulseDirectionOk: boolean;
     };
 
@@ -246,14 +246,15 @@ function signalStage(tracker: (tf: Timeframe) => FeatureTracker, settings: Tradi
   const closeTime = f.time + GRANULARITY_SECONDS[tf]! * 1000;
   if (now - closeTime > MAX_STALE_CANDLES * GRANULARITY_SECONDS[tf]! * 1000) return { kind: "stale", tf, cls, f, closeTime };
   const { direction, confidence } = signalDirection(f, ai.indicators);
-  const signal = { kind: "signal" as const, tf, cls, f, confidence, impulseDirectionOk: true };
-  if (!forcedSide && (direction === "none" || confidence < MIN_CONFIDENCE)) return { ...signal, side: null, refused: "divergent" };
-  const side = forcedSide ?? (direction as "buy" | "sell");
-  if (scalper && !forcedSide) {
-    const dirOk = Math.sign(f.impulseMove) === (side === "buy" ? 1 : -1);
-    if (f.impulse < ai.scalper.impulseThreshold || !dirOk) return { ...signal, side: null, refused: "noImpulse", impulseDirectionOk: dirOk };
+  let side: "buy" | "sell" | null = forcedSide ?? (direction === "none" || confidence < MIN_CONFIDENCE ? null : direction);
+  let refused: "divergent" | "noImpulse" | undefined = side === null ? "divergent" : undefined;
+  let impulseDirectionOk = true;
+  if (side !== null && scalper && !forcedSide) {
+    impulseDirectionOk = Math.sign(f.impulseMove) === (side === "buy" ? 1 : -1);
+    if (f.impulse < ai.scalper.impulseThreshold || !impulseDirectionOk) [side, refused] = [null, "noImpulse"];
   }
-  return { ...signal, side };
+  // One object, no spreads: this runs on every candle of the research (docs/BENCHMARKS.md "Research").
+  return { kind: "signal", tf, cls, f, confidence, side, refused, impulseDirectionOk };
 }
 
 function decideFrom(tracker: (tf: Timeframe) => FeatureTracker, input: StreamInput, forcedSide?: "buy" | "sell"): Decision {
