@@ -88,9 +88,16 @@ export function ownRecord(run: TrialRun, testYears: readonly number[]): OosRecor
   return { byYear: Object.fromEntries(testYears.map((y) => [y, returnsIn(run, [y])])), trades: tradesIn(run.trades, testYears) };
 }
 
-/** Sum of the record's daily returns (the out-of-sample return compared with the random runs). */
+/** Compounded return of a list of period returns (fractions): ∏(1 + r) − 1, the change of a NAV they chain. */
+export function compounded(returns: readonly number[]): number {
+  let nav = 1;
+  for (const r of returns) nav *= 1 + r;
+  return nav - 1;
+}
+
+/** The record's compounded out-of-sample return, fraction (compared with the random runs' own). */
 export function totalReturn(rec: OosRecord): number {
-  return Object.values(rec.byYear).flat().reduce((a, b) => a + b, 0);
+  return compounded(Object.values(rec.byYear).flat());
 }
 
 function fixed(v: number | null, d = 2): string | null {
@@ -130,10 +137,14 @@ export function maxDrawdownPct(returns: readonly number[]): number {
   return worst * 100;
 }
 
-/** The out-of-sample figures of a record (EdgeFigures; deflated Sharpe and random percentile filled by the caller). */
+/**
+ * The out-of-sample figures of a record (EdgeFigures; deflated Sharpe and random percentile filled by
+ * the caller). Yearly returns compound the year's daily returns (a NAV cannot fall more than 100 %);
+ * the annual return is the compound annual growth rate over the test years.
+ */
 export function recordFigures(rec: OosRecord, extra: { randomPercentile?: number | null; deflatedSharpe?: number | null } = {}): EdgeFigures {
   const years = Object.keys(rec.byYear).map(Number).sort((a, b) => a - b);
-  const yearly = years.map((y) => ({ year: y, r: rec.byYear[y]!.reduce((a, b) => a + b, 0) * 100 }));
+  const yearly = years.map((y) => ({ year: y, r: compounded(rec.byYear[y]!) * 100 }));
   const all = years.flatMap((y) => rec.byYear[y]!);
   const worst = yearly.reduce<{ year: number; r: number } | null>((w, x) => (w === null || x.r < w.r ? x : w), null);
   return {
@@ -142,7 +153,7 @@ export function recordFigures(rec: OosRecord, extra: { randomPercentile?: number
     trades: rec.trades.length,
     profitFactor: fixed(profitFactor(rec.trades)),
     expectancyR: fixed(expectancyR(rec.trades), 3),
-    annualReturnPct: (yearly.reduce((a, x) => a + x.r, 0) / Math.max(1, years.length)).toFixed(2),
+    annualReturnPct: ((Math.pow(1 + compounded(all), 1 / Math.max(1, years.length)) - 1) * 100).toFixed(2),
     worstYear: worst ? { year: worst.year, returnPct: worst.r.toFixed(2) } : null,
     maxDrawdownPct: maxDrawdownPct(all).toFixed(2),
     yearsPositive: yearly.filter((x) => x.r > 0).length,
@@ -180,17 +191,17 @@ export function entryRates(runs: readonly TrialRun[], picks: Record<number, numb
   return out;
 }
 
-/** Monthly returns (sums of daily returns) of a run over the test years, oldest first. */
+/** Monthly returns (daily returns compounded per calendar month) of a run over the test years, oldest first. */
 export function monthlyReturns(run: TrialRun, testYears: readonly number[]): number[] {
   const r = dailyReturns(run);
-  const months = new Map<string, number>();
-  for (const y of testYears) for (let m = 0; m < 12; m++) months.set(`${y}-${m}`, 0);
+  const growth = new Map<string, number>();
+  for (const y of testYears) for (let m = 0; m < 12; m++) growth.set(`${y}-${m}`, 1);
   run.days.forEach((d, i) => {
     const t = new Date(d);
     const key = `${t.getUTCFullYear()}-${t.getUTCMonth()}`;
-    if (months.has(key)) months.set(key, months.get(key)! + r[i]!);
+    if (growth.has(key)) growth.set(key, growth.get(key)! * (1 + r[i]!));
   });
-  return [...months.values()];
+  return [...growth.values()].map((g) => g - 1);
 }
 
 export interface RuleCheck {

@@ -13,7 +13,9 @@ import { runBacktest } from "../backtest/run";
 import type { BacktestOptions } from "../backtest/run";
 import { DecisionEngine, featureConfig } from "../engine/decide";
 import type { Decision, StreamInput } from "../engine/decide";
+import { instrumentSpec } from "../instruments";
 import { mulberry32 } from "../random";
+import { quoteToAccountRate } from "../trading/orders";
 import { defaultSettings, parseSettingsUpdate } from "../settings";
 import type { TradingSettings } from "../settings";
 import { freshSignalFilter } from "./candidates";
@@ -123,12 +125,21 @@ class EngineSource {
     this.pending.clear();
     const year = new Date(now).getUTCFullYear();
     const settings = this.settingsOf(year);
+    const newestClose = new Map<string, string>();
     for (const i of this.instruments) {
       const bars = this.bars[i] ?? [];
       const engine = this.engines.get(i)!;
       let p = this.pointers.get(i)!;
       while (p < bars.length && bars[p]!.time + 3_600_000 <= now) engine.push("H1", bars[p++]!);
       this.pointers.set(i, p);
+      if (p > 0) newestClose.set(i, String(bars[p - 1]!.close));
+    }
+    // The crosses' quote → USD rate from the other pairs' closes, as the executor derives it from its prices.
+    const prices = [...newestClose].map(([instrument, px]) => ({ instrument, bid: px, ask: px }));
+    for (const i of this.instruments) {
+      const bars = this.bars[i] ?? [];
+      const engine = this.engines.get(i)!;
+      const p = this.pointers.get(i)!;
       const newest = p > 0 ? bars[p - 1]! : undefined;
       if (newest === undefined || now - newest.time > 4 * 86_400_000) continue;
       if (this.random) {
@@ -140,7 +151,7 @@ class EngineSource {
       // The whole decision (text, stops, size) only where the signal stage names a side: elsewhere it is "none".
       const px = String(newest.close);
       const d: Pick<Decision, "instrument" | "action" | "side"> = engine.entrySide(now, settings)
-        ? engine.decide({ now: new Date(now), instrument: i, price: { bid: px, ask: px, tradeable: true }, settings, account: { balance: STUDY_BALANCE, currency: "USD" } })
+        ? engine.decide({ now: new Date(now), instrument: i, price: { bid: px, ask: px, tradeable: true }, settings, account: { balance: STUDY_BALANCE, currency: "USD" }, ...rateOf(i, prices) })
         : { instrument: i, action: "none" };
       const keep = this.filter ? this.filter(d) : true;
       if (!open.has(i)) this.flatSlots.set(year, (this.flatSlots.get(year) ?? 0) + 1);
@@ -156,6 +167,12 @@ class EngineSource {
     const d = engine.decide({ ...input, settings });
     return what === "strategy" ? d : { ...d, action: "none" };
   }
+}
+
+/** The quote → USD rate of an instrument from mid closes (core/trading/orders.ts), as engine input. */
+function rateOf(instrument: string, prices: { instrument: string; bid: string; ask: string }[]): { quoteToAccountRate?: string } {
+  const rate = quoteToAccountRate(instrumentSpec(instrument).quote, "USD", prices);
+  return rate === undefined ? {} : { quoteToAccountRate: rate };
 }
 
 /** Runs one trial. @throws Error when an instrument has no H1 candles in the span. */

@@ -35,7 +35,7 @@ import type { Family } from "../../core/research/families";
 import type { EdgeFigures, EdgeRow, EdgeTable, StyleSummary } from "../../core/research/edge-table";
 import { LONG_PAIRS } from "../../core/research/long-history";
 import { deflatedSharpe, pbo, percentileAmong, quantile, sharpe } from "../../core/research/statistics";
-import { checkRule, entryRates, monthlyReturns, ownRecord, pairFigures, pickedRecord, recordFigures, returnsIn, totalReturn, walkForwardPicks } from "../../core/research/study";
+import { checkRule, compounded, entryRates, monthlyReturns, ownRecord, pairFigures, pickedRecord, recordFigures, returnsIn, totalReturn, walkForwardPicks } from "../../core/research/study";
 import type { OosRecord, RuleCheck } from "../../core/research/study";
 import type { TrialRun } from "../../core/research/trial";
 import { STUDY_BALANCE } from "../../core/research/trial";
@@ -137,7 +137,7 @@ interface FamilyResult {
 }
 
 function yearlyPct(rec: OosRecord): Record<number, string> {
-  return Object.fromEntries(Object.entries(rec.byYear).map(([y, r]) => [y, (r.reduce((a, b) => a + b, 0) * 100).toFixed(2)]));
+  return Object.fromEntries(Object.entries(rec.byYear).map(([y, r]) => [y, (compounded(r) * 100).toFixed(2)]));
 }
 
 async function main(): Promise<void> {
@@ -260,7 +260,7 @@ async function main(): Promise<void> {
   done = 0;
   await runPool(randomJobs, workers, values.data, (job, run) => {
     const key = job.id.split(":")[1]!;
-    const ret = returnsIn(run, blockA!.testYears).reduce((a, b) => a + b, 0);
+    const ret = compounded(returnsIn(run, blockA!.testYears));
     randomReturns.set(key, [...(randomReturns.get(key) ?? []), ret]);
     console.log(`[random ${++done}/${randomJobs.length}] ${job.id} ${Math.round(run.durationMs / 1000)} s`);
   }, values.cache);

@@ -9,7 +9,7 @@ import { FAMILIES, family } from "../../../core/research/families";
 import { halfNormalSpread, parseLongHistoryCsv } from "../../../core/research/long-history";
 import { DonchianModel, MaCrossModel, SessionBreakoutModel, TsmomModel } from "../../../core/research/signal-models";
 import { StrategySource } from "../../../core/research/strategy-source";
-import { checkRule, entryRates, maxDrawdownPct, pickedRecord, profitFactor, recordFigures, walkForwardPicks } from "../../../core/research/study";
+import { checkRule, compounded, entryRates, maxDrawdownPct, pickedRecord, profitFactor, recordFigures, totalReturn, walkForwardPicks } from "../../../core/research/study";
 import { runTrial } from "../../../core/research/trial";
 import type { StudyCandles, TrialRun } from "../../../core/research/trial";
 
@@ -130,6 +130,16 @@ describe("a trial through the live executor", () => {
     expect(run.blocked.no_edge ?? 0).toBe(0); // the research runs without the product's edge gate
   });
 
+  it("today's engine enters a cross too (EUR_GBP in a USD account, its GBP→USD rate from GBP_USD's closes)", async () => {
+    const eg = trendingMarket("EUR_GBP", 60, start, 0.0008);
+    const gu = trendingMarket("GBP_USD", 60, start, 0.0004);
+    const both = { H1: { ...eg.H1, ...gu.H1 }, H4: { ...eg.H4, ...gu.H4 }, D1: { ...eg.D1, ...gu.D1 } };
+    const engine = family("engine");
+    const run = await runTrial({ family: engine, instruments: ["EUR_GBP", "GBP_USD"], sets: [engine.sets[0]!], activeSet: () => 0, firstTestYear: 2019, from: start, to: start + 60 * DAY }, both, () => performance.now());
+    expect(run.trades.filter((t) => t.instrument === "EUR_GBP").length).toBeGreaterThan(0);
+    expect(run.trades.filter((t) => t.instrument === "GBP_USD").length).toBeGreaterThan(0);
+  });
+
   it("random entries use the same exits and sizing at the given rate, and are reproducible by seed", async () => {
     const random = { probability: () => 0.5, seed: 7 };
     const a = await runTrial({ ...spec, random }, data, () => performance.now());
@@ -188,6 +198,16 @@ describe("walk-forward arithmetic", () => {
     expect(rec.trades.every((t) => [2016, 2017].includes(new Date(t.entry).getUTCFullYear()))).toBe(true);
     expect(Object.keys(rec.byYear)).toEqual(["2016", "2017"]);
     expect(entryRates([bad, good], { 2016: 1 })[2016]).toBeCloseTo(40 / 1000, 10);
+  });
+
+  it("returns compound: a losing year never reads below −100 %, the annual return is the CAGR", () => {
+    const rec = { byYear: { 2016: Array(250).fill(-0.01), 2017: Array(250).fill(0.002) }, trades: [] };
+    const f = recordFigures(rec);
+    expect(Number(f.worstYear!.returnPct)).toBeCloseTo((0.99 ** 250 - 1) * 100, 2); // −91.9 %, where a sum would say −250 %
+    expect(f.worstYear!.year).toBe(2016);
+    expect(Number(f.annualReturnPct)).toBeCloseTo((Math.sqrt(0.99 ** 250 * 1.002 ** 250) - 1) * 100, 2);
+    expect(totalReturn(rec)).toBeCloseTo(0.99 ** 250 * 1.002 ** 250 - 1, 12);
+    expect(compounded([0.1, -0.1])).toBeCloseTo(-0.01, 12);
   });
 
   it("profit factor is gross profit / gross loss, drawdown compounds, and the rule needs every criterion", () => {
