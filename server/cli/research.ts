@@ -1,6 +1,6 @@
 /**
  * `npm run research -- [--data ../shared/data/fx-long] [--seeds 19] [--workers 2] [--families tsmom,…]
- *  [--blocks A,B] [--out docs/research/long] [--table core/research/edge-table.json] [--dev-trials 0]
+ *  [--blocks A,B] [--out docs/research/long] [--table core/research/edge-table.json] [--dev-trials 10]
  *  [--cache <folder>] [--cached-only]`
  *
  * The long-history study of docs/research/PREREGISTRATION.md, in one command:
@@ -13,7 +13,8 @@
  *    the report card;
  * 3. statistics for every trial and family: profit factor, expectancy in R, Sharpe, max drawdown,
  *    years positive, random percentile, deflated Sharpe (Bailey & López de Prado 2014; N = every
- *    trial run, `--dev-trials` adds the development runs made before) and the probability of
+ *    trial run, `--dev-trials` adds the runs made outside the study: 10 = the 7 development runs before
+ *    the first full run and its 3 faulty F7 trials, PREREGISTRATION.md amendments) and the probability of
  *    backtest overfitting (CSCV, Bailey, Borwein, López de Prado & Zhu 2015) on block A's monthly
  *    returns; the decision rule;
  * 4. writes `<out>/trials.json` (every trial and random run), `<out>/REPORT.md` and the edge table the
@@ -150,7 +151,7 @@ async function main(): Promise<void> {
       blocks: { type: "string", default: "A,B" },
       out: { type: "string", default: "docs/research/long" },
       table: { type: "string", default: "core/research/edge-table.json" },
-      "dev-trials": { type: "string", default: "0" },
+      "dev-trials": { type: "string", default: "10" },
       cache: { type: "string", default: "" },
       "cached-only": { type: "boolean", default: false },
     },
