@@ -165,18 +165,39 @@ export function recordFigures(rec: OosRecord, extra: { randomPercentile?: number
 }
 
 /**
- * One pair's slice of a portfolio record: its trades, and yearly returns as its P&L over the start
- * balance (its own NAV is not separable from the shared account's).
+ * One pair's slice of a portfolio record: its trades, each as a return on the account's NAV at the
+ * trading day of its entry (`navAt`, USD; its own NAV is not separable from the shared account's),
+ * compounded per year and chained for the drawdown in entry order. Over the NAV, not the start
+ * balance: an account that lost most of its money trades small, and its pairs' losses are still
+ * losses of what was left.
  */
-export function pairFigures(rec: OosRecord, instrument: string, startBalance: number): EdgeFigures {
+export function pairFigures(rec: OosRecord, instrument: string, navAt: (ms: number) => number): EdgeFigures {
   const trades = rec.trades.filter((t) => t.instrument === instrument);
   const years = Object.keys(rec.byYear).map(Number).sort((a, b) => a - b);
-  const byYear: Record<number, number[]> = {};
-  for (const y of years) byYear[y] = [trades.filter((t) => new Date(t.entry).getUTCFullYear() === y).reduce((a, t) => a + t.pnl, 0) / startBalance];
-  // Drawdown of the pair's cumulative P&L in entry order.
-  const perTrade = trades.map((t) => t.pnl / startBalance);
+  const byYear: Record<number, number[]> = Object.fromEntries(years.map((y) => [y, []]));
+  const perTrade: number[] = [];
+  for (const t of trades) {
+    const nav = navAt(t.entry);
+    const r = nav > 0 ? t.pnl / nav : 0;
+    perTrade.push(r);
+    byYear[new Date(t.entry).getUTCFullYear()]?.push(r);
+  }
   const f = recordFigures({ byYear, trades });
   return { ...f, maxDrawdownPct: maxDrawdownPct(perTrade).toFixed(2), sharpe: null, deflatedSharpe: null };
+}
+
+/** The run's NAV (USD) at the last trading-day cut at or before `ms` (the first day's before it). */
+export function navAtDay(run: Pick<TrialRun, "days" | "nav">): (ms: number) => number {
+  return (ms) => {
+    let lo = 0;
+    let hi = run.days.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (run.days[mid]! <= ms) lo = mid;
+      else hi = mid - 1;
+    }
+    return run.nav[lo] ?? 0;
+  };
 }
 
 /** Entry probability per flat slot, per year, of a record's picked runs (the random baseline's rate). */

@@ -36,10 +36,9 @@ import type { Family } from "../../core/research/families";
 import type { EdgeFigures, EdgeRow, EdgeTable, StyleSummary } from "../../core/research/edge-table";
 import { LONG_PAIRS } from "../../core/research/long-history";
 import { deflatedSharpe, pbo, percentileAmong, quantile, sharpe } from "../../core/research/statistics";
-import { checkRule, compounded, entryRates, monthlyReturns, ownRecord, pairFigures, pickedRecord, recordFigures, returnsIn, totalReturn, walkForwardPicks } from "../../core/research/study";
+import { checkRule, compounded, entryRates, monthlyReturns, navAtDay, ownRecord, pairFigures, pickedRecord, recordFigures, returnsIn, totalReturn, walkForwardPicks } from "../../core/research/study";
 import type { OosRecord, RuleCheck } from "../../core/research/study";
 import type { TrialRun } from "../../core/research/trial";
-import { STUDY_BALANCE } from "../../core/research/trial";
 import { TRADING_STYLES } from "../../core/settings";
 import type { TrialJob } from "./research-worker";
 import { DEFAULT_LONG_DIR } from "./research-data";
@@ -73,13 +72,17 @@ function cacheFile(cache: string, job: TrialJob): string {
  * Runs jobs on `n` worker threads, at most one job per worker at a time. With `cache` (a folder),
  * a job already run is read back instead, and every finished run is written there, so an interrupted
  * study resumes where it stopped (the cache is keyed by the job, not by the code: clear it after a change).
+ * Returns how many jobs were read from the cache.
  */
-async function runPool(jobs: TrialJob[], n: number, dir: string, onDone: (job: TrialJob, run: TrialRun) => void, cache = ""): Promise<void> {
+async function runPool(jobs: TrialJob[], n: number, dir: string, onDone: (job: TrialJob, run: TrialRun) => void, cache = ""): Promise<number> {
   const queue: TrialJob[] = [];
+  let cached = 0;
   for (const job of jobs) {
     const file = cache ? cacheFile(cache, job) : "";
-    if (file && existsSync(file)) onDone(job, JSON.parse(readFileSync(file, "utf8")) as TrialRun);
-    else queue.push(job);
+    if (file && existsSync(file)) {
+      onDone(job, JSON.parse(readFileSync(file, "utf8")) as TrialRun);
+      cached++;
+    } else queue.push(job);
   }
   if (cache) mkdirSync(cache, { recursive: true });
   const finish = (job: TrialJob, run: TrialRun) => {
@@ -108,6 +111,7 @@ async function runPool(jobs: TrialJob[], n: number, dir: string, onDone: (job: T
         }),
     ),
   );
+  return cached;
 }
 
 interface TrialResult {
@@ -171,7 +175,9 @@ async function main(): Promise<void> {
   const blocks = BLOCKS.filter((b) => values.blocks.split(",").includes(b.id));
   const whole = families.length === FAMILIES.length && blocks.length === BLOCKS.length;
   const started = performance.now();
-  const command = `npm run research -- ${process.argv.slice(2).join(" ")}`.trim();
+  // The command that reproduces the figures: `--cache <dir>` changes where runs come from, not what they are.
+  const args = process.argv.slice(2).filter((a, i, all) => a !== "--cache" && all[i - 1] !== "--cache" && !a.startsWith("--cache="));
+  const command = (args.length ? `npm run research -- ${args.join(" ")}` : "npm run research").trim();
 
   // 1. Every set of every family in every block.
   const runs = new Map<string, TrialRun>();
@@ -208,7 +214,7 @@ async function main(): Promise<void> {
     return;
   }
   let done = 0;
-  await runPool(jobs, workers, values.data, (job, run) => {
+  let cachedRuns = await runPool(jobs, workers, values.data, (job, run) => {
     runs.set(job.id, run);
     console.log(`[${++done}/${jobs.length}] ${job.id} ${Math.round(run.durationMs / 1000)} s, ${run.trades.length} trades`);
   }, values.cache);
@@ -259,7 +265,7 @@ async function main(): Promise<void> {
   randomJobs.sort((a, b) => weight(b) - weight(a));
   const randomReturns = new Map<string, number[]>();
   done = 0;
-  await runPool(randomJobs, workers, values.data, (job, run) => {
+  cachedRuns += await runPool(randomJobs, workers, values.data, (job, run) => {
     const key = job.id.split(":")[1]!;
     const ret = compounded(returnsIn(run, blockA!.testYears));
     randomReturns.set(key, [...(randomReturns.get(key) ?? []), ret]);
@@ -312,18 +318,18 @@ async function main(): Promise<void> {
   // 4. Outputs.
   const seconds = Math.round((performance.now() - started) / 1000);
   mkdirSync(values.out, { recursive: true });
-  const meta = { command, generatedAt: new Date().toISOString(), seconds, workers, seeds, nTrials, devTrials, pboOverall: pboAll, winner: winner?.family ?? null, data: values.data };
+  const meta = { command, generatedAt: new Date().toISOString(), seconds, cachedRuns, totalRuns: jobs.length + randomJobs.length, workers, seeds, nTrials, devTrials, pboOverall: pboAll, winner: winner?.family ?? null, data: values.data };
   writeFileSync(join(values.out, "trials.json"), `${JSON.stringify({ meta, trials, families: familyResults, randomReturns: Object.fromEntries(randomReturns), defaultFigures }, null, 1)}\n`);
   writeFileSync(join(values.out, "REPORT.md"), report(meta, trials, familyResults, defaultFigures));
   if (whole && defaultRecord && defaultFigures) {
-    writeFileSync(values.table, `${JSON.stringify(edgeTable(meta, winner, defaultRecord, defaultFigures), null, 2)}\n`);
+    writeFileSync(values.table, `${JSON.stringify(edgeTable(meta, winner, defaultRecord, navAtDay(runs.get("A:engine:0")!), defaultFigures), null, 2)}\n`);
     console.log(`Tabela de vantagem escrita em ${values.table}`);
   }
   console.log(`Pronto em ${seconds} s: ${join(values.out, "REPORT.md")}`);
 }
 
 /** The edge table (PREREGISTRATION "The edge table the product ships"). */
-function edgeTable(meta: { command: string; generatedAt: string }, winner: FamilyResult | undefined, rec: OosRecord, figures: EdgeFigures): EdgeTable {
+function edgeTable(meta: { command: string; generatedAt: string }, winner: FamilyResult | undefined, rec: OosRecord, navAt: (ms: number) => number, figures: EdgeFigures): EdgeTable {
   // The live AI is today's engine unless a family passed (then an ADR changes the default and this mapping).
   const engineFamilyPassed = winner?.family === "engine";
   const judged = new Set(["swing", "position"]);
@@ -334,7 +340,7 @@ function edgeTable(meta: { command: string; generatedAt: string }, winner: Famil
         rows.push({ instrument, style, verdict: "untested", family: "engine", figures: null });
         continue;
       }
-      const f = pairFigures(rec, instrument, Number(STUDY_BALANCE));
+      const f = pairFigures(rec, instrument, navAt);
       const pairOk = f.profitFactor !== null && Number(f.profitFactor) >= 1.1 && f.years > 0 && f.yearsPositive / f.years >= 0.6;
       rows.push({ instrument, style, verdict: engineFamilyPassed && pairOk ? "edge" : "no_edge", family: "engine", figures: f });
     }
@@ -353,7 +359,8 @@ function pct(v: string | null | undefined): string {
 function report(meta: Record<string, unknown>, trials: TrialResult[], fams: FamilyResult[], def: EdgeFigures | null): string {
   const L: string[] = [];
   L.push("# Long-history study: every trial (generated by `npm run research`)", "");
-  L.push(`Command: \`${String(meta.command)}\` — ${String(meta.generatedAt)}, ${String(meta.seconds)} s on ${String(meta.workers)} worker threads.`, "");
+  const fromCache = Number(meta.cachedRuns) > 0 ? `; ${String(meta.cachedRuns)} of ${String(meta.totalRuns)} runs read from \`--cache\` (each run's own time is in the tables)` : "";
+  L.push(`Command: \`${String(meta.command)}\` — ${String(meta.generatedAt)}, ${String(meta.seconds)} s on ${String(meta.workers)} worker threads${fromCache}.`, "");
   L.push("Plan, costs, sizing, statistics and the decision rule: [PREREGISTRATION.md](../PREREGISTRATION.md). Raw figures: [trials.json](trials.json).", "");
   L.push(`Trials counted for the deflated Sharpe ratio: N = ${String(meta.nTrials)} (${String(meta.devTrials)} development runs included). Random-entry runs per family: ${String(meta.seeds)}.`, "");
   L.push(`Probability of backtest overfitting, all block-A sets (CSCV, S = ${PBO_BLOCKS}, monthly returns 2016–2022): **${meta.pboOverall === null ? "—" : (meta.pboOverall as number).toFixed(2)}**.`, "");

@@ -9,7 +9,7 @@ import { FAMILIES, family } from "../../../core/research/families";
 import { halfNormalSpread, parseLongHistoryCsv } from "../../../core/research/long-history";
 import { DonchianModel, MaCrossModel, SessionBreakoutModel, TsmomModel } from "../../../core/research/signal-models";
 import { StrategySource } from "../../../core/research/strategy-source";
-import { checkRule, compounded, entryRates, maxDrawdownPct, pickedRecord, profitFactor, recordFigures, totalReturn, walkForwardPicks } from "../../../core/research/study";
+import { checkRule, compounded, entryRates, maxDrawdownPct, navAtDay, pairFigures, pickedRecord, profitFactor, recordFigures, totalReturn, walkForwardPicks } from "../../../core/research/study";
 import { runTrial } from "../../../core/research/trial";
 import type { StudyCandles, TrialRun } from "../../../core/research/trial";
 
@@ -208,6 +208,21 @@ describe("walk-forward arithmetic", () => {
     expect(Number(f.annualReturnPct)).toBeCloseTo((Math.sqrt(0.99 ** 250 * 1.002 ** 250) - 1) * 100, 2);
     expect(totalReturn(rec)).toBeCloseTo(0.99 ** 250 * 1.002 ** 250 - 1, 12);
     expect(compounded([0.1, -0.1])).toBeCloseTo(-0.01, 12);
+  });
+
+  it("a pair's figures are its trades' P&L over the account's NAV at entry, not over the start balance", () => {
+    const run = { days: [Date.UTC(2016, 0, 1), Date.UTC(2017, 0, 1)], nav: [10_000, 100] }; // the account lost 99 % in 2016
+    const trades = [
+      { instrument: "EUR_USD", entry: Date.UTC(2016, 5, 1), pnl: -5_000, risk: 100 },
+      { instrument: "EUR_USD", entry: Date.UTC(2017, 5, 1), pnl: -50, risk: 1 },
+      { instrument: "GBP_USD", entry: Date.UTC(2017, 5, 1), pnl: 50, risk: 1 },
+    ];
+    const f = pairFigures({ byYear: { 2016: [], 2017: [] }, trades }, "EUR_USD", navAtDay(run));
+    expect(f.trades).toBe(2);
+    expect(f.worstYear).toEqual({ year: 2016, returnPct: "-50.00" });
+    expect(Number(f.maxDrawdownPct)).toBeCloseTo(75, 6); // −50 % of 10 000, then −50 % of what was left (100), not −0.5 % of the start
+    expect(f.yearsPositive).toBe(0);
+    expect(navAtDay(run)(Date.UTC(2015, 0, 1))).toBe(10_000);
   });
 
   it("profit factor is gross profit / gross loss, drawdown compounds, and the rule needs every criterion", () => {
