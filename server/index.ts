@@ -16,6 +16,7 @@ import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { apiAliases } from "./api-aliases";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
@@ -157,6 +158,8 @@ async function main() {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? "";
     next();
   });
+  // PRODUCT.md §7's alias and fallback paths reach their primary path's handler (server/api-aliases.ts).
+  app.use(apiAliases);
   // A fresh nonce per response: only Remix's own inline scripts (hydration data, module loader) run.
   app.use((_req, res, next) => {
     res.locals.cspNonce = randomBytes(16).toString("base64");
