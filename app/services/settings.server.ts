@@ -5,6 +5,7 @@
  * transaction: read (row locked), validate against it, write.
  */
 import type postgres from "postgres";
+import { msg } from "../../core/i18n/message";
 import { decodeIssueMessage } from "../../core/i18n/zod-message";
 import { normaliseLoadedSettings, parseSettingsUpdate, type TradingSettings } from "../../core/settings";
 import { db } from "./db.server";
@@ -38,13 +39,23 @@ export async function getSettings(userId: string): Promise<TradingSettings> {
 }
 
 /**
- * Applies a (partial) update. Accepts `{settings: {...}}` or the bare object (PRODUCT.md §7: PUT
- * /api/settings with settings or only timeframe).
- * @throws ValidationError with the message naming the field and its bounds.
+ * Applies a (partial) update. Accepts `{settings: {...}}`, the bare object, or `{timeframe}` (PRODUCT.md
+ * §7: PUT /api/settings with settings or only timeframe); `{settings, timeframe}` keeps both.
+ * @throws ValidationError with the message naming the field and its bounds, or when `timeframe` is
+ * sent twice with different values.
  */
 export async function saveSettings(userId: string, body: unknown): Promise<TradingSettings> {
-  const patch = body && typeof body === "object" && "settings" in body ? (body as { settings: unknown }).settings : body;
-  return db().begin((tx) => writeSettings(tx, userId, patch));
+  return db().begin((tx) => writeSettings(tx, userId, settingsPatchOf(body)));
+}
+
+/** The patch of a PUT /api/settings body: `settings` (or the bare body) with a top-level `timeframe` merged in. */
+export function settingsPatchOf(body: unknown): unknown {
+  if (!body || typeof body !== "object" || !("settings" in body)) return body;
+  const { settings, timeframe } = body as { settings: unknown; timeframe?: unknown };
+  if (timeframe === undefined || !settings || typeof settings !== "object" || Array.isArray(settings)) return settings;
+  const inner = (settings as { timeframe?: unknown }).timeframe;
+  if (inner !== undefined && inner !== timeframe) throw new ValidationError(msg("validation:timeframeTwice"));
+  return { ...settings, timeframe };
 }
 
 /**

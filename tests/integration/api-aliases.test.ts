@@ -2,7 +2,8 @@
  * PRODUCT.md §7's alias and fallback paths answer as their primary path does (issue 22 "The API of §7,
  * whole"), against the real server: same status and same shape for every read, the same effect for the
  * AI loop's start/stop/status, the query string kept (`days`), and `/api/trades/history` no longer
- * taken for a trade id ("Trade não encontrado.").
+ * taken for a trade id ("Trade não encontrado."). Also §7 Settings: `PUT /api/settings` with both
+ * `settings` and `timeframe` keeps both.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_ALIASES, primaryPathOf } from "../../server/api-aliases";
@@ -72,5 +73,20 @@ describe("§7 alias paths", () => {
     expect(primaryPathOf("/api/trades/account/history")).toBeUndefined();
     expect(primaryPathOf("/api/trades/123")).toBeUndefined();
     expect(primaryPathOf("/api/trades/account/101-001-1-001")).toBe("/api/trades/account/history");
+  });
+});
+
+describe("§7 Settings", () => {
+  it("PUT /api/settings with settings and timeframe keeps both; the same timeframe twice with two values is a 400 in Portuguese", async () => {
+    const r = await u.call<{ settings: { maxTrades: number; timeframe: string | null } }>("PUT", "/api/settings", { settings: { maxTrades: 4 }, timeframe: "M30" });
+    expect(r.status).toBe(200);
+    expect(r.body.settings.maxTrades).toBe(4);
+    expect(r.body.settings.timeframe).toBe("M30");
+    const back = await u.call<{ settings: { maxTrades: number; timeframe: string | null } }>("GET", "/api/settings");
+    expect([back.body.settings.maxTrades, back.body.settings.timeframe]).toEqual([4, "M30"]);
+    const twice = await u.call<{ message: string }>("PUT", "/api/settings", { settings: { timeframe: "H1" }, timeframe: "M15" });
+    expect(twice.status).toBe(400);
+    expect(twice.body.message).toMatch(/timeframe uma vez/);
+    expect((await u.call<{ settings: { timeframe: string | null } }>("GET", "/api/settings")).body.settings.timeframe).toBe("M30");
   });
 });
