@@ -5,7 +5,8 @@
  * The page: plan, status (Ativa / Pagamento Pendente / Cancelada / Inativa), amount (BRL pt-BR,
  * others en-US), next charge from the upcoming invoice (Stripe customer + active subscription) else
  * the licence end, the licence (Válida + end + first 8 characters of the key / Expirada /
- * Processando / Sem licença), 'Cancelamento agendado para …', the 'Pagamento pendente' warning with
+ * Processando / Sem licença), 'Cancelamento agendado para …' (only while the subscription still runs with a
+ * future period end, never beside a cancelled subscription or an expired licence: subscription-state.ts), the 'Pagamento pendente' warning with
  * 'Já paguei, validar agora', 'Tentar Novamente' when the data cannot be read, the Billing Portal
  * button for active subscriptions only (new tab) and 'Assinar' otherwise.
  *
@@ -34,12 +35,14 @@ import {
   subscriptionTone,
 } from "~/components/billing/billing-view";
 import { AlertIcon, CardIcon, ExternalIcon, ShieldIcon } from "~/components/icons";
+import { ScheduledCancelBanner } from "~/components/subscription-state";
 import { SubscriptionModal, type ModalNotice, type ModalPlan, type SubscribeResult } from "~/components/subscription-modal";
 import { Badge, Banner, Button, Card, Spinner } from "~/components/ui";
 import { toLanguage, translateMsg, type Language } from "~/i18n";
 import { readForm } from "~/lib/form.server";
 import { metaTitle, useDisplay } from "~/lib/hooks";
 import { requireAppUser } from "~/lib/pages.server";
+import { subscriptionState } from "~/lib/subscription-state";
 import { licenceLabel, subscriptionLabel } from "~/lib/trading";
 import { assertSameOrigin } from "~/services/api.server";
 import { publicUser } from "~/services/auth.server";
@@ -128,7 +131,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
           planName: price?.product.name ?? view.license?.planName ?? null,
           amount: subscriptionAmount(price, language),
           next: nextCharge({ subscriptionStatus: view.subscriptionStatus, stripeCustomerId: view.stripeCustomerId, upcoming, licenseEndDate: view.license?.endDate ?? null }),
-          cancelAt: details?.cancel_at_period_end ? epochToIso(details.cancel_at ?? details.current_period_end) : null,
+          // Issue 22: 'Cancelamento agendado' only while the subscription still runs, with a future period end and a licence not expired.
+          state: subscriptionState({
+            subscriptionStatus: view.subscriptionStatus,
+            licenseStatus: view.licenseStatus,
+            license: view.license,
+            cancelAtPeriodEnd: details?.cancel_at_period_end,
+            periodEnd: details ? epochToIso(details.cancel_at ?? details.current_period_end) : null,
+          }),
         }
       : null,
     plans,
@@ -300,11 +310,7 @@ export default function BillingPage() {
           </section>
         )}
 
-        {sub?.cancelAt && (
-          <Banner tone="info">
-            <span data-testid="cancel-scheduled">{t("page.cancelScheduled", { date: fmt.date(sub.cancelAt) })}</span>
-          </Banner>
-        )}
+        {sub && <ScheduledCancelBanner state={sub.state} />}
 
         <div className="grid gap-4 md:grid-cols-2">
           {sub && (

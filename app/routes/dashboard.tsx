@@ -4,6 +4,8 @@
  * (8 on desktop ≥ 1024 px, 5 otherwise) with the list header. Data refreshes every 15 s.
  * Issue 12: the account's balance curve (closed trades' cumulative P&L anchored on the balance the page already
  * read: no extra broker call) drawn by LineChart, with a link to the backtest ("Testar minhas configurações").
+ * Issue 22: the subscription card's status is the real state (subscription-state.ts), not 'Teste grátis' for
+ * every licensed user without an active subscription.
  */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
@@ -20,9 +22,12 @@ import { metaTitle, useBreakpoint, useDisplay, useNow, usePolling } from "~/lib/
 import { liveAccount, withLivePrice } from "~/lib/live-prices";
 import { useLivePrices } from "~/lib/use-event-source";
 import { requireAppUser } from "~/lib/pages.server";
-import { licenceLabel, stopReasonKey, subscriptionLabel, tradeStats, winLossCard } from "~/lib/trading";
+import { SubscriptionStateText } from "~/components/subscription-state";
+import { subscriptionState } from "~/lib/subscription-state";
+import { licenceLabel, stopReasonKey, tradeStats, winLossCard } from "~/lib/trading";
 import { DomainError } from "~/services/errors.server";
 import { publicUser } from "~/services/auth.server";
+import { scheduledCancellation } from "~/services/billing.server";
 import { botStatus } from "~/services/bot.server";
 import { accountStatus, screenAccount, screenOpenTrades } from "~/services/account-view.server";
 import { equityTrades } from "~/services/equity.server";
@@ -42,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const language = user.preferences?.language;
   // Issue 13 (ADR 0028): the account from the stored state at the shared quotes (account-view.server.ts), no broker
   // call while a bot tick or an earlier view looked at the account's transactions in the last minute.
-  const [pub, account, bot] = await Promise.all([publicUser(user), screenAccount(user.id), botStatus(user.id, language)]);
+  const [pub, account, bot, cancellation] = await Promise.all([publicUser(user), screenAccount(user.id), botStatus(user.id, language), scheduledCancellation(user.id)]);
   const { conn } = account;
   const [broker, history, closed, openRead] = await Promise.all([
     accountStatus(user.id, language, account),
@@ -64,7 +69,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // the newest CLOSED_DESKTOP rows, and P&L + close time of the 30 days for the statistics.
   const closedRows = history.slice(0, CLOSED_DESKTOP).map(closedView);
   const closedStats = history.map((t) => ({ pnl: t.pnl, closeTime: t.closeTime }));
-  return { user: pub, broker, bot, open, openError, closedRows, closedStats, equity, loadedAt: new Date().toISOString(),
+  // Issue 22: the card's status line (Ativa / Pagamento Pendente / Cancelada (acesso até …) / Licença manual / Teste grátis / Inativa).
+  const subscription = subscriptionState({ ...pub, ...cancellation });
+  return { user: pub, subscription, broker, bot, open, openError, closedRows, closedStats, equity, loadedAt: new Date().toISOString(),
     // "Today" is the broker's day: the simulator replays history on its own clock (≈0 on real OANDA).
     marketOffsetMs: brokerNow(conn) - Date.now() };
 }
@@ -83,7 +90,7 @@ function closedView(t: ClosedTradeView): ClosedTradeView {
 
 /** The trading dashboard, refreshed every 15 s. */
 export default function DashboardPage() {
-  const { user, broker, bot, open, openError, closedRows, closedStats, equity, loadedAt, marketOffsetMs } = useLoaderData<typeof loader>();
+  const { user, subscription, broker, bot, open, openError, closedRows, closedStats, equity, loadedAt, marketOffsetMs } = useLoaderData<typeof loader>();
   const { t } = useTranslation("dashboard");
   const fmt = useDisplay();
   const { revalidate } = useRevalidator();
@@ -213,7 +220,7 @@ export default function DashboardPage() {
               <li className="flex justify-between gap-2">
                 <span className="text-slate-400">{t("subscriptionCard.status")}</span>
                 <span className="text-slate-200">
-                  {user.licenseStatus === "valid" && user.subscriptionStatus !== "active" ? t("subscriptionCard.trial") : t(`common:${subscriptionLabel(user.subscriptionStatus)}`)}
+                  <SubscriptionStateText state={subscription} />
                 </span>
               </li>
               <li className="flex justify-between gap-2">

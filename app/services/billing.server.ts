@@ -71,6 +71,18 @@ function detailsView(s: SubscriptionSummary | null): SubscriptionStatusView["sub
   };
 }
 
+/**
+ * Whether the user's subscription is set to cancel at its period end and when that is (ISO: `cancel_at`, else
+ * `current_period_end`), from our books (no Stripe call): the dashboard's subscription card (issue 22).
+ */
+export async function scheduledCancellation(userId: string): Promise<{ cancelAtPeriodEnd: boolean; periodEnd: string | null }> {
+  const [u] = await db()<{ subscription_details: SubscriptionSummary | null }[]>`select subscription_details from users where id = ${userId}`;
+  const s = u?.subscription_details;
+  if (!s) return { cancelAtPeriodEnd: false, periodEnd: null };
+  const at = s.cancel_at ?? s.current_period_end;
+  return { cancelAtPeriodEnd: !!s.cancel_at_period_end, periodEnd: Number.isFinite(at) ? new Date(at * 1000).toISOString() : null };
+}
+
 /** The user's subscription and licence as our books hold them (no Stripe call: Stripe's state arrives by webhook and sweep). */
 export async function subscriptionStatus(user: Pick<UserRow, "id">): Promise<SubscriptionStatusView> {
   const u = await freshUser(user.id);
@@ -81,7 +93,7 @@ export async function subscriptionStatus(user: Pick<UserRow, "id">): Promise<Sub
     subscriptionStatus: u.subscription_status,
     hasValidLicense: view.hasValidLicense,
     licenseStatus: view.licenseStatus,
-    license: view.license && lic ? { ...view.license, kind: lic.kind as "trial" | "paid" | "manual" } : null,
+    license: view.license,
     stripeCustomerId: u.stripe_customer_id,
     stripeSubscriptionId: u.stripe_subscription_id,
     subscriptionDetails: detailsView(u.subscription_details),

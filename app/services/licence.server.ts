@@ -74,6 +74,8 @@ export function licenceView(role: string, subscriptionStatus: string, lic: Licen
           endDate: lic.end_date.toISOString(),
           planId: lic.plan_id,
           planName: lic.plan_name,
+          /** trial (the signup's 7 days), paid (a Stripe subscription) or manual (extended by an admin). */
+          kind: lic.kind as "trial" | "paid" | "manual",
           isActive: valid,
         }
       : null,
