@@ -17,12 +17,11 @@ import { LiveStatus } from "~/components/live-status";
 import { liveAccount } from "~/lib/live-prices";
 import { useOpenTradesLive } from "~/lib/use-event-source";
 import { NewsCard } from "~/components/news-card";
-import { CpuIcon, PlugIcon, ShieldIcon } from "~/components/icons";
+import { PlugIcon, ShieldIcon } from "~/components/icons";
 import { PowerButton } from "~/components/power-button";
 import { PreflightCard, PreflightConfirm, preflightNeedsConfirmation, type PreflightView } from "~/components/preflight-card";
 import { Badge, Banner, Card, type Tone } from "~/components/ui";
 import { ApiCallError, apiFetch, errorMessage } from "~/lib/api";
-import { formatInstrument, normaliseTimeframe } from "~/lib/format";
 import { metaTitle, useBreakpoint, useCappedFlag, useDisplay, useNow, useOnline, usePolling, useTransientMessage } from "~/lib/hooks";
 import { requireAppUser } from "~/lib/pages.server";
 import { heroView, licenceLabel, stopReasonKey, type HeroView } from "~/lib/trading";
@@ -39,6 +38,8 @@ import { userPreflight } from "~/services/preflight.server";
 import { ReportCard } from "~/components/research/report-card";
 import { reportCard } from "~/services/research/edge-table.server";
 import { getSettings } from "~/services/settings.server";
+import { regimeTimeframe } from "../../core/engine/regime";
+import { AiConfigCard, DecisionsCard } from "~/components/hero-cards";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "hero", "meta");
 
@@ -70,7 +71,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const check = broker.isConnected && pub.hasValidLicense && !bot.isActive ? await preflightFor(user.id, user.preferences?.language) : { preflight: null, preflightError: null };
   // Issue 21: a max-drawdown stop waits for the re-arm; its confirmation shows the drawdown, the mark and the NAV now.
   const rearm = rearmView(bot.drawdownStop, broker.account as { nav?: string | null; currency?: string | null } | null, settings.maxDrawdownPct);
-  return { user: pub, broker, bot, news, ...check, rearm, reportCard: reportCard(settings, settings.aiSettings.tradingStyle) };
+  // Issue 22: the AI card's timeframe — automatic, or the manual one the engine uses (the chosen one, else the style's default).
+  const aiTimeframe = {
+    auto: settings.aiSettings.autoTimeframeSelection,
+    timeframe: settings.aiSettings.autoTimeframeSelection ? null : (settings.timeframe ?? regimeTimeframe(settings.aiSettings.tradingStyle)),
+  };
+  return { user: pub, broker, bot, news, ...check, rearm, aiTimeframe, reportCard: reportCard(settings, settings.aiSettings.tradingStyle) };
 }
 
 /**
@@ -138,7 +144,7 @@ type BotStatus = Awaited<ReturnType<typeof botStatus>>;
 /** The hero/control screen (mobile and desktop variants). */
 export default function HeroPage() {
   const { user, broker, bot: loaderBot } = useLoaderData<typeof loader>();
-  const { news, preflight: preflightRaw, preflightError, reportCard: card } = useLoaderData<typeof loader>();
+  const { news, preflight: preflightRaw, preflightError, reportCard: card, aiTimeframe } = useLoaderData<typeof loader>();
   const preflight = preflightRaw as PreflightView | null;
   const actionData = useActionData<typeof action>();
   // Issue 12: ATIVAR IA with pre-flight warnings asks first (JS: this flag; no JS: the action's answer).
@@ -440,59 +446,12 @@ export default function HeroPage() {
             </Card>
           )}
 
-          <Card title={t("decisions.title")} action={<span className="text-xs text-slate-400">{t("decisions.every", { seconds: bot.intervalSec })}</span>}>
-            {bot.lastDecisions.length === 0 ? (
-              <p className="text-sm text-slate-400">{t("decisions.empty")}</p>
-            ) : (
-              <ul className="space-y-2" data-testid="decisions">
-                {bot.lastDecisions.map((d, i) => (
-                  <li key={`${d.at}-${i}`} className="rounded-xl bg-white/[0.03] p-3 ring-1 ring-white/5">
-                    <div className="flex items-center justify-between gap-2">
-                      <span className="font-semibold text-slate-100">
-                        {formatInstrument(d.instrument)} <span className="ml-1 text-xs font-medium text-sky-300">{normaliseTimeframe(d.timeframe)}</span>
-                      </span>
-                      <span className="flex items-center gap-2 text-xs text-slate-400">
-                        <Badge tone={d.action === "open" ? (d.side === "sell" ? "red" : "green") : "grey"}>{t(decisionKey(d.action, d.side))}</Badge>
-                        <span suppressHydrationWarning>{fmt.relative(d.at, now)}</span>
-                      </span>
-                    </div>
-                    <p className="mt-1 text-sm text-slate-300" data-testid="decision-reason">
-                      {text(d.reason, d.reasonMsg)}
-                    </p>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </Card>
+          <DecisionsCard decisions={bot.lastDecisions} intervalSec={bot.intervalSec} now={now} />
 
           <NewsCard news={news} />
 
           <div className={clsx("grid gap-4", variant === "desktop" && "md:grid-cols-2")}>
-            <Card
-              title={
-                <span className="flex items-center gap-2">
-                  <CpuIcon size={16} /> {t("config.title")}
-                </span>
-              }
-              action={
-                <Link to="/settings" className="text-xs font-semibold text-emerald-300 hover:underline">
-                  {t("config.adjust")}
-                </Link>
-              }
-              data-testid="ai-config-card"
-            >
-              <ul className="space-y-1.5 text-sm text-slate-300">
-                <li className="flex justify-between gap-2">
-                  <span className="text-slate-400">{t("config.interval")}</span> <span>{t("config.seconds", { seconds: bot.intervalSec })}</span>
-                </li>
-                <li className="flex justify-between gap-2">
-                  <span className="text-slate-400">{t("config.timeframe")}</span> <span className="text-right">{t("config.timeframeAuto")}</span>
-                </li>
-                <li className="flex justify-between gap-2">
-                  <span className="text-slate-400">{t("config.monitoring")}</span> <span>{t("config.always")}</span>
-                </li>
-              </ul>
-            </Card>
+            <AiConfigCard intervalSec={bot.intervalSec} autoTimeframe={aiTimeframe.auto} timeframe={aiTimeframe.timeframe} />
 
             {variant === "desktop" && healthCard}
           </div>
@@ -515,11 +474,4 @@ export default function HeroPage() {
       )}
     </main>
   );
-}
-
-/** `hero` key of a decision label: Compra / Venda / Fechar / Aguardar. */
-function decisionKey(action: string, side: string | null): "decisions.buy" | "decisions.sell" | "decisions.close" | "decisions.wait" {
-  if (action === "open") return side === "sell" ? "decisions.sell" : "decisions.buy";
-  if (action === "close") return "decisions.close";
-  return "decisions.wait";
 }

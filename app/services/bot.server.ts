@@ -349,6 +349,8 @@ export interface DecisionRow {
   risk_reason: string | null;
   risk_reason_msg: unknown;
   created_at: Date;
+  /** Whether the order went out (false for "none", closes, refused entries and orders the broker did not take). */
+  executed?: boolean;
 }
 
 /**
@@ -374,7 +376,7 @@ export function decisionReason(d: Pick<DecisionRow, "action" | "reason" | "reaso
 export async function botStatus(userId: string, language: unknown = "pt") {
   const bot = await getBot(userId);
   const decisions = await db()<DecisionRow[]>`
-    select instrument, action, side, confidence, timeframe, reason, reason_msg, risk_reason, payload->'riskReasonMsg' as risk_reason_msg, created_at
+    select instrument, action, side, confidence, timeframe, reason, reason_msg, risk_reason, payload->'riskReasonMsg' as risk_reason_msg, created_at, executed
     from decisions where user_id = ${userId} order by id desc limit 3`;
   const tickErrorMsg = isMsg(bot?.last_tick_error_msg) ? bot.last_tick_error_msg : null;
   const manageOnly = bot?.is_active && bot.manage_only_reason ? { reason: bot.manage_only_reason, since: bot.manage_only_since, msg: manageOnlyMsg(bot.manage_only_reason) } : null;
@@ -400,19 +402,34 @@ export async function botStatus(userId: string, language: unknown = "pt") {
       lastTickError: tickErrorMsg && bot?.last_tick_error ? translateMsg(tickErrorMsg, language) : (bot?.last_tick_error ?? null),
       lastTickErrorMsg: bot?.last_tick_error ? tickErrorMsg : null,
     },
-    lastDecisions: decisions.map((d) => {
-      const reason = decisionReason(d);
-      return {
-        instrument: d.instrument,
-        action: d.action,
-        side: d.side,
-        confidence: d.confidence === null ? null : Number(d.confidence),
-        timeframe: d.timeframe,
-        reason: translateMsg(reason, language),
-        reasonMsg: isMsg(reason) ? reason : null,
-        at: d.created_at.toISOString(),
-      };
-    }),
+    lastDecisions: decisions.map((d) => decisionStatusRow(d, language)),
+  };
+}
+
+/**
+ * A stored decision as the loop status shows it, texts in `language` with their messages: `reason`
+ * (the engine's, then the risk gate's refusal of an opening: '… — …'), and apart (issue 22)
+ * `executed`, `refusal` (the risk gate's refusal of an opening, else null) and `signal` (the engine's reason alone).
+ */
+export function decisionStatusRow(d: DecisionRow, language: unknown) {
+  const reason = decisionReason(d);
+  // Issue 22: an entry the risk gate refused carries its refusal apart, so the hero shows it first.
+  const refusal = d.action === "open" && d.risk_reason ? (isMsg(d.risk_reason_msg) ? d.risk_reason_msg : d.risk_reason) : null;
+  const signal = isMsg(d.reason_msg) ? d.reason_msg : d.reason;
+  return {
+    instrument: d.instrument,
+    action: d.action,
+    side: d.side,
+    confidence: d.confidence === null ? null : Number(d.confidence),
+    timeframe: d.timeframe,
+    reason: translateMsg(reason, language),
+    reasonMsg: isMsg(reason) ? reason : null,
+    executed: d.executed ?? false,
+    refusal: refusal === null ? null : translateMsg(refusal, language),
+    refusalMsg: isMsg(refusal) ? refusal : null,
+    signal: translateMsg(signal, language),
+    signalMsg: isMsg(signal) ? signal : null,
+    at: d.created_at.toISOString(),
   };
 }
 

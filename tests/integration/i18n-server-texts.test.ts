@@ -199,7 +199,10 @@ describe("AI loop texts in the caller's language", () => {
     });
     const hero = await fetch(`${app.url}/`, { headers: { authorization: `Bearer ${en.token}` } });
     expect(hero.status).toBe(200);
-    expect(await hero.text()).toMatch(/data-testid="decision-reason">Another AI cycle is already running\. — Licence required</);
+    // Issue 22: a refused opening reads "Refused", its refusal first, then the engine's reason.
+    const heroHtml = await hero.text();
+    expect(heroHtml).toMatch(/data-testid="decision-badge">Refused</);
+    expect(heroHtml).toMatch(/data-testid="decision-refusal">Licence required<\/span><span[^>]*>Another AI cycle is already running\.</);
   });
 
   it("a broker failure and its recovery notify in the user's language; the stored text stays Portuguese", async () => {
