@@ -87,6 +87,21 @@ export default function BacktestRunPage() {
             {t("longNote", { from: p.from, to: p.to })}
           </p>
         )}
+        {run.result?.calendar && (
+          <p className="text-xs text-slate-500" data-testid="run-calendar">
+            {!run.result.calendar.newsFilter
+              ? t("calendarUsed.off")
+              : run.result.calendar.events === 0
+                ? t("calendarUsed.empty")
+                : t("calendarUsed.on", {
+                    inPeriod: d.number(run.result.calendar.inPeriod, 0),
+                    events: d.number(run.result.calendar.events, 0),
+                    first: run.result.calendar.first!.slice(0, 10),
+                    last: run.result.calendar.last!.slice(0, 10),
+                    blocked: d.number(run.result.newsBlocked, 0),
+                  })}
+          </p>
+        )}
       </div>
 
       {active && (

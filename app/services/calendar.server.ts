@@ -12,6 +12,7 @@
  *   after the first load). The bot asks it with the tick's market time (core/trading/tick.ts `now`),
  *   so the simulator's replay of January 2026 meets the shipped January 2026 events.
  */
+import type { CalendarUsed } from "./backtest/types";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { blackoutAt, CalendarIndex, eventKey, eventLabel, newsCalendar, parseCalendarCsv, parseFeed, upcoming } from "../../core/calendar";
@@ -39,6 +40,7 @@ export const SHIPPED_CALENDAR_DIR = path.resolve("data", "calendar");
 
 declare global {
   var __calendarState: { index: CalendarIndex; loadedAt: number; reloading?: Promise<CalendarIndex>; shippedLoaded?: boolean } | undefined;
+  var __calendarFirstLoad: Promise<CalendarIndex> | undefined;
 }
 
 interface EventRow {
@@ -149,6 +151,17 @@ export async function refreshCalendar(): Promise<RefreshResult> {
   return result;
 }
 
+/** The first index of the process, after making sure the calendar's events are stored (see calendarIndex). */
+async function firstLoad(): Promise<CalendarIndex> {
+  if (!config().NEWS_CALENDAR_URL) {
+    await refreshCalendar();
+    return globalThis.__calendarState!.index;
+  }
+  const [row] = await db()<{ n: number }[]>`select count(*)::int as n from calendar_events`;
+  if ((row?.n ?? 0) === 0) await refreshCalendar();
+  return globalThis.__calendarState?.index ?? reloadCalendarIndex();
+}
+
 /** Reads every stored event into a fresh index and makes it current. */
 export async function reloadCalendarIndex(shippedLoaded?: boolean): Promise<CalendarIndex> {
   const rows = await db()<EventRow[]>`select time, currency, impact, title, actual, forecast, previous, event_key from calendar_events order by time`;
@@ -170,12 +183,16 @@ export async function reloadCalendarIndex(shippedLoaded?: boolean): Promise<Cale
 }
 
 /**
- * The current index: loaded on first use; when older than INDEX_MAX_AGE_MS the stale one is served
- * while one reload runs in the background (a failed reload is logged and retried on the next call).
+ * The current index: loaded on first use, and on first use the calendar itself is made present first
+ * (issue 22 item 12: a backtest right after a boot ran before the `calendar-refresh` job had stored any
+ * event, so it applied no news blackout while later runs did): without a feed the shipped files are
+ * stored once per process (idempotent upserts), with a feed an empty table is filled from it. When
+ * older than INDEX_MAX_AGE_MS the stale index is served while one reload runs in the background (a
+ * failed reload is logged and retried on the next call).
  */
 export async function calendarIndex(): Promise<CalendarIndex> {
   const state = globalThis.__calendarState;
-  if (!state) return reloadCalendarIndex();
+  if (!state) return (globalThis.__calendarFirstLoad ??= firstLoad().finally(() => (globalThis.__calendarFirstLoad = undefined)));
   if (Date.now() - state.loadedAt > INDEX_MAX_AGE_MS && !state.reloading) {
     state.reloading = reloadCalendarIndex().catch((err: Error) => {
       logger().warn({ err: err.message }, "calendário econômico: falha ao recarregar o índice");
@@ -184,6 +201,22 @@ export async function calendarIndex(): Promise<CalendarIndex> {
     });
   }
   return state.index;
+}
+
+/**
+ * What a backtest says of the calendar it ran with (issue 22 item 12): whether the news blackout was
+ * on, how many events the calendar held, how many fall in [fromMs, toMs) (UTC ms), and its span (ISO).
+ */
+export async function calendarUsedFor(settings: TradingSettings, fromMs: number, toMs: number): Promise<CalendarUsed> {
+  const index = await calendarIndex();
+  const times = index.events.map((e) => e.time.getTime());
+  return {
+    newsFilter: settings.aiSettings.news.enabled,
+    events: index.size,
+    inPeriod: times.filter((t) => t >= fromMs && t < toMs).length,
+    first: index.size ? index.events[0]!.time.toISOString() : null,
+    last: index.size ? index.events[index.size - 1]!.time.toISOString() : null,
+  };
 }
 
 /** The executor's calendar port for one user's news settings (app/services/bot.server.ts). */

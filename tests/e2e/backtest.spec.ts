@@ -79,6 +79,8 @@ test("runs the user's settings: progress bar, then verdict, charts with the band
   await expect(page.getByTestId("progress-bar")).toHaveCount(0);
   await expect(verdict).toContainText("É melhor que o acaso?");
   await expect(verdict).toContainText(/entradas aleatórias|acaso/);
+  // Which economic calendar the run used (issue 22 item 12).
+  await expect(page.getByTestId("run-calendar")).toContainText(/Calendário econômico usado: \d+ eventos no período \(de 1\.665 no calendário/);
   // Charts drawn by lightweight-charts, with the band in the legend.
   await expect(page.getByTestId("equity-chart")).toHaveAttribute("data-ready", "true", { timeout: 30_000 });
   await expect(page.getByTestId("equity-chart-legend")).toContainText("Entradas aleatórias (5%–95%)");

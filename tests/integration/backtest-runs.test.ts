@@ -146,6 +146,9 @@ describe("backtest runs", () => {
     expect(r.band.time).toEqual(r.equity.map((p) => p.time));
     expect(r.band.p5.every((v, i) => v <= r.band.p50[i]! && r.band.p50[i]! <= r.band.p95[i]!)).toBe(true);
     expect(r.baseline.seeds).toBe(run.params.seeds);
+    // The result says which calendar it ran with (issue 22 item 12): the shipped one, with events in the period.
+    expect(r.calendar).toMatchObject({ newsFilter: true, events: 1665 });
+    expect(r.calendar!.inPeriod).toBeGreaterThan(0);
     expect(r.baseline.netPnlPercentile).toBeGreaterThanOrEqual(0);
     expect(r.baseline.netPnlPercentile).toBeLessThanOrEqual(100);
 

@@ -10,7 +10,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarIndex, heroNews, refreshCalendar } from "../../app/services/calendar.server";
+import { calendarIndex, calendarUsedFor, heroNews, refreshCalendar } from "../../app/services/calendar.server";
 import { blackoutAt } from "../../core/calendar";
 import { defaultSettings } from "../../core/settings";
 import type { AppServer } from "../setup/app-server";
@@ -165,5 +165,21 @@ describe("embedded default: the shipped calendar files", () => {
     const [user] = await testDb().sql<{ id: string }[]>`insert into users (email, password_hash) values ('news-hero@teste.com', 'x') returning id`;
     const hero = await heroNews(user!.id);
     expect(hero).toMatchObject({ enabled: true, blackout: null });
+  });
+});
+
+describe("first use right after a boot (issue 22 item 12)", () => {
+  const testDb = inProcessApp();
+  it("the first calendar read stores the shipped files itself, once, so a backtest run before the refresh job has the calendar and says so", async () => {
+    globalThis.__calendarState = undefined; // a fresh process: the refresh job has not run
+    const [index, again] = await Promise.all([calendarIndex(), calendarIndex()]);
+    expect(index.size).toBe(1665);
+    expect(again).toBe(index);
+    expect(Number((await testDb().sql<{ n: string }[]>`select count(*)::text as n from calendar_events`)[0]!.n)).toBe(1665);
+    const used = await calendarUsedFor(defaultSettings(), Date.parse("2026-01-12T00:00:00Z"), Date.parse("2026-01-17T00:00:00Z"));
+    expect(used).toMatchObject({ newsFilter: true, events: 1665 });
+    expect(used.inPeriod).toBeGreaterThan(0);
+    expect(used.inPeriod).toBeLessThan(used.events);
+    expect(used.first! < "2026-01-12" && used.last! > "2026-01-17").toBe(true);
   });
 });

@@ -16,7 +16,7 @@ import type { CandlesByTimeframe } from "../../../core/engine/decide";
 import { msg } from "../../../core/i18n/message";
 import { enqueueBacktestRun } from "../../../jobs/send";
 import { brokerFailure, brokerNow, getConnection, requireBroker } from "../broker.server";
-import { newsCalendarFor } from "../calendar.server";
+import { calendarUsedFor, newsCalendarFor } from "../calendar.server";
 import { db } from "../db.server";
 import { DomainError, NotFoundError, RateLimitedError, ServiceUnavailableError, ValidationError } from "../errors.server";
 import { logger } from "../logger.server";
@@ -342,7 +342,7 @@ export async function executeRun(runId: string): Promise<void> {
     const strategy = await runBacktest({ ...opts, onProgress: (f) => setProgress(f * STRATEGY_SHARE * 100) });
     const coreMs = performance.now() - coreStart;
     const base = await randomBaseline(opts, strategy, p.seeds, (f) => setProgress((STRATEGY_SHARE + f * (1 - STRATEGY_SHARE)) * 100));
-    const result = toRunResult(strategy, base, coreMs);
+    const result: RunResult = { ...toRunResult(strategy, base, coreMs), calendar: await calendarUsedFor(p.settings, Date.parse(`${p.from}T00:00:00Z`), Date.parse(p.to) + DAY_MS) };
     await sql`
       update backtest_runs set status = 'done', progress = 100, result = ${sql.json(result as never)}, error = null,
         finished_at = now(), updated_at = now(), duration_ms = ${Math.round(performance.now() - started)}

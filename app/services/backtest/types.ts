@@ -57,6 +57,18 @@ export interface CurvePoint {
 /** A trade of the result, as the page lists it (reason as a translatable message). */
 export type RunTrade = Omit<BacktestTrade, "reason" | "costs">;
 
+/** The economic calendar a run used (issue 22 item 12; app/services/calendar.server.ts calendarUsedFor). */
+export interface CalendarUsed {
+  /** The user's news blackout (settings.aiSettings.news.enabled). */
+  newsFilter: boolean;
+  /** Events the calendar held, and those in the run's period. */
+  events: number;
+  inPeriod: number;
+  /** Its first and last event (ISO, UTC), null when empty. */
+  first: string | null;
+  last: string | null;
+}
+
 /** What a finished run stores. */
 export interface RunResult {
   stats: TradeStats;
@@ -79,6 +91,8 @@ export interface RunResult {
   coreMs: number;
   /** Median and largest risk per trade, % of NAV at entry (issue 21); absent in runs stored before. */
   riskPct?: { median: string; max: string } | null;
+  /** The economic calendar the run used (issue 22 item 12); absent in runs stored before. */
+  calendar?: CalendarUsed;
 }
 
 /** A run as the API returns it. */
