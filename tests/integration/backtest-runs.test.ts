@@ -32,6 +32,7 @@ interface Run {
     drawdown: { time: number; value: number }[];
     band: { time: number[]; p5: number[]; p50: number[]; p95: number[] };
     baseline: { seeds: number; netPnlPercentile: number; medianNetPnl: number };
+    calendar?: { newsFilter: boolean; events: number; inPeriod: number };
   };
 }
 
