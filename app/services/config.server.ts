@@ -121,6 +121,13 @@ const schema = z.object({
    */
   NEWS_CALENDAR_URL: url.optional(),
   ADMIN_EMAIL: z.email().optional(),
+  /** The operator's public identity on the legal pages (issue 22 item 10); all required in production. */
+  OPERATOR_COMPANY: z.string().min(2).optional(),
+  OPERATOR_CNPJ: z.string().regex(/^\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}$/, "CNPJ com 14 dígitos (00.000.000/0000-00)").optional(),
+  OPERATOR_ADDRESS: z.string().min(5).optional(),
+  OPERATOR_DPO_NAME: z.string().min(2).optional(),
+  OPERATOR_DPO_EMAIL: z.email().optional(),
+  SUPPORT_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8, "precisa de pelo menos 8 caracteres").optional(),
   WORKERS: onOff.default("on"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -193,6 +200,9 @@ const schema = z.object({
 /** The environment as given, validated (before anything is derived from it). */
 export type EnvConfig = z.infer<typeof schema>;
 
+/** The operator's identity variables (issue 22 item 10), required when NODE_ENV=production. */
+export const OPERATOR_VARS = ["OPERATOR_COMPANY", "OPERATOR_CNPJ", "OPERATOR_ADDRESS", "OPERATOR_DPO_NAME", "OPERATOR_DPO_EMAIL", "SUPPORT_EMAIL"] as const;
+
 export type Config = Readonly<
   Omit<EnvConfig, "APP_URL"> & {
     /** Public base URL: APP_URL, else `http://localhost:<bound port>`. */
@@ -257,6 +267,12 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>, s
     if (c.OANDA_MODE !== "oanda")
       throw new ConfigError(
         "Configuração inválida:\n  OANDA_MODE: defina OANDA_MODE=oanda quando NODE_ENV=production (o simulador OANDA embutido é só para desenvolvimento, testes e demonstração)",
+      );
+    // The legal pages name the operator: production never serves the "a definir" placeholders.
+    const missing = OPERATOR_VARS.filter((name) => !c[name]);
+    if (missing.length)
+      throw new ConfigError(
+        `Configuração inválida:\n  ${missing.join(", ")}: obrigatórios quando NODE_ENV=production (a identidade do operador nos Termos e na Política de Privacidade; sem eles as páginas mostrariam "a definir")`,
       );
   }
   return derive(Object.freeze(c), simBaseUrl === undefined ? {} : { simBaseUrl });

@@ -96,6 +96,9 @@ afterAll(async () => {
   await env?.close();
 });
 
+
+/** Production needs the operator's identity (issue 22 item 10). */
+const OPERATOR_ENV = { OPERATOR_COMPANY: "Forex IA Tecnologia Ltda.", OPERATOR_CNPJ: "12.345.678/0001-90", OPERATOR_ADDRESS: "Av. Paulista, 1000, São Paulo - SP", OPERATOR_DPO_NAME: "Maria Encarregada", OPERATOR_DPO_EMAIL: "dpo@forexia.com.br", SUPPORT_EMAIL: "suporte@forexia.com.br" };
 describe("who may call the plans API", () => {
   const ID = "00000000-0000-4000-8000-000000000001";
   const calls: [string, string, unknown?][] = [
@@ -310,7 +313,7 @@ describe("a plan with a subscriber is archived, not deleted", () => {
 
 describe("payments not configured (production, no Stripe key)", () => {
   it("a plan is saved locally and the answer says so; subscriptions answer 503 with a clear message", async () => {
-    const app2 = await env.startApp({ NODE_ENV: "production", WORKERS: "off", SESSION_SECRET: "s".repeat(32), ENCRYPTION_KEY: "a".repeat(64), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    const app2 = await env.startApp({ NODE_ENV: "production", WORKERS: "off", SESSION_SECRET: "s".repeat(32), ENCRYPTION_KEY: "a".repeat(64), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ...OPERATOR_ENV });
     try {
       const res = await fetch(`${app2.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) });
       const call = apiClient(app2.url, ((await res.json()) as { token: string }).token);

@@ -214,6 +214,21 @@ describe("/termos and /privacidade", () => {
     expect(r.html).toContain('href="/termos"');
   });
 
+  it("with the operator configured (environment), the pages name it and show no placeholder (issue 22 item 10)", async () => {
+    const app2 = await env.startApp({ OPERATOR_COMPANY: "Forex IA Tecnologia Ltda.", OPERATOR_CNPJ: "12.345.678/0001-90", OPERATOR_ADDRESS: "Av. Paulista, 1000, São Paulo - SP", OPERATOR_DPO_NAME: "Maria Encarregada", OPERATOR_DPO_EMAIL: "dpo@forexia.com.br", SUPPORT_EMAIL: "suporte@forexia.com.br" });
+    try {
+      const terms = await (await fetch(`${app2.url}/termos`, { headers: { accept: "text/html" } })).text();
+      expect(terms).toContain("A Forex IA é oferecida por Forex IA Tecnologia Ltda., CNPJ 12.345.678/0001-90, Av. Paulista, 1000, São Paulo - SP. Suporte: suporte@forexia.com.br.");
+      expect(terms).not.toContain("a definir");
+      const privacy = await (await fetch(`${app2.url}/privacidade`, { headers: { accept: "text/html" } })).text();
+      expect(privacy).toContain("dpo@forexia.com.br");
+      expect(privacy).toContain("Maria Encarregada");
+      expect(privacy).not.toContain("a definir");
+    } finally {
+      await app2.stop();
+    }
+  });
+
   it("in the signed-in reader's language", async () => {
     const terms = await page("/termos", enToken);
     expect(terms.status).toBe(200);

@@ -1,7 +1,8 @@
 /**
  * The frame of the public legal pages /termos and /privacidade (PRODUCT.md §2: linked from the
  * subscription modal, opened in a new tab): logo, title, content in a readable column on any width,
- * the legal entity line (clearly marked placeholders until the company's details exist) and links to
+ * the legal entity line (the operator's configured identity; clearly marked placeholders outside
+ * production when it is not configured) and links to
  * the other document and home. Strings come from the `legal` catalogs (pt, en, es).
  */
 import { Link } from "@remix-run/react";
@@ -9,16 +10,17 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Logo } from "~/components/layout";
 
-/** The legal entity's fields (catalog placeholders), as interpolation values. */
-export function useLegalEntity(): Record<string, string> {
+/** The operator's identity as the page receives it (app/services/operator.server.ts; null = not configured). */
+export type OperatorFields = Record<"company" | "cnpj" | "address" | "dpoName" | "dpoEmail" | "supportEmail", string | null>;
+
+/**
+ * The legal entity's fields as interpolation values: the configured operator's, else the catalog's
+ * clearly marked placeholders ("[CNPJ — a definir]"), which only a non-production server can reach.
+ */
+export function useLegalEntity(operator: OperatorFields): Record<string, string> {
   const { t } = useTranslation("legal");
-  return {
-    company: t("entity.company"),
-    cnpj: t("entity.cnpj"),
-    address: t("entity.address"),
-    dpoName: t("entity.dpoName"),
-    dpoEmail: t("entity.dpoEmail"),
-  };
+  const keys = ["company", "cnpj", "address", "dpoName", "dpoEmail", "supportEmail"] as const;
+  return Object.fromEntries(keys.map((k) => [k, operator[k] ?? t(`entity.${k}`)]));
 }
 
 /** A numbered document section: title and paragraphs. */
@@ -46,9 +48,9 @@ export function LegalSections({ sections, testId }: { sections: LegalSection[]; 
 }
 
 /** The page frame; `current` marks the document shown in the footer navigation. */
-export function LegalPage({ title, current, children }: { title: string; current: "terms" | "privacy"; children: ReactNode }) {
+export function LegalPage({ title, current, operator, children }: { title: string; current: "terms" | "privacy"; operator: OperatorFields; children: ReactNode }) {
   const { t } = useTranslation("legal");
-  const entity = useLegalEntity();
+  const entity = useLegalEntity(operator);
   const other = current === "terms" ? { to: "/privacidade", label: t("nav.privacy") } : { to: "/termos", label: t("nav.terms") };
   return (
     <main className="mx-auto w-full max-w-3xl px-4 py-8 text-base leading-relaxed text-slate-300 sm:py-12">

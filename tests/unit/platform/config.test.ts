@@ -3,6 +3,16 @@ import { describe, expect, it } from "vitest";
 import { afterEach } from "vitest";
 import { ConfigError, config, parseConfig, setConfig, withRuntime } from "../../../app/services/config.server";
 
+/** A configured operator identity (issue 22 item 10). */
+const OPERATOR = {
+  OPERATOR_COMPANY: "Forex IA Tecnologia Ltda.",
+  OPERATOR_CNPJ: "12.345.678/0001-90",
+  OPERATOR_ADDRESS: "Av. Paulista, 1000, São Paulo - SP",
+  OPERATOR_DPO_NAME: "Maria Encarregada",
+  OPERATOR_DPO_EMAIL: "dpo@forexia.com.br",
+  SUPPORT_EMAIL: "suporte@forexia.com.br",
+};
+
 describe("parseConfig", () => {
   it("applies the documented defaults", () => {
     const c = parseConfig({});
@@ -46,8 +56,18 @@ describe("parseConfig", () => {
     const prod = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), ENCRYPTION_KEY: "a".repeat(64) };
     expect(() => parseConfig(prod)).toThrow(/OANDA_MODE: defina OANDA_MODE=oanda quando NODE_ENV=production/);
     expect(() => parseConfig({ ...prod, OANDA_MODE: "sim" })).toThrow(ConfigError);
-    expect(parseConfig({ ...prod, OANDA_MODE: "oanda" }).OANDA_MODE).toBe("oanda");
+    expect(parseConfig({ ...prod, ...OPERATOR, OANDA_MODE: "oanda" }).OANDA_MODE).toBe("oanda");
     expect(parseConfig({ NODE_ENV: "test" }).OANDA_MODE).toBe("sim");
+  });
+
+  it("refuses to serve the legal pages' placeholders in production: the operator's identity is configuration (issue 22 item 10)", () => {
+    const prod = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), ENCRYPTION_KEY: "a".repeat(64), OANDA_MODE: "oanda" };
+    expect(() => parseConfig(prod)).toThrow(/OPERATOR_COMPANY, OPERATOR_CNPJ, OPERATOR_ADDRESS, OPERATOR_DPO_NAME, OPERATOR_DPO_EMAIL, SUPPORT_EMAIL: obrigatórios quando NODE_ENV=production/);
+    const { SUPPORT_EMAIL: _s, ...withoutSupport } = OPERATOR;
+    expect(() => parseConfig({ ...prod, ...withoutSupport })).toThrow(/^Configuração inválida:\n  SUPPORT_EMAIL: obrigatórios/);
+    expect(() => parseConfig({ ...prod, ...OPERATOR, OPERATOR_CNPJ: "123" })).toThrow(/OPERATOR_CNPJ: CNPJ com 14 dígitos/);
+    expect(parseConfig({ ...prod, ...OPERATOR }).OPERATOR_COMPANY).toBe("Forex IA Tecnologia Ltda.");
+    expect(parseConfig({ NODE_ENV: "test" }).OPERATOR_COMPANY).toBeUndefined(); // outside production the pages show marked placeholders
   });
 
   it("treats empty strings as unset", () => {
