@@ -64,7 +64,7 @@ describe("parseConfig", () => {
     const prod = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), ENCRYPTION_KEY: "a".repeat(64), OANDA_MODE: "oanda" };
     expect(() => parseConfig(prod)).toThrow(/OPERATOR_COMPANY, OPERATOR_CNPJ, OPERATOR_ADDRESS, OPERATOR_DPO_NAME, OPERATOR_DPO_EMAIL, SUPPORT_EMAIL: obrigatórios quando NODE_ENV=production/);
     const { SUPPORT_EMAIL: _s, ...withoutSupport } = OPERATOR;
-    expect(() => parseConfig({ ...prod, ...withoutSupport })).toThrow(/^Configuração inválida:\n  SUPPORT_EMAIL: obrigatórios/);
+    expect(() => parseConfig({ ...prod, ...withoutSupport })).toThrow(/^Configuração inválida:\n {2}SUPPORT_EMAIL: obrigatórios/);
     expect(() => parseConfig({ ...prod, ...OPERATOR, OPERATOR_CNPJ: "123" })).toThrow(/OPERATOR_CNPJ: CNPJ com 14 dígitos/);
     expect(parseConfig({ ...prod, ...OPERATOR }).OPERATOR_COMPANY).toBe("Forex IA Tecnologia Ltda.");
     expect(parseConfig({ NODE_ENV: "test" }).OPERATOR_COMPANY).toBeUndefined(); // outside production the pages show marked placeholders
