@@ -9,6 +9,7 @@
  */
 import i18next, { type BackendModule, type i18n } from "i18next";
 import { formatMsg, type Msg } from "../../core/i18n/message";
+import { addFormatters } from "../../core/i18n/formatters";
 import { BOOT_NAMESPACES } from "./boot";
 
 export { BOOT_NAMESPACES };
@@ -147,6 +148,7 @@ export function createI18n(language: unknown): i18n {
     // A namespace loaded later (loadNamespaces) re-renders the screens that use it.
     react: { bindI18nStore: "added" },
   });
+  addFormatters(instance);
   return instance;
 }
 

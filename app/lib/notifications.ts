@@ -161,18 +161,25 @@ const CLOSE_WHY: Record<string, string> = {
 };
 
 export const notices = {
-  /** 'Trade aberto' — 'Compra EUR/USD · 0.10 lote(s) a 1.08500'. */
-  tradeOpened(p: { side: string; instrument: string | undefined; lots: string; price: string }): NoticeText {
+  /**
+   * 'Trade aberto' — 'Compra EUR/USD · 0,10 lote(s) a 1,08500' (issue 22: the lots with 2 decimals and
+   * the broker's price with its own decimals, in the reader's notation: en '0.10 lot(s) at 1.08500').
+   */
+  tradeOpened(p: { side: string; instrument: string | undefined; lots: number | string; price: string }): NoticeText {
     return {
       title: msg("notices:tradeOpened.title"),
-      message: msg("notices:tradeOpened.message", { side: sideMsg(p.side), instrument: pair(p.instrument), lots: p.lots, price: p.price }),
+      message: msg("notices:tradeOpened.message", { side: sideMsg(p.side), instrument: pair(p.instrument), lots: Number(p.lots), price: p.price }),
     };
   },
-  /** 'Trade fechado com lucro|prejuízo|no zero a zero' — 'Venda EUR/USD fechada por stop loss: P&L -12.30 USD'. */
-  tradeClosed(p: { result: "WIN" | "LOSS" | "BE"; side: string; instrument: string; closeReason?: string | null; amount: string }): NoticeText {
+  /**
+   * 'Trade fechado com lucro|prejuízo|no zero a zero' — 'Venda EUR/USD fechada por stop loss: P&L -12,30 USD'
+   * (the P&L signed, 2 decimals, in the reader's notation; issue 22).
+   */
+  tradeClosed(p: { result: "WIN" | "LOSS" | "BE"; side: string; instrument: string; closeReason?: string | null; pl: number; currency?: string | null }): NoticeText {
     const title = p.result === "WIN" ? "titleWin" : p.result === "LOSS" ? "titleLoss" : "titleBreakEven";
     const why = CLOSE_WHY[p.closeReason ?? ""];
-    const params = { side: sideMsg(p.side), instrument: pair(p.instrument), amount: p.amount };
+    const amount = p.currency ? msg("notices:tradeClosed.amount", { pl: p.pl, currency: p.currency }) : msg("notices:tradeClosed.amountBare", { pl: p.pl });
+    const params = { side: sideMsg(p.side), instrument: pair(p.instrument), amount };
     return {
       title: msg(`notices:tradeClosed.${title}`),
       message: why ? msg("notices:tradeClosed.messageBy", { ...params, why: msg(why) }) : msg("notices:tradeClosed.message", params),

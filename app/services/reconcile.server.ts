@@ -280,7 +280,8 @@ function closedNotice(
       side: row.side,
       instrument: row.instrument,
       closeReason,
-      amount: `${total.gt(0) ? "+" : ""}${total.toFixed(2)} ${conn.account_currency ?? ""}`.trim(),
+      pl: Number(total.toFixed(2)),
+      currency: conn.account_currency,
     }),
     metadata: { instrument: row.instrument, side: row.side, pnl: total.toString(), result, tradeId },
   };
@@ -320,7 +321,7 @@ async function recordOpen(
   if (inserted.length === 0) return 0;
   notes.push({
     type: "trading",
-    ...notices.tradeOpened({ side, instrument: tx.instrument, lots: unitsToLots(units).toFixed(2), price }),
+    ...notices.tradeOpened({ side, instrument: tx.instrument, lots: Number(unitsToLots(units).toFixed(2)), price }),
     metadata: { instrument: tx.instrument, side, units: units.toString(), price, tradeId: o.tradeID },
   });
   return 1;

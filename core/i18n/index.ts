@@ -5,6 +5,7 @@
 import i18next, { type i18n } from "i18next";
 import { CORE_RESOURCES } from "./catalog";
 import { formatMsg, type Msg } from "./message";
+import { addFormatters } from "./formatters";
 
 export * from "./message";
 export { CORE_RESOURCES } from "./catalog";
@@ -25,6 +26,7 @@ function instanceFor(language: string): i18n {
       initAsync: false,
       returnNull: false,
     });
+    addFormatters(inst);
     instances.set(lng, inst);
   }
   return inst;

@@ -45,20 +45,20 @@ describe("notices and bot catalogs", () => {
 const pt = (m: Parameters<typeof translateMsg>[0]) => translateMsg(m, "pt");
 
 describe("notification texts", () => {
-  it("render the stored Portuguese texts byte for byte", () => {
-    const opened = notices.tradeOpened({ side: "buy", instrument: "EUR_USD", lots: "0.10", price: "1.08500" });
+  it("render the Portuguese texts (numbers in Portuguese notation, issue 22)", () => {
+    const opened = notices.tradeOpened({ side: "buy", instrument: "EUR_USD", lots: 0.1, price: "1.08500" });
     expect(pt(opened.title)).toBe("Trade aberto");
-    expect(pt(opened.message)).toBe("Compra EUR/USD · 0.10 lote(s) a 1.08500");
+    expect(pt(opened.message)).toBe("Compra EUR/USD · 0,10 lote(s) a 1,08500");
 
-    const win = notices.tradeClosed({ result: "WIN", side: "sell", instrument: "GBP_USD", closeReason: "TAKE_PROFIT_ORDER", amount: "+12.30 USD" });
+    const win = notices.tradeClosed({ result: "WIN", side: "sell", instrument: "GBP_USD", closeReason: "TAKE_PROFIT_ORDER", pl: 12.3, currency: "USD" });
     expect(pt(win.title)).toBe("Trade fechado com lucro");
-    expect(pt(win.message)).toBe("Venda GBP/USD fechada por take profit: P&L +12.30 USD");
-    const loss = notices.tradeClosed({ result: "LOSS", side: "buy", instrument: "EUR_USD", closeReason: "MARKET_ORDER_TRADE_CLOSE", amount: "-3.00 USD" });
+    expect(pt(win.message)).toBe("Venda GBP/USD fechada por take profit: P&L +12,30 USD");
+    const loss = notices.tradeClosed({ result: "LOSS", side: "buy", instrument: "EUR_USD", closeReason: "MARKET_ORDER_TRADE_CLOSE", pl: -3, currency: "USD" });
     expect(pt(loss.title)).toBe("Trade fechado com prejuízo");
-    expect(pt(loss.message)).toBe("Compra EUR/USD fechada por fechamento manual: P&L -3.00 USD");
-    const be = notices.tradeClosed({ result: "BE", side: "buy", instrument: "EUR_USD", closeReason: "LINKED_TRADE_CLOSED", amount: "0.00" });
+    expect(pt(loss.message)).toBe("Compra EUR/USD fechada por fechamento manual: P&L -3,00 USD");
+    const be = notices.tradeClosed({ result: "BE", side: "buy", instrument: "EUR_USD", closeReason: "LINKED_TRADE_CLOSED", pl: 0 });
     expect(pt(be.title)).toBe("Trade fechado no zero a zero");
-    expect(pt(be.message)).toBe("Compra EUR/USD fechada: P&L 0.00");
+    expect(pt(be.message)).toBe("Compra EUR/USD fechada: P&L 0,00");
 
     const tf = notices.timeframeChanged({ instrument: "USD_JPY", from: "M15", to: "H1", reason: "Volatilidade baixa, tendência forte" });
     expect(pt(tf.title)).toBe("IA mudou o timeframe");
@@ -82,10 +82,10 @@ describe("notification texts", () => {
   });
 
   it("read in English and Spanish, nested messages included", () => {
-    const win = notices.tradeClosed({ result: "WIN", side: "sell", instrument: "GBP_USD", closeReason: "STOP_LOSS_ORDER", amount: "+1.00 USD" });
+    const win = notices.tradeClosed({ result: "WIN", side: "sell", instrument: "GBP_USD", closeReason: "STOP_LOSS_ORDER", pl: 1, currency: "USD" });
     expect(translateMsg(win.title, "en")).toBe("Trade closed in profit");
     expect(translateMsg(win.message, "en")).toBe("Sell GBP/USD closed by stop loss: P&L +1.00 USD");
-    expect(translateMsg(win.message, "es")).toBe("Venta GBP/USD cerrada por stop loss: P&L +1.00 USD");
+    expect(translateMsg(win.message, "es")).toBe("Venta GBP/USD cerrada por stop loss: P&L +1,00 USD");
     const stopped = notices.botStopped(msg("bot:stopReason.manual"), msg("bot:stopDetail.licence"));
     expect(translateMsg(stopped.message, "en")).toBe("Stopped manually. Licence required: the AI was turned off.");
     expect(translateMsg(stopped.message, "es")).toBe("Detenido manualmente. Licencia necesaria: la IA se desactivó.");
