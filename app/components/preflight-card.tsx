@@ -28,12 +28,23 @@ export function preflightNeedsConfirmation(p: PreflightView | null | undefined):
 /** The warnings list (amber), each in the reader's language. */
 function Warnings({ preflight }: { preflight: PreflightView }) {
   const { t } = useTranslation("preflight");
+  const fmt = useDisplay();
+  // The core's figures are plain decimal strings ("10.00"): shown in the reader's locale ("10,00").
+  const localized = (m: PreflightView["warnings"][number]["message"]) =>
+    typeof m === "string"
+      ? m
+      : {
+          ...m,
+          params: Object.fromEntries(
+            Object.entries(m.params ?? {}).map(([k, v]) => [k, typeof v === "string" && /^-?\d+\.\d+$/.test(v) ? fmt.number(Number(v), (v.split(".")[1] ?? "").length) : v]),
+          ),
+        };
   if (preflight.warnings.length === 0) return <p className="mt-3 text-sm text-emerald-300" data-testid="preflight-ok">{t("noWarnings")}</p>;
   return (
     <ul className="mt-3 space-y-1.5" data-testid="preflight-warnings">
       {preflight.warnings.map((w, i) => (
         <li key={`${w.code}-${w.instrument ?? ""}-${i}`} className={w.code === "noPrice" ? "text-sm text-slate-400" : "rounded-lg bg-amber-500/10 px-3 py-2 text-sm font-medium text-amber-200 ring-1 ring-amber-400/30"} data-code={w.code}>
-          {formatMsg(t, w.message)}
+          {formatMsg(t, localized(w.message))}
         </li>
       ))}
     </ul>
@@ -69,6 +80,20 @@ export function PreflightCard({ preflight, error }: { preflight: PreflightView |
   const pctText = (v: string) => fmt.number(Number(v), 2);
   const leverageText = (l: number) => fmt.number(l, l % 1 ? 1 : 0);
   const real = preflight.realRisk;
+  // Every priced pair refused (fixed lot above the cap): the lot's own risk on the stop, never a 0,00 loss.
+  const refusedRow = preflight.allRefused || accepted.length === 0 ? preflight.instruments.filter((i) => i.refused).reduce<PreflightView["instruments"][number] | undefined>((a, b) => (!a || Number(b.lossPerTrade) > Number(a.lossPerTrade) ? b : a), undefined) : undefined;
+  const refusedDetail = refusedRow
+    ? t("refused.risk", {
+        lots: fmt.number(preflight.fixedLot, 2),
+        loss: money(refusedRow.lossPerTrade),
+        pct: pctText(refusedRow.lossPct),
+        pips: fmt.number(refusedRow.stopPips, refusedRow.stopPips % 1 ? 1 : 0),
+        timeframe: refusedRow.timeframe,
+        maxLots: fmt.number(Number(refusedRow.maxLots ?? 0), 2),
+        leverage: leverageText(refusedRow.maxLeverage),
+      })
+    : t("refused.detail");
+  const allRefused = preflight.allRefused || !!refusedRow;
   return (
     <Card
       title={t("title")}
@@ -82,20 +107,20 @@ export function PreflightCard({ preflight, error }: { preflight: PreflightView |
     >
       <p className="text-xs text-slate-400">{t("subtitle", { currency: ccy })}</p>
       <dl className="mt-3 grid gap-2 sm:grid-cols-3">
-        {preflight.allRefused
-          ? figure("preflight-per-trade", t("perTrade"), t("refused.value"), t("refused.detail"))
+        {allRefused
+          ? figure("preflight-per-trade", t("perTrade"), t("refused.value"), refusedDetail)
           : figure(
               "preflight-per-trade",
               t("perTrade"),
               money(preflight.worstTradeLoss),
               widest ? t("perTradeDetail", { pct: pctText(widest.lossPct), pips: widest.stopPips, timeframe: widest.timeframe }) : "",
             )}
-        {preflight.allRefused
+        {allRefused
           ? figure("preflight-per-day", t("perDay"), "—", t("refused.none"))
-          : figure("preflight-per-day", t("perDay"), money(preflight.worstDayLoss), `${t("perDayDetail", { pct: preflight.worstDayPct, limit: money(preflight.dailyLossLimit) })} · ${t(`binding.${preflight.binding}`)}`)}
-        {preflight.allRefused
+          : figure("preflight-per-day", t("perDay"), money(preflight.worstDayLoss), `${t("perDayDetail", { pct: pctText(preflight.worstDayPct), limit: money(preflight.dailyLossLimit) })} · ${t(`binding.${preflight.binding}`)}`)}
+        {allRefused
           ? figure("preflight-margin", t("margin"), "—", t("refused.none"))
-          : figure("preflight-margin", t("margin"), money(preflight.marginNeeded), t("marginDetail", { trades: preflight.concurrent, pct: preflight.marginPct }))}
+          : figure("preflight-margin", t("margin"), money(preflight.marginNeeded), t("marginDetail", { trades: preflight.concurrent, pct: pctText(preflight.marginPct) }))}
       </dl>
       <p className="mt-2 text-xs text-slate-300">
         <span data-testid="preflight-sizing">
@@ -154,7 +179,10 @@ export function PreflightCard({ preflight, error }: { preflight: PreflightView |
 export function PreflightConfirm({ preflight, onConfirm, onCancel }: { preflight: PreflightView; onConfirm?: () => void; onCancel?: () => void }) {
   const { t } = useTranslation("preflight");
   return (
-    <div role="alertdialog" aria-labelledby="preflight-confirm-title" className="mt-4 w-full max-w-sm text-left" data-testid="preflight-confirm">
+    // A modal above the navigation dock (z-30): fixed over the page, its panel scrolls within the
+    // viewport and keeps clear of the dock's height, so "Cancelar" is never under it (390×844, 1440×900).
+    <div className="fixed inset-0 z-50 flex items-end justify-center bg-slate-950/70 p-4 pb-[calc(1rem+env(safe-area-inset-bottom))] backdrop-blur-sm sm:items-center" data-testid="preflight-confirm-overlay">
+    <div role="alertdialog" aria-modal="true" aria-labelledby="preflight-confirm-title" className="max-h-[calc(100dvh-2rem)] w-full max-w-sm overflow-y-auto overscroll-contain rounded-xl bg-slate-900 text-left shadow-2xl shadow-black/50" data-testid="preflight-confirm">
       <Banner tone="warning">
         <p id="preflight-confirm-title" className="font-semibold">
           {t("warningsTitle")}
@@ -184,6 +212,7 @@ export function PreflightConfirm({ preflight, onConfirm, onCancel }: { preflight
           </Link>
         </Form>
       </Banner>
+    </div>
     </div>
   );
 }

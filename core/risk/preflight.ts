@@ -92,6 +92,8 @@ export interface PreflightInstrument {
   refused: boolean;
   /** Leverage cap used for this pair: maxLeveragePerTrade within the broker's limit (× balance). */
   maxLeverage: number;
+  /** The largest lot that cap allows on this balance (lots, 2 decimals, rounded down). */
+  maxLots: string;
   /** The typical stop in pips and what one trade loses on it (account currency, % of the balance). */
   typicalStopPips: number;
   typicalLoss: string;
@@ -242,6 +244,7 @@ export function preflight(input: PreflightInput): PreflightResult {
       units = cap;
     }
     const margin = units.mul(notionalPerUnit).mul(marginRate);
+    const maxLots = Decimal.max(cap, 0).div(UNITS_PER_LOT).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2);
     rows.push({
       instrument,
       timeframe: stop.timeframe,
@@ -253,6 +256,7 @@ export function preflight(input: PreflightInput): PreflightResult {
       rate: rate.toSignificantDigits(8).toString(),
       refused,
       maxLeverage: leverage,
+      maxLots,
       typicalStopPips: typical.pips,
       typicalLoss: money(typicalLoss),
       typicalLossPct: pct(typicalLoss, balance),
@@ -266,7 +270,7 @@ export function preflight(input: PreflightInput): PreflightResult {
       warnings.push({
         code: "fixedLotRefused",
         instrument,
-        message: msg("preflight:warning.fixedLotRefused", { instrument, lots: new Decimal(settings.fixedLot).toFixed(2), maxLots: Decimal.max(cap, 0).div(UNITS_PER_LOT).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2) }),
+        message: msg("preflight:warning.fixedLotRefused", { instrument, lots: new Decimal(settings.fixedLot).toFixed(2), maxLots }),
       });
       continue;
     }
