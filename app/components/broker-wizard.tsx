@@ -24,7 +24,7 @@ export interface BrokerAccountOption {
   balance: string | null;
 }
 
-type Environment = "practice" | "live";
+export type Environment = "practice" | "live";
 
 /** OANDA sign-up page (free demo account), opened in a new tab. */
 export const OANDA_OPEN_ACCOUNT_URL = "https://www.oanda.com/br-pt/trading/contas/demo/";
@@ -44,6 +44,126 @@ function useBodyScrollLock(active: boolean) {
       document.body.style.overflow = prev;
     };
   }, [active]);
+}
+
+/** Props of the wizard's token step (environment and personal token). */
+export interface TokenStepProps {
+  environment: Environment;
+  onEnvironment: (environment: Environment) => void;
+  token: string;
+  onToken: (token: string) => void;
+  showToken: boolean;
+  onToggleShow: () => void;
+  busy: "test" | "connect" | null;
+  onBack: () => void;
+  /** Validates the token (an empty one gets 'Por favor, insira seu token da Oanda'). */
+  onSubmit: () => void;
+}
+
+/**
+ * Wizard step 2: environment choice, token entry with show/hide, help and warning. 'Validar token'
+ * is disabled while the token is empty or whitespace or a request runs (PRODUCT.md §5); a forced
+ * submit of an empty token still shows the message.
+ */
+export function TokenStep({ environment, onEnvironment, token, onToken, showToken, onToggleShow, busy, onBack, onSubmit }: TokenStepProps) {
+  const { t } = useTranslation("wizard");
+  const canValidate = token.trim() !== "" && busy === null;
+  return (
+    <form
+      className="space-y-4"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        // A forced submit of an empty token (Enter, requestSubmit) still answers 'Por favor, insira seu token da Oanda' (PRODUCT.md §5, §8).
+        if (!busy) onSubmit();
+      }}
+    >
+      <fieldset>
+        <legend className="mb-2 text-sm font-medium text-slate-300">{t("environment")}</legend>
+        <div className="grid grid-cols-2 gap-2">
+          {(
+            [
+              ["practice", t("practice.label"), t("practice.hint")],
+              ["live", t("live.label"), t("live.hint")],
+            ] as const
+          ).map(([value, label, hint]) => (
+            <label
+              key={value}
+              className={clsx(
+                "cursor-pointer rounded-2xl p-3 ring-1 transition",
+                environment === value ? "bg-emerald-500/10 ring-emerald-400/60" : "bg-white/[0.03] ring-white/10 hover:ring-white/20",
+              )}
+            >
+              <input type="radio" name="environment" value={value} checked={environment === value} onChange={() => onEnvironment(value)} className="sr-only" />
+              <span className="block font-semibold text-slate-100">{label}</span>
+              <span className="block text-xs text-slate-400">{hint}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div>
+        <label htmlFor="oanda-token" className="mb-1.5 block text-sm font-medium text-slate-300">
+          {t("tokenLabel")}
+        </label>
+        <div className="relative">
+          <input
+            id="oanda-token"
+            name="token"
+            type={showToken ? "text" : "password"}
+            value={token}
+            onChange={(e) => onToken(e.target.value)}
+            onKeyDown={(e) => {
+              // Enter submits; with the button disabled (empty token) the browser ignores it, so the message is shown here.
+              if (e.key === "Enter" && !canValidate) {
+                e.preventDefault();
+                if (!busy) onSubmit();
+              }
+            }}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={t("tokenPlaceholder")}
+            className="block min-h-11 w-full rounded-xl border border-white/10 bg-slate-950/60 py-2.5 pl-3.5 pr-11 font-mono text-sm text-slate-100 placeholder:font-sans placeholder:text-slate-500 focus:border-emerald-400/60 focus:outline-none focus:ring-2 focus:ring-emerald-400/30"
+          />
+          <button
+            type="button"
+            onClick={onToggleShow}
+            aria-label={showToken ? t("hideToken") : t("showToken")}
+            aria-pressed={showToken}
+            className="absolute inset-y-0 right-1 my-auto grid h-9 w-9 place-items-center rounded-lg text-slate-400 hover:bg-white/10 hover:text-slate-100"
+          >
+            {showToken ? <EyeOffIcon size={18} /> : <EyeIcon size={18} />}
+          </button>
+        </div>
+      </div>
+      <details className="rounded-2xl bg-white/[0.03] p-3 text-sm text-slate-300 ring-1 ring-white/5">
+        <summary className="cursor-pointer font-medium text-slate-200">{t("help.summary")}</summary>
+        <ol className="mt-2 list-decimal space-y-1 pl-5">
+          <li>{t("help.login")}</li>
+          <li>
+            {t("help.openBefore")}{" "}
+            <a href={TOKEN_PAGE[environment]} target="_blank" rel="noopener noreferrer" className="text-sky-300 hover:underline">
+              {t("help.openLink")}
+            </a>
+            .
+          </li>
+          <li>{t("help.generate")}</li>
+          <li>{t("help.paste")}</li>
+        </ol>
+      </details>
+      <div className="flex gap-2 rounded-2xl border border-amber-400/30 bg-amber-500/10 p-3 text-sm text-amber-200">
+        <AlertIcon size={18} className="mt-0.5 shrink-0" />
+        <p>{t("warning")}</p>
+      </div>
+      <div className="flex gap-2">
+        <Button type="button" variant="secondary" onClick={onBack}>
+          {t("back")}
+        </Button>
+        <Button type="submit" className="flex-1" loading={busy === "test"} disabled={!canValidate}>
+          {t("validate")}
+        </Button>
+      </div>
+    </form>
+  );
 }
 
 /** The connection wizard; `onConnected` runs after a successful connect (the parent reloads data). */
@@ -203,93 +323,17 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
         )}
 
         {step === 2 && (
-          <form
-            className="space-y-4"
-            noValidate
-            onSubmit={(e) => {
-              e.preventDefault();
-              // An empty token is submitted too: testToken answers 'Por favor, insira seu token da Oanda' (PRODUCT.md §5, §8).
-              if (!busy) void testToken();
-            }}
-          >
-            <fieldset>
-              <legend className="mb-2 text-sm font-medium text-slate-300">{t("environment")}</legend>
-              <div className="grid grid-cols-2 gap-2">
-                {(
-                  [
-                    ["practice", t("practice.label"), t("practice.hint")],
-                    ["live", t("live.label"), t("live.hint")],
-                  ] as const
-                ).map(([value, label, hint]) => (
-                  <label
-                    key={value}
-                    className={clsx(
-                      "cursor-pointer rounded-2xl p-3 ring-1 transition",
-                      environment === value ? "bg-emerald-500/10 ring-emerald-400/60" : "bg-white/[0.03] ring-white/10 hover:ring-white/20",
-                    )}
-                  >
-                    <input type="radio" name="environment" value={value} checked={environment === value} onChange={() => setEnvironment(value)} className="sr-only" />
-                    <span className="block font-semibold text-slate-100">{label}</span>
-                    <span className="block text-xs text-slate-400">{hint}</span>
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-            <div>
-              <label htmlFor="oanda-token" className="mb-1.5 block text-sm font-medium text-slate-300">
-                {t("tokenLabel")}
-              </label>
-              <div className="relative">
-                <input
-                  id="oanda-token"
-                  name="token"
-                  type={showToken ? "text" : "password"}
-                  value={token}
-                  onChange={(e) => setToken(e.target.value)}
-                  autoComplete="off"
-                  spellCheck={false}
-                  placeholder={t("tokenPlaceholder")}
-                  className="block min-h-11 w-full rounded-xl border border-white/10 bg-slate-950/60 py-2.5 pl-3.5 pr-11 font-mono text-sm text-slate-100 placeholder:font-sans placeholder:text-slate-500 focus:border-emerald-400/60 focus:outline-none focus:ring-2 focus:ring-emerald-400/30"
-                />
-                <button
-                  type="button"
-                  onClick={() => setShowToken((v) => !v)}
-                  aria-label={showToken ? t("hideToken") : t("showToken")}
-                  aria-pressed={showToken}
-                  className="absolute inset-y-0 right-1 my-auto grid h-9 w-9 place-items-center rounded-lg text-slate-400 hover:bg-white/10 hover:text-slate-100"
-                >
-                  {showToken ? <EyeOffIcon size={18} /> : <EyeIcon size={18} />}
-                </button>
-              </div>
-            </div>
-            <details className="rounded-2xl bg-white/[0.03] p-3 text-sm text-slate-300 ring-1 ring-white/5">
-              <summary className="cursor-pointer font-medium text-slate-200">{t("help.summary")}</summary>
-              <ol className="mt-2 list-decimal space-y-1 pl-5">
-                <li>{t("help.login")}</li>
-                <li>
-                  {t("help.openBefore")}{" "}
-                  <a href={TOKEN_PAGE[environment]} target="_blank" rel="noopener noreferrer" className="text-sky-300 hover:underline">
-                    {t("help.openLink")}
-                  </a>
-                  .
-                </li>
-                <li>{t("help.generate")}</li>
-                <li>{t("help.paste")}</li>
-              </ol>
-            </details>
-            <div className="flex gap-2 rounded-2xl border border-amber-400/30 bg-amber-500/10 p-3 text-sm text-amber-200">
-              <AlertIcon size={18} className="mt-0.5 shrink-0" />
-              <p>{t("warning")}</p>
-            </div>
-            <div className="flex gap-2">
-              <Button type="button" variant="secondary" onClick={() => setStep(1)}>
-                {t("back")}
-              </Button>
-              <Button type="submit" className="flex-1" loading={busy === "test"} disabled={busy !== null}>
-                {t("validate")}
-              </Button>
-            </div>
-          </form>
+          <TokenStep
+            environment={environment}
+            onEnvironment={setEnvironment}
+            token={token}
+            onToken={setToken}
+            showToken={showToken}
+            onToggleShow={() => setShowToken((v) => !v)}
+            busy={busy}
+            onBack={() => setStep(1)}
+            onSubmit={() => void testToken()}
+          />
         )}
 
         {step === 3 && (
