@@ -215,10 +215,13 @@ export function DrawdownChart({ run }: { run: RunView }) {
         series={[{ id: "drawdown", label: t("drawdownSeries"), color: "#f87171", points: r.drawdown, kind: "area" }]}
         ariaLabel={t("drawdownAria")}
         valueFormat={(v) => `${d.number(v, 2)}%`}
-        fallback={<CurveTable rows={[[`${t("drawdownSeries")} · ${t("fallback.min")}`, `${d.number(worst, 2)}%`]]} />}
+        fallback={<CurveTable rows={[[`${t("drawdownSeries")} · ${t("drawdownLowest")}`, `${d.number(worst, 2)}%`]]} />}
         testId="drawdown-chart"
         height={180}
       />
+      <p className="mt-2 text-xs text-slate-400" data-testid="drawdown-hint">
+        {t("drawdownHint")}
+      </p>
     </Card>
   );
 }

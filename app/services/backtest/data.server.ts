@@ -93,9 +93,14 @@ export function shippedCandles(instrument: string): CandlesByTimeframe {
   return c;
 }
 
-/** The broker source's offer: the instrument table's pairs, from BROKER_LOOKBACK_DAYS ago to the broker's today. */
-export function brokerRange(nowMs: number): SourceRange {
-  return { instruments: [...SUPPORTED_INSTRUMENTS], minDate: day(nowMs - BROKER_LOOKBACK_DAYS * DAY_MS), maxDate: day(nowMs) };
+/**
+ * The broker source's offer, from BROKER_LOOKBACK_DAYS ago to the broker's today: the instrument
+ * table's pairs that the account offers (`offered`, its GET A/instruments names, issue 22 item 7), in
+ * the table's order; every supported pair when `offered` is not given.
+ */
+export function brokerRange(nowMs: number, offered?: readonly string[]): SourceRange {
+  const instruments = offered ? SUPPORTED_INSTRUMENTS.filter((i) => offered.includes(i)) : [...SUPPORTED_INSTRUMENTS];
+  return { instruments, minDate: day(nowMs - BROKER_LOOKBACK_DAYS * DAY_MS), maxDate: day(nowMs) };
 }
 
 /**

@@ -15,7 +15,9 @@ import type { BacktestOptions, BacktestResult, EquityPoint } from "../../../core
 import type { CandlesByTimeframe } from "../../../core/engine/decide";
 import { msg } from "../../../core/i18n/message";
 import { enqueueBacktestRun } from "../../../jobs/send";
-import { brokerFailure, brokerNow, getConnection, requireBroker } from "../broker.server";
+import { offeredInstrumentList } from "../bot.server";
+import { brokerFailure, brokerNow, clientFor, getConnection, requireBroker } from "../broker.server";
+import { decryptSecret } from "../crypto.server";
 import { calendarUsedFor, newsCalendarFor } from "../calendar.server";
 import { db } from "../db.server";
 import { DomainError, NotFoundError, RateLimitedError, ServiceUnavailableError, ValidationError } from "../errors.server";
@@ -99,10 +101,25 @@ export interface SourceOffer {
   long: LongRange | null;
 }
 
-/** The sources, their pairs and date ranges for a user. */
+/**
+ * The sources, their pairs and date ranges for a user. The broker source offers the supported pairs
+ * the connected account itself trades (bot.server.ts offeredInstrumentList: the account's instrument
+ * list, cached per account for the bot and the pre-flight check, so no broker request per view while
+ * it is fresh); no broker source when that list cannot be read or shares no supported pair.
+ */
 export async function sourceOffer(userId: string): Promise<SourceOffer> {
   const conn = await getConnection(userId);
-  return { shipped: shippedRange(), broker: conn ? brokerRange(brokerNow(conn)) : null, long: longRange() };
+  let broker: SourceRange | null = null;
+  if (conn) {
+    try {
+      const list = await offeredInstrumentList({ ...conn, user_id: userId }, clientFor(decryptSecret(conn.token_encrypted), conn.environment));
+      const range = brokerRange(brokerNow(conn), list.map((i) => i.name));
+      broker = range.instruments.length ? range : null;
+    } catch (err) {
+      logger().warn({ err, userId }, "lista de instrumentos da conta indisponível para o backtest");
+    }
+  }
+  return { shipped: shippedRange(), broker, long: longRange() };
 }
 
 /**
@@ -142,7 +159,12 @@ export function validateRequest(body: unknown, offer: SourceOffer): Omit<RunPara
   const raw = b.instruments ?? (b.instrument === undefined ? [] : Array.isArray(b.instrument) ? b.instrument : [b.instrument]);
   const instruments = [...new Set(raw)];
   if (instruments.length < 1 || instruments.length > 3) throw invalid("instruments", { max: 3 }, "instruments");
-  for (const i of instruments) if (!range.instruments.includes(i)) throw invalid("instrumentUnavailable", { instrument: i.slice(0, 20) }, "instruments");
+  for (const i of instruments) {
+    if (range.instruments.includes(i)) continue;
+    // A supported pair the account does not trade: said so, before any broker call (issue 22 item 7).
+    if (b.source === "broker") throw invalid("brokerInstrumentUnavailable", { instrument: i.slice(0, 20), offered: range.instruments.join(", ") }, "instruments");
+    throw invalid("instrumentUnavailable", { instrument: i.slice(0, 20) }, "instruments");
+  }
   if (!b.from || !b.to || !DATE.test(b.from) || !DATE.test(b.to) || !Number.isFinite(Date.parse(b.from)) || !Number.isFinite(Date.parse(b.to)))
     throw invalid("dates", undefined, b.from && DATE.test(b.from) ? "to" : "from");
   const span = b.source === "long" ? (commonRange(offer.long!, instruments) ?? { minDate: "", maxDate: "" }) : range;
