@@ -187,13 +187,7 @@ export function connectionStatus(
   language: unknown = "pt",
 ) {
   if (!conn) return { isConnected: false as const, account: null };
-  const base = {
-    id: conn.account_id,
-    name: conn.account_alias || `Conta ${conn.account_id}`,
-    environment: conn.environment,
-    platform: "OANDA v20",
-    currency: conn.account_currency ?? "USD",
-  };
+  const base = accountIdentity(conn);
   if ("error" in read) {
     const errorMsg = statusErrorMsg(read.error);
     return { isConnected: true as const, account: { ...base, balance: "0.0000" }, error: translateMsg(errorMsg, language), errorMsg };
@@ -214,6 +208,28 @@ export function connectionStatus(
       lastTransactionID: s.lastTransactionID,
     },
   };
+}
+
+/** What identifies a connected account (no figures): id, name (alias or 'Conta {id}'), environment, platform, currency. */
+function accountIdentity(conn: Pick<BrokerConnectionRow, "account_id" | "account_alias" | "environment" | "account_currency">) {
+  return {
+    id: conn.account_id,
+    name: conn.account_alias || `Conta ${conn.account_id}`,
+    environment: conn.environment,
+    platform: "OANDA v20",
+    currency: conn.account_currency ?? "USD",
+  };
+}
+
+/**
+ * Connection status without account figures, for a user without a valid licence (PRODUCT.md §6:
+ * account data needs one): isConnected and the account's id, name, environment — no balance, NAV,
+ * P&L or margin, and no broker call.
+ */
+export async function brokerIdentityStatus(userId: string) {
+  const conn = await getConnection(userId);
+  if (!conn) return { isConnected: false as const, account: null };
+  return { isConnected: true as const, account: accountIdentity(conn) };
 }
 
 /** The message of a failed account read: the broker's, else 'Erro ao carregar dados da conta' (api:broker.accountLoadError). */

@@ -91,7 +91,19 @@ export function licenceView(role: string, subscriptionStatus: string, lic: Licen
  * @throws PaymentRequiredError (402) with `message`.
  */
 export async function requireValidLicence(user: { id: string; role: string; subscription_status: string }, message: Msg): Promise<void> {
-  if (user.role === "admin" || user.subscription_status === "active") return;
-  const lic = await latestLicence(db(), user.id);
-  if (!licenceView(user.role, user.subscription_status, lic).hasValidLicense) throw new PaymentRequiredError(message, { licenseRequired: true });
+  if (!(await hasValidLicence(user))) throw new PaymentRequiredError(message, { licenseRequired: true });
+}
+
+/**
+ * Whether a user may see account data and use the AI (PRODUCT.md §4 licence validity, §6): an admin,
+ * an active subscription or a valid licence. A failed check counts as unlicensed (§4).
+ */
+export async function hasValidLicence(user: { id: string; role: string; subscription_status: string }): Promise<boolean> {
+  if (user.role === "admin" || user.subscription_status === "active") return true;
+  try {
+    const lic = await latestLicence(db(), user.id);
+    return licenceView(user.role, user.subscription_status, lic).hasValidLicense;
+  } catch {
+    return false;
+  }
 }
