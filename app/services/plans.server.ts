@@ -75,7 +75,8 @@ export async function activePlans(language: unknown): Promise<PlanView[]> {
   const rows = await db()<PlanRow[]>`
     select * from plans where is_active order by price_cents, created_at, id`;
   const def = rows.find((r) => r.is_highlighted) ?? rows[0];
-  return rows.map((r) => planView(r, language, r === def));
+  // One highlighted plan at most on the screens (issue 22 item 11c), even over older rows with two: the default one.
+  return rows.map((r) => ({ ...planView(r, language, r === def), isHighlighted: r.is_highlighted && r === def }));
 }
 
 /** The plan embedded mode seeds (issue 9: "Mensal", R$ 97,00 a month, highlighted). */

@@ -13,6 +13,7 @@
  * is on its Stripe price — is never hard-deleted: it is archived (`is_active` false, product
  * deactivated at Stripe), so current subscriptions keep running and the books keep their plan.
  */
+import type postgres from "postgres";
 import type Stripe from "stripe";
 import { msg, type Msg } from "../../../core/i18n/message";
 import type { PlanInput } from "~/lib/admin-plans";
@@ -157,6 +158,27 @@ function unexpected(err: unknown, key: "saveFailed" | "deleteFailed"): Error {
   return new InternalError(msg(`admin-billing:errors.${key}`));
 }
 
+/** Serialises the transactions that highlight a plan (held until commit; taking it twice is harmless). */
+async function lockHighlights(tx: postgres.TransactionSql): Promise<void> {
+  await tx`select pg_advisory_xact_lock(hashtext('plans.is_highlighted'))`;
+}
+
+/**
+ * At most one highlighted plan (issue 22 item 11c): highlighting a plan clears the others in the same
+ * transaction. The advisory lock serialises concurrent highlights, so the later one clears the earlier
+ * (without it, two transactions would each miss the other's uncommitted highlight). Each cleared plan
+ * is audited as 'plan.update'.
+ */
+async function clearOtherHighlights(tx: postgres.TransactionSql, actor: AdminActor, keepId: string | null): Promise<void> {
+  await lockHighlights(tx);
+  const cleared = await tx<PlanRow[]>`
+    update plans set is_highlighted = false, updated_at = now()
+    where is_highlighted and (${keepId}::uuid is null or id <> ${keepId}::uuid) returning *`;
+  for (const after of cleared) {
+    await recordAudit(actor, { action: "plan.update", targetType: "plan", targetId: after.id, before: auditShape({ ...after, is_highlighted: true }), after: auditShape(after) }, tx);
+  }
+}
+
 /** The result of a save: the plan as stored after the Stripe sync, and the sync's outcome. */
 export interface PlanSaveResult {
   plan: AdminPlanView;
@@ -171,6 +193,7 @@ export async function createPlan(actor: AdminActor, input: PlanInput, language: 
   let id: string;
   try {
     id = await db().begin(async (tx) => {
+      if (input.isHighlighted) await clearOtherHighlights(tx, actor, null);
       const [row] = await tx<PlanRow[]>`
         insert into plans (name, description, price_cents, currency, duration_days, interval, interval_count, features, is_highlighted, is_active, created_by)
         values (${input.name}, ${input.description}, ${input.price}, ${input.currency}, ${input.durationDays}, ${input.interval}, ${input.intervalCount},
@@ -195,8 +218,11 @@ export async function updatePlan(actor: AdminActor, id: string, input: PlanInput
   if (!UUID.test(id)) throw new NotFoundError(msg("admin-billing:errors.planNotFound"));
   try {
     await db().begin(async (tx) => {
+      // The highlight lock before the row lock: taken after it, two highlights would deadlock on each other's row.
+      if (input.isHighlighted) await lockHighlights(tx);
       const [before] = await tx<PlanRow[]>`select * from plans where id = ${id} for update`;
       if (!before) throw new NotFoundError(msg("admin-billing:errors.planNotFound"));
+      if (input.isHighlighted) await clearOtherHighlights(tx, actor, id);
       const [after] = await tx<PlanRow[]>`
         update plans set name = ${input.name}, description = ${input.description}, price_cents = ${input.price}, currency = ${input.currency},
           duration_days = ${input.durationDays}, interval = ${input.interval}, interval_count = ${input.intervalCount}, features = ${input.features},
