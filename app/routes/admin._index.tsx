@@ -9,8 +9,8 @@
  */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { StatCard } from "~/components/admin/stat-card";
 import { Badge, Card } from "~/components/ui";
 import { formatDateTime, formatNumber } from "~/lib/format";
 import { metaTitle, useDisplay } from "~/lib/hooks";
@@ -134,19 +134,6 @@ export default function AdminDashboard() {
           ))}
         </ul>
       </Card>
-    </div>
-  );
-}
-
-/** One figure card: label, value, optional hint; `bad` tints the value red. */
-function StatCard({ label, value, hint, tone }: { label: string; value: ReactNode; hint?: ReactNode; tone?: "bad" }) {
-  return (
-    <div className="min-w-0 rounded-2xl border border-white/10 bg-slate-900/70 p-4">
-      <p className="text-xs text-slate-400">{label}</p>
-      <p className={`mt-1 truncate text-2xl font-bold tabular-nums ${tone === "bad" ? "text-rose-300" : "text-white"}`} title={typeof value === "string" ? value : undefined}>
-        {value}
-      </p>
-      {hint && <p className="mt-1 text-xs text-slate-400">{hint}</p>}
     </div>
   );
 }

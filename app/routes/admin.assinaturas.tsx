@@ -14,7 +14,8 @@ import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { msg } from "../../core/i18n/message";
 import { ExternalIcon } from "~/components/icons";
-import { Badge, Banner, Button, Card, Stat, type Tone } from "~/components/ui";
+import { StatCard } from "~/components/admin/stat-card";
+import { Badge, Banner, Button, Card, type Tone } from "~/components/ui";
 import { INTL_LOCALE, toLanguage, translateMsg, type Language } from "~/i18n";
 import { SUBSCRIPTION_STATUSES } from "~/lib/admin-plans";
 import { readForm } from "~/lib/form.server";
@@ -121,8 +122,8 @@ export default function AdminSubscriptions() {
 
       {metrics && (
         <div className="grid gap-3 sm:grid-cols-2">
-          <Stat label={t("subs.activeCount")} value={metrics.active_count} />
-          <Stat
+          <StatCard label={t("subs.activeCount")} value={String(metrics.active_count)} />
+          <StatCard
             label={t("subs.monthly")}
             hint={t("subs.monthlyHint")}
             value={

@@ -10,15 +10,21 @@
  * 'Já paguei, validar agora', 'Tentar Novamente' when the data cannot be read, the Billing Portal
  * button for active subscriptions only (new tab) and 'Assinar' otherwise.
  *
+ * A subscriber whose renewal is unpaid (past_due, unpaid: `needsCardFix`; issue 22 item 3) gets neither
+ * the modal 'Assinatura Necessária' nor 'Assinar' (the server refuses that checkout): the 'Pagamento
+ * pendente' section (payment-pending.tsx) offers the Billing Portal to update the card and 'Já paguei,
+ * validar agora', whose answer shows on this page.
+ *
  * The subscription modal opens over the page when the user has no active subscription, and with
  * `?assinar=1`; it is closable (`?assinar=0`) only with a valid licence (billing-view.ts
  * `modalState`). The action serves the modal and the page, with and without JavaScript:
  * `intent=subscribe` (planId, terms) → 303 to Stripe Checkout (`js=1`: `{checkoutUrl}`),
- * `intent=validate` → 303 to /dashboard when the payment is confirmed, else a message,
+ * `intent=validate` → 303 to /dashboard when the payment is confirmed, else a message (`stay=1`, the
+ * 'Pagamento pendente' section: a message either way, the page re-read),
  * `intent=portal` → 303 to the Billing Portal (`js=1`: `{portalUrl}`).
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useMemo, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { msg } from "../../core/i18n/message";
@@ -29,11 +35,13 @@ import {
   isSafeRedirect,
   MODAL_PARAM,
   modalState,
+  needsCardFix,
   nextCharge,
   paymentConfirmed,
   subscriptionAmount,
   subscriptionTone,
 } from "~/components/billing/billing-view";
+import { PaymentPendingSection } from "~/components/billing/payment-pending";
 import { AlertIcon, CardIcon, ExternalIcon, ShieldIcon } from "~/components/icons";
 import { ScheduledCancelBanner } from "~/components/subscription-state";
 import { SubscriptionModal, type ModalNotice, type ModalPlan, type SubscribeResult } from "~/components/subscription-modal";
@@ -150,6 +158,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** What the action answers (messages in the user's language). */
 export type BillingActionResult =
   | SubscribeResult
+  | { intent: "validate"; ok: true; tone: "success"; message: string }
   | { intent: "validate"; ok: false; tone: "warning" | "error"; message: string }
   | { intent: "portal"; ok: true; portalUrl: string }
   | { intent: "portal"; ok: false; message: string }
@@ -188,7 +197,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "validate") {
     try {
       const view = await recheckSubscription(user);
-      if (paymentConfirmed(view)) return redirect("/dashboard", 303);
+      if (paymentConfirmed(view)) {
+        if (form.get("stay") === "1") return data<BillingActionResult>({ intent: "validate", ok: true, tone: "success", message: say("page.validated", language) });
+        return redirect("/dashboard", 303);
+      }
       return data<BillingActionResult>({ intent: "validate", ok: false, tone: "warning", message: say("errors.notConfirmed", language) });
     } catch (err) {
       console.error("[billing] falha ao revalidar a assinatura:", err);
@@ -224,7 +236,11 @@ export default function BillingPage() {
   const subscribeFailed = actionData?.intent === "subscribe" && !actionData.ok ? actionData : null;
   const modal = modalState({ ...d.access, param: searchParams.get(MODAL_PARAM), forced: !!subscribeFailed });
   // One notice object per action answer (the modal shows the latest of these and its fetcher's answers).
-  const validateNotice = useMemo<ModalNotice | null>(() => (actionData?.intent === "validate" ? { tone: actionData.tone, text: actionData.message } : null), [actionData]);
+  const validateResult = actionData?.intent === "validate" ? actionData : null;
+  const validateNotice = useMemo<ModalNotice | null>(
+    () => (validateResult && !validateResult.ok ? { tone: validateResult.tone, text: validateResult.message } : null),
+    [validateResult],
+  );
   const modalNotice = useMemo<ModalNotice | null>(
     () => (actionData?.intent === "subscribe" && !actionData.ok ? { tone: "error", text: actionData.message } : validateNotice),
     [actionData, validateNotice],
@@ -235,6 +251,8 @@ export default function BillingPage() {
   const sub = d.subscription;
   const active = isActiveSubscription(d.access.subscriptionStatus);
   const pending = isPaymentPending(d.access.subscriptionStatus);
+  // past_due / unpaid: the card is the fix, never a new checkout (the server refuses it).
+  const cardFix = needsCardFix(d.access.subscriptionStatus);
   const lic = licenceLabel(d.licence.status);
   const validating = navigation.state !== "idle" && navigation.formData?.get("intent") === "validate";
 
@@ -254,7 +272,7 @@ export default function BillingPage() {
             <h1 className="text-2xl font-bold text-white">{t("title")}</h1>
             <p className="text-sm text-slate-400">{t("subtitle")}</p>
           </div>
-          {!active && (
+          {!active && !cardFix && (
             <Link
               to={`?${MODAL_PARAM}=1`}
               preventScrollReset
@@ -269,9 +287,9 @@ export default function BillingPage() {
 
         {portalError && <Banner tone="error">{portalError}</Banner>}
         {otherError && <Banner tone="error">{otherError}</Banner>}
-        {validateNotice && !modal.open && (
-          <Banner tone={validateNotice.tone === "error" ? "error" : "warning"}>
-            <span data-testid="validate-message">{validateNotice.text}</span>
+        {validateResult && !modal.open && (
+          <Banner tone={validateResult.tone}>
+            <span data-testid="validate-message">{validateResult.message}</span>
           </Banner>
         )}
 
@@ -295,20 +313,7 @@ export default function BillingPage() {
           </Card>
         )}
 
-        {pending && (
-          <section className="rounded-2xl border border-amber-400/30 bg-amber-500/10 p-4 text-amber-100" aria-labelledby="pending-title" data-testid="payment-pending">
-            <h2 id="pending-title" className="flex items-center gap-2 font-semibold text-amber-200">
-              <AlertIcon size={18} /> {t("page.pendingTitle")}
-            </h2>
-            <p className="mt-1 text-sm">{t("page.pendingText")}</p>
-            <Form method="post" action={ACTION} className="mt-3">
-              <input type="hidden" name="intent" value="validate" />
-              <Button type="submit" variant="secondary" loading={validating} data-testid="payment-pending-validate">
-                {t("alreadyPaid")}
-              </Button>
-            </Form>
-          </section>
-        )}
+        {pending && <PaymentPendingSection action={ACTION} canOpenPortal={!!sub?.hasCustomer} cardFix={cardFix} validating={validating} />}
 
         {sub && <ScheduledCancelBanner state={sub.state} />}
 
@@ -344,8 +349,8 @@ export default function BillingPage() {
                   </dd>
                 </div>
               </dl>
-              {/* Past due too (a deviation from PRODUCT.md §2's "active only", ADR 0014): the portal is where the card gets fixed. */}
-              {(active || pending) && sub.hasCustomer ? (
+              {/* Pending payments get the portal in the 'Pagamento pendente' section above (ADR 0014, issue 22 item 3). */}
+              {active && sub.hasCustomer ? (
                 <PortalButton />
               ) : (
                 !active && !pending && <p className="mt-3 text-sm text-slate-400">{t("page.notSubscribed")}</p>

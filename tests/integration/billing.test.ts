@@ -31,6 +31,7 @@ let planId: string;
 type Call = ReturnType<typeof apiClient>;
 interface Subscriber {
   call: Call;
+  token: string;
   userId: string;
   email: string;
 }
@@ -38,7 +39,17 @@ interface Subscriber {
 async function subscriber(name: string): Promise<Subscriber> {
   const email = `${name}-${Date.now()}@teste.com`;
   const reg = await registerVerifiedAndLogin(app.url, env.db.url, { firstName: name, lastName: "Teste", email, password: "Senha123" });
-  return { call: apiClient(app.url, reg.token), userId: reg.user.id, email };
+  return { call: apiClient(app.url, reg.token), token: reg.token, userId: reg.user.id, email };
+}
+
+/** The /billing page as a browser without JavaScript gets it: a GET, or a plain form POST (no redirect followed). */
+function billingPage(s: Subscriber, form?: Record<string, string>): Promise<Response> {
+  return fetch(`${app.url}/billing`, {
+    method: form ? "POST" : "GET",
+    redirect: "manual",
+    headers: { accept: "text/html", authorization: `Bearer ${s.token}`, ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+    body: form ? new URLSearchParams(form).toString() : undefined,
+  });
 }
 
 /** Polls until `check` resolves truthy (webhooks are processed by a pg-boss job). */
@@ -151,6 +162,27 @@ describe("in the simulator's past (lapses the app can see)", () => {
     expect(notes.map((n) => n.title)).toContain("Pagamento pendente");
   });
 
+  it("/billing for past_due (issue 22 item 3): 'Pagamento pendente' with the portal and 'Já paguei', no 'Assinatura Necessária' nor checkout; plain forms", async () => {
+    const res = await billingPage(failing);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("Pagamento pendente");
+    expect(html).toContain("Atualizar cartão no portal");
+    expect(html).toContain("Já paguei, validar agora");
+    expect(html).not.toContain("Assinatura Necessária");
+    expect(html).not.toContain('name="intent" value="subscribe"');
+    // The portal form: a 303 to Stripe's Billing Portal.
+    const toPortal = await billingPage(failing, { intent: "portal" });
+    expect(toPortal.status).toBe(303);
+    expect(toPortal.headers.get("location")).toMatch(/^https?:\/\//);
+    // 'Já paguei, validar agora' re-reads Stripe and answers on the page: not paid yet.
+    const check = await billingPage(failing, { intent: "validate", stay: "1" });
+    expect(check.status).toBe(200);
+    const answer = await check.text();
+    expect(answer).toContain("Ainda não identificamos o seu pagamento");
+    expect(answer).not.toContain("Assinatura Necessária");
+  });
+
   it("past_due: no second subscription; a new card in the portal pays the renewal and access returns", async () => {
     const again = await failing.call<{ message: string }>("POST", "/api/subscriptions/create-checkout-session", { planId });
     expect(again.status).toBe(409);
@@ -165,6 +197,12 @@ describe("in the simulator's past (lapses the app can see)", () => {
     expect(s.hasValidLicense).toBe(true);
     const [after] = await paidLicences(failing.userId);
     expect(after!.end_date.getTime()).toBeGreaterThan(before[failing.userId]!.end_date.getTime());
+    // 'Já paguei, validar agora' from the 'Pagamento pendente' section now confirms it on the page (issue 22 item 3).
+    const check = await billingPage(failing, { intent: "validate", stay: "1" });
+    expect(check.status).toBe(200);
+    const answer = await check.text();
+    expect(answer).toContain("Pagamento confirmado. Sua assinatura está ativa.");
+    expect(answer).not.toContain("Atualizar cartão no portal");
   });
 });
 

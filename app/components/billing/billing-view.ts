@@ -26,6 +26,19 @@ export function isPaymentPending(status: string | null | undefined): boolean {
   return PAYMENT_PENDING_STATUSES.includes(status ?? "");
 }
 
+/**
+ * Statuses whose fix is the card, not a new plan (issue 22 item 3): Stripe still retries the renewal
+ * of a subscription that exists (past_due, unpaid), so the server refuses a second checkout (it could
+ * charge twice) and the page offers the Billing Portal and 'Já paguei, validar agora' instead of the
+ * subscription modal 'Assinatura Necessária' and its plans.
+ */
+export const CARD_FIX_STATUSES: readonly string[] = ["past_due", "unpaid"];
+
+/** Whether the user must fix the card of an existing subscription (past_due, unpaid) rather than subscribe again. */
+export function needsCardFix(status: string | null | undefined): boolean {
+  return CARD_FIX_STATUSES.includes(status ?? "");
+}
+
 /** What the modal decision needs to know about the user. */
 export interface ModalInput {
   subscriptionStatus: string;
@@ -47,12 +60,15 @@ export interface ModalState {
 /**
  * The subscription modal's state on /billing (PRODUCT.md §2, §4, §6):
  * - hidden for admins and for an active/trialing subscription with a valid licence (whatever the query);
+ * - hidden for a subscription whose renewal is unpaid (past_due, unpaid: `needsCardFix`), whatever the
+ *   query: its checkout would be refused; the page's 'Pagamento pendente' section is the way out;
  * - otherwise open by default, closable only with a valid licence (e.g. the 7-day trial);
  * - `assinar=1` (or a failed subscribe) opens it; `assinar=0` closes it only when it is closable.
  */
 export function modalState(input: ModalInput): ModalState {
   if (input.role === "admin") return { open: false, closable: true };
   if (isActiveSubscription(input.subscriptionStatus) && input.hasValidLicense) return { open: false, closable: true };
+  if (needsCardFix(input.subscriptionStatus)) return { open: false, closable: true };
   const closable = input.hasValidLicense;
   if (input.forced || input.param === "1") return { open: true, closable };
   if (input.param === "0" && closable) return { open: false, closable };

@@ -15,6 +15,7 @@ import {
   isPaymentPending,
   isSafeRedirect,
   modalState,
+  needsCardFix,
   nextCharge,
   paymentConfirmed,
   subscriptionAmount,
@@ -54,7 +55,20 @@ describe("modalState (PRODUCT.md §2, §6)", () => {
     expect(modalState(trial)).toEqual({ open: true, closable: true });
     expect(modalState(lapsed)).toEqual({ open: true, closable: false });
     expect(modalState({ subscriptionStatus: "canceled", hasValidLicense: false })).toEqual({ open: true, closable: false });
-    expect(modalState({ subscriptionStatus: "past_due", hasValidLicense: true })).toEqual({ open: true, closable: true });
+  });
+
+  it("never shown for a subscription whose renewal is unpaid (past_due, unpaid): the card is the fix (issue 22 item 3)", () => {
+    for (const subscriptionStatus of ["past_due", "unpaid"])
+      for (const hasValidLicense of [true, false])
+        for (const param of [null, "1", "0"]) {
+          expect(modalState({ subscriptionStatus, hasValidLicense, param }).open).toBe(false);
+          expect(modalState({ subscriptionStatus, hasValidLicense, param, forced: true }).open).toBe(false);
+        }
+    expect(needsCardFix("past_due")).toBe(true);
+    expect(needsCardFix("unpaid")).toBe(true);
+    // incomplete checkouts and ended subscriptions still subscribe through the modal.
+    for (const s of ["incomplete", "incomplete_expired", "canceled", "inactive", "active", null]) expect(needsCardFix(s)).toBe(false);
+    expect(modalState({ subscriptionStatus: "incomplete_expired", hasValidLicense: false })).toEqual({ open: true, closable: false });
   });
 
   it("assinar=0 closes it only when closable; assinar=1 or a failed subscribe opens it", () => {
