@@ -114,11 +114,15 @@ export function indicatorVotes(f: Features, on: Indicators): SignalVote[] {
 export function signalDirection(f: Features, on: Indicators): { direction: Direction; confidence: number } {
   let sum = 0;
   let count = 0;
-  if (on.ema) (sum += emaVote(f)), count++;
-  if (on.macd) (sum += macdVote(f)), count++;
-  if (on.rsi) (sum += rsiVote(f.rsi)), count++;
-  if (on.bollinger) (sum += bollingerVote(f)), count++;
-  if (on.stochastic) (sum += stochasticVote(f)), count++;
+  const add = (vote: number) => {
+    sum += vote;
+    count++;
+  };
+  if (on.ema) add(emaVote(f));
+  if (on.macd) add(macdVote(f));
+  if (on.rsi) add(rsiVote(f.rsi));
+  if (on.bollinger) add(bollingerVote(f));
+  if (on.stochastic) add(stochasticVote(f));
   if (count === 0) return { direction: "none", confidence: 0 };
   const trendFactor = Math.min(1, 0.5 + f.adx / 50);
   return { direction: sum > 0 ? "buy" : sum < 0 ? "sell" : "none", confidence: round((Math.abs(sum) / count) * trendFactor, 2) };
