@@ -224,8 +224,10 @@ describe("notifications created by the product", () => {
     expect(closed.type).toBe(closedTrade!.result === "LOSS" ? "warning" : "success");
     expect(closed.metadata).toMatchObject({ instrument: closedTrade!.instrument, result: closedTrade!.result });
     expect(Number(closed.metadata.pnl)).toBeCloseTo(Number(closedTrade!.realized_pl), 6);
-    const pl = Number(closedTrade!.realized_pl).toFixed(2);
-    expect(closed.message).toContain(`P&L ${Number(pl) > 0 ? "+" : ""}${pl} USD`);
+    // The P&L in the reader's language (issue 22 item 9): Portuguese decimal comma and grouping, signed.
+    const pl = Number(Number(closedTrade!.realized_pl).toFixed(2));
+    const plPt = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(pl);
+    expect(closed.message).toContain(`P&L ${pl > 0 ? "+" : ""}${plPt} USD`);
     expect(closed.message).toContain(closedTrade!.instrument.replace("_", "/"));
 
     // The licence runs out while the AI is on: the next tick puts it in manage-only (issue 9) and says why.
