@@ -79,10 +79,11 @@ test("hero gating without broker: 'Conectar Oanda' and the wizard", async ({ pag
   await expect(dialog.getByText("Segurança máxima")).toBeVisible();
   expect(await page.evaluate(() => document.body.style.overflow)).toBe("hidden");
   await dialog.getByRole("button", { name: "Começar" }).click();
-  // Issue 8 item 10: an empty token is not a disabled button but a message (PRODUCT.md §8: bad input gets its message).
+  // Issue 22 item 11 (PRODUCT.md §2): "Validar token" is disabled while the token is empty; a forced submit
+  // (Enter in the field) still gets the message (§8: bad input gets its message).
   const validate = dialog.getByRole("button", { name: "Validar token" });
-  await expect(validate).toBeEnabled();
-  await validate.click();
+  await expect(validate).toBeDisabled();
+  await dialog.locator("#oanda-token").press("Enter");
   await expect(dialog.getByRole("alert")).toContainText("Por favor, insira seu token da Oanda");
   await dialog.getByRole("alert").getByRole("button", { name: "Fechar" }).click();
   await expect(dialog.getByRole("alert")).toHaveCount(0);

@@ -49,7 +49,7 @@ test("the card shows the figures; default settings start without a question; fix
   await expect(page.getByTestId("preflight-per-trade")).toHaveText("US$ 1.500,00");
   const warnings = page.getByTestId("preflight-warnings");
   await expect(warnings.locator('[data-code="lossAboveRisk"]').first()).toHaveText(
-    "EUR_USD: o lote fixo perde 1500.00 USD (1.50 % do saldo) num stop de 50 pips, acima do risco de 1 % por trade",
+    "EUR_USD: o lote fixo perde 1.500,00 USD (1,50 % do saldo) num stop de 50 pips, acima do risco de 1 % por trade",
   );
   await expect(warnings.locator('[data-code="openRiskAboveDailyLimit"]')).toBeVisible();
   await expect(page.getByTestId("preflight-sizing")).toHaveText("Lote fixo: 3,00 lote(s) por trade");
