@@ -209,11 +209,10 @@ export async function calendarIndex(): Promise<CalendarIndex> {
  */
 export async function calendarUsedFor(settings: TradingSettings, fromMs: number, toMs: number): Promise<CalendarUsed> {
   const index = await calendarIndex();
-  const times = index.events.map((e) => e.time.getTime());
   return {
     newsFilter: settings.aiSettings.news.enabled,
     events: index.size,
-    inPeriod: times.filter((t) => t >= fromMs && t < toMs).length,
+    inPeriod: index.between(fromMs, toMs - 1).length, // between() includes both edges; the period ends before toMs
     first: index.size ? index.events[0]!.time.toISOString() : null,
     last: index.size ? index.events[index.size - 1]!.time.toISOString() : null,
   };
