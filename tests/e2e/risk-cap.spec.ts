@@ -98,7 +98,8 @@ test("@nojs the cap saves without JavaScript; a fixed lot refused everywhere sho
   await putSettings(page, { maxLeveragePerTrade: 5, lotMode: "fixed", fixedLot: 6 });
   await page.goto("/");
   await expect(page.getByTestId("preflight-per-trade")).toHaveText("Recusado");
-  await expect(page.getByTestId("preflight-card")).toContainText("o lote fixo passa do máximo para este saldo: a IA não abrirá trades");
+  // The refusal says the lot, what it would lose on the stop and the cap it passes (issue 22 item 6).
+  await expect(page.getByTestId("preflight-card")).toContainText(/Lote fixo de 6,00 recusado: perderia US\$ [\d.]+,\d\d \([\d,]+ % do saldo\) num stop de [\d,]+ pips \(H\d\), acima do máximo de [\d,]+ lote\(s\) para este saldo \(alavancagem 5:1 por trade\)\. A IA não abrirá trades\./);
   await expect(page.getByTestId("preflight-per-day")).toHaveText("—");
   await expect(page.getByTestId("preflight-margin")).toHaveText("—");
   await expect(page.getByTestId("preflight-card")).not.toContainText("US$ 0,00");
