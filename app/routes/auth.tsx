@@ -21,6 +21,7 @@ import { i18nFor } from "~/i18n";
 import { DomainError, httpStatusOf } from "~/services/errors.server";
 import { createSession, createUser, getUser, registrationCookieHeader } from "~/services/auth.server";
 import { authenticator } from "~/services/authenticator.server";
+import { emailVerificationRequired } from "~/services/registration.server";
 import { emailField, PASSWORD_RULES, registerSchema } from "~/services/validation";
 import { clientIp, requestPasswordReset, requestVerificationResend } from "~/services/verification.server";
 import { readForm } from "~/lib/form.server";
@@ -83,7 +84,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return fail(400, parsed.error.issues[0] ? { text: parsed.error.issues[0].message } : { key: "register.error" }, { fieldErrors });
     }
     try {
-      const user = await createUser(parsed.data);
+      const user = await createUser({ ...parsed.data, verified: !emailVerificationRequired() });
       const setCookie = await registrationCookieHeader({ userId: user.id, email: user.email });
       const to = `/auth/contract?email=${encodeURIComponent(user.email)}`;
       if (!withJs) return redirect(to, { headers: { "Set-Cookie": setCookie } });

@@ -46,7 +46,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.success) return data({ error: "contract.mustAccept" }, { status: 400 });
   if (!user.terms_accepted_at) {
     await acceptTerms(user.id, TERMS_VERSION);
-    await sendVerificationEmail(user);
+    if (!user.email_verified_at) await sendVerificationEmail(user); // EMAIL_VERIFICATION=off: created verified
   }
   return redirect(`/auth/done?email=${encodeURIComponent(user.email)}`);
 }

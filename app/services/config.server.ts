@@ -130,6 +130,12 @@ const schema = z.object({
   SUPPORT_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8, "precisa de pelo menos 8 caracteres").optional(),
   WORKERS: onOff.default("on"),
+  /**
+   * E-mail verification before the first session (PRODUCT.md §4, §7 Auth; app/services/registration.server.ts):
+   * `on` — register answers `token: null` with `needsVerification` and login waits for the link; `off` — the
+   * account is created verified and register answers with a working session token, as login does.
+   */
+  EMAIL_VERIFICATION: onOff.default("on"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** POSTs per IP per 15 minutes on the auth endpoints (server/rate-limits.ts); the e2e run raises it. */
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(20),

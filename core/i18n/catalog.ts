@@ -26,10 +26,13 @@ import ptEngine from "./locales/pt/engine.json";
 import ptRisk from "./locales/pt/risk.json";
 import ptValidation from "./locales/pt/validation.json";
 import ptPreflight from "./locales/pt/preflight.json";
+import enBrokerRules from "./locales/en/broker-rules.json";
+import esBrokerRules from "./locales/es/broker-rules.json";
+import ptBrokerRules from "./locales/pt/broker-rules.json";
 
 /** language → namespace → nested keys. */
 export const CORE_RESOURCES: Record<string, Record<string, Record<string, unknown>>> = {
-  pt: { engine: ptEngine, risk: ptRisk, broker: ptBroker, validation: ptValidation, preflight: ptPreflight, "admin-users": ptAdminUsers, "admin-plans": ptAdminPlans, "admin-settings": ptAdminSettings },
-  en: { engine: enEngine, risk: enRisk, broker: enBroker, validation: enValidation, preflight: enPreflight, "admin-users": enAdminUsers, "admin-plans": enAdminPlans, "admin-settings": enAdminSettings },
-  es: { engine: esEngine, risk: esRisk, broker: esBroker, validation: esValidation, preflight: esPreflight, "admin-users": esAdminUsers, "admin-plans": esAdminPlans, "admin-settings": esAdminSettings },
+  pt: { engine: ptEngine, risk: ptRisk, broker: ptBroker, validation: ptValidation, preflight: ptPreflight, "admin-users": ptAdminUsers, "admin-plans": ptAdminPlans, "admin-settings": ptAdminSettings, "broker-rules": ptBrokerRules },
+  en: { engine: enEngine, risk: enRisk, broker: enBroker, validation: enValidation, preflight: enPreflight, "admin-users": enAdminUsers, "admin-plans": enAdminPlans, "admin-settings": enAdminSettings, "broker-rules": enBrokerRules },
+  es: { engine: esEngine, risk: esRisk, broker: esBroker, validation: esValidation, preflight: esPreflight, "admin-users": esAdminUsers, "admin-plans": esAdminPlans, "admin-settings": esAdminSettings, "broker-rules": esBrokerRules },
 };

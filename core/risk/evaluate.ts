@@ -20,6 +20,7 @@ import {
   weekendRule,
   withText,
 } from "./rules";
+import { minimumTradeSizeRule } from "./min-trade-size";
 import type { RiskContext, RiskRule, RiskVerdict } from "./types";
 
 /** The protections in evaluation order (DESIGN.md §3 step 3). */
@@ -31,6 +32,7 @@ export const RISK_RULES: readonly { name: string; rule: RiskRule }[] = [
   { name: "weekend", rule: weekendRule },
   { name: "newsBlackout", rule: newsBlackoutRule },
   { name: "spread", rule: spreadRule },
+  { name: "minimumTradeSize", rule: minimumTradeSizeRule },
   { name: "maxTrades", rule: maxTradesRule },
   { name: "maxDailyTrades", rule: maxDailyTradesRule },
   { name: "dailyLossLimit", rule: dailyLossRule },

@@ -57,6 +57,11 @@ export interface RiskContext {
   consecutiveLosses: number;
   /** Open time of the last trade opened. */
   lastTradeAt?: Date;
+  /**
+   * Set when the account's rules (core/broker/account-rules.ts) skip this pair: the broker's minimum
+   * trade size and the units the risk gives on this balance (minimumTradeSizeRule refuses the entry).
+   */
+  minimumSizeAboveRisk?: { minimum: string; units: string };
 }
 
 export interface RiskVerdict {

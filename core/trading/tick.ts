@@ -36,6 +36,7 @@ import type { EdgeTable } from "../research/edge-table";
 import { exitReason, isAiTrade } from "./exits";
 import type { AiExitReason } from "./exits";
 import { quoteToAccountRate } from "./orders";
+import { minimumSizeVerdict } from "../risk/min-trade-size";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -118,6 +119,11 @@ export interface TickContext {
    * makes the tick manage-only: exits and sync run, no entry is decided or placed.
    */
   licenceValid: boolean;
+  /**
+   * Pairs the account's rules skip (core/broker/account-rules.ts skippedInstruments: the broker's
+   * minimum trade size above the units the risk gives): no entry, with that reason. Absent: none.
+   */
+  minimumSizeSkips?: Readonly<Record<string, { minimum: string; units: string }>>;
   /** Persisted high-water mark of equity (never reset), or null before the first tick. */
   highWaterMark: string | null;
   /** When the bot's current run started, on the broker's clock (the losing streak counts from it). */
@@ -302,8 +308,10 @@ export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<T
         decisions.push({ ...noEdgeRefusal(decision, settings), execute: false });
         continue;
       }
-      const execute = decision.action === "open" && verdict.allowed;
-      decisions.push({ decision, verdict, execute });
+      // A pair the account's rules skip (core/broker/account-rules.ts) meets the minimum-size protection (core/risk/min-trade-size.ts).
+      const gated = verdict.allowed ? (minimumSizeVerdict(instrument, ctx.minimumSizeSkips?.[instrument]) ?? verdict) : verdict;
+      const execute = decision.action === "open" && gated.allowed;
+      decisions.push({ decision, verdict: gated, execute });
       if (execute) {
         // Counted as opened for the instruments after this one (a refused order only errs on the safe side).
         c.tradesToday += 1;

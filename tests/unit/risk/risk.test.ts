@@ -82,7 +82,7 @@ describe("evaluateRisk", () => {
 
   it("checks in the fixed order (trading hours and weekend right after market open)", () => {
     expect(RISK_RULES.map((r) => r.name)).toEqual([
-      "licence", "broker", "marketOpen", "tradingHours", "weekend", "newsBlackout", "spread", "maxTrades", "maxDailyTrades", "dailyLossLimit", "maxDrawdown", "cooldown", "consecutiveLosses",
+      "licence", "broker", "marketOpen", "tradingHours", "weekend", "newsBlackout", "spread", "minimumTradeSize", "maxTrades", "maxDailyTrades", "dailyLossLimit", "maxDrawdown", "cooldown", "consecutiveLosses",
     ]);
     const now = FRIDAY_1600_NY; // 18:00 in São Paulo, inside the 120 min before the weekly close
     const all: Partial<RiskContext> = {
