@@ -13,6 +13,7 @@
 import { z } from "zod";
 import { zMsg } from "./i18n/zod-message";
 import { AI_TIMEFRAMES, MAJOR_MARGIN_RATE, normaliseTimeframeLabel, SUPPORTED_INSTRUMENTS } from "./instruments";
+import { DEFAULT_TRADING_DAY_BOUNDARY, TRADING_DAY_BOUNDARIES } from "./risk/trading-day";
 
 export const TRADING_STYLES = ["scalper", "day", "swing", "position"] as const;
 export type TradingStyle = (typeof TRADING_STYLES)[number];
@@ -212,6 +213,14 @@ export const tradingSettingsSchema = z.object({
   /** The daily loss limit also counts the open trades' unrealized P&L (core/risk dailyLossRule). */
   dailyLossIncludesUnrealized: bool("dailyLossIncludesUnrealized"),
   /**
+   * Where the trading day of the daily loss limit, the daily trade count and the "today" statistics
+   * starts: "local_midnight" (user's timezone) or "ny_close" (17:00 New York; core/risk/trading-day.ts).
+   */
+  tradingDayBoundary: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
+    z.enum(TRADING_DAY_BOUNDARIES, zMsg("validation:oneOf", { name: "tradingDayBoundary", list: TRADING_DAY_BOUNDARIES.join(", ") })),
+  ),
+  /**
    * New trades only inside [start, end] (minute resolution, end minute included) on the allowed ISO
    * weekdays, in the user's timezone; end < start crosses midnight, and the part after midnight
    * belongs to the day the window started on (core/risk/market-hours.ts).
@@ -296,6 +305,8 @@ export const DEFAULT_SETTINGS: Readonly<TradingSettings> = deepFreeze({
   // Issue 7 (not in PRODUCT.md §9): off by default, so existing behaviour is unchanged except the
   // weekend guard, on by default because weekend gaps through stops lost 1.4–2.9 % on a 1 % risk.
   dailyLossIncludesUnrealized: false,
+  // Issue 22: today's behaviour (PRODUCT.md §9 "P&L today from local midnight").
+  tradingDayBoundary: DEFAULT_TRADING_DAY_BOUNDARY,
   tradingHours: { enabled: false, start: "00:00", end: "23:59", days: [1, 2, 3, 4, 5] },
   weekend: { mode: "no_entry", minutesBeforeClose: 120 },
   instruments: "*",

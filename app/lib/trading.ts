@@ -6,6 +6,7 @@
  * `hero` and `common`) of hero states, licences, subscriptions and stop reasons.
  */
 import { Decimal } from "../../core/decimal";
+import { tradingDay, type TradingDayBoundary } from "../../core/risk/trading-day";
 import { computeTradeStats, type StatsTrade } from "../../core/stats";
 import { safeTimeZone, toNumber, zonedParts } from "./format";
 
@@ -44,19 +45,23 @@ export function zonedMidnight(year: number, month: number, day: number, timeZone
   return new Date(t);
 }
 
-/** Local midnight of `now` in the time zone (preferences.timezone) and the next one: the 'P&L hoje' window. */
-export function localDayBounds(now: Date, timeZone?: string): [Date, Date] {
-  const tz = safeTimeZone(timeZone);
-  const p = zonedParts(now.getTime(), tz);
-  const start = zonedMidnight(p.year, p.month, p.day, tz);
-  const next = new Date(Date.UTC(p.year, p.month - 1, p.day + 1));
-  const end = zonedMidnight(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), tz);
-  return [start, end];
+/**
+ * The 'P&L hoje' window: the trading day containing `now` (core/risk/trading-day.ts `tradingDay`, the rule
+ * of the daily limits): local midnight to the next in the time zone (preferences.timezone; the runtime
+ * zone when none or an unknown one is given), or 17:00 to 17:00 New York with `boundary` "ny_close".
+ */
+export function localDayBounds(now: Date, timeZone?: string, boundary?: TradingDayBoundary): [Date, Date] {
+  const tz = safeTimeZone(timeZone) ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const day = tradingDay(now, tz, boundary);
+  return [day.start, day.end];
 }
 
-/** Statistics over closed trades (`core/stats`); `now` and `timeZone` decide the local day of 'P&L hoje'. */
-export function tradeStats(trades: ClosedTradeLike[], now: Date = new Date(), timeZone?: string): TradeStats {
-  const [dayStart, dayEnd] = localDayBounds(now, timeZone);
+/**
+ * Statistics over closed trades (`core/stats`); `now`, `timeZone` and `boundary` (settings.tradingDayBoundary)
+ * decide the trading day of 'P&L hoje'.
+ */
+export function tradeStats(trades: ClosedTradeLike[], now: Date = new Date(), timeZone?: string, boundary?: TradingDayBoundary): TradeStats {
+  const [dayStart, dayEnd] = localDayBounds(now, timeZone, boundary);
   const all: StatsTrade[] = [];
   const today: StatsTrade[] = [];
   for (const t of trades) {

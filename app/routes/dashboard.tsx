@@ -33,6 +33,7 @@ import { accountStatus, screenAccount, screenOpenTrades } from "~/services/accou
 import { equityTrades } from "~/services/equity.server";
 import { tradeHistory } from "~/services/trades.server";
 import { brokerNow } from "~/services/broker.server";
+import { getSettings } from "~/services/settings.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "dashboard", "meta");
 
@@ -47,7 +48,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const language = user.preferences?.language;
   // Issue 13 (ADR 0028): the account from the stored state at the shared quotes (account-view.server.ts), no broker
   // call while a bot tick or an earlier view looked at the account's transactions in the last minute.
-  const [pub, account, bot, cancellation] = await Promise.all([publicUser(user), screenAccount(user.id), botStatus(user.id, language), scheduledCancellation(user.id)]);
+  const [pub, account, bot, cancellation, settings] = await Promise.all([publicUser(user), screenAccount(user.id), botStatus(user.id, language), scheduledCancellation(user.id), getSettings(user.id)]);
   const { conn } = account;
   const [broker, history, closed, openRead] = await Promise.all([
     accountStatus(user.id, language, account),
@@ -73,7 +74,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const subscription = subscriptionState({ ...pub, ...cancellation });
   return { user: pub, subscription, broker, bot, open, openError, closedRows, closedStats, equity, loadedAt: new Date().toISOString(),
     // "Today" is the broker's day: the simulator replays history on its own clock (≈0 on real OANDA).
-    marketOffsetMs: brokerNow(conn) - Date.now() };
+    marketOffsetMs: brokerNow(conn) - Date.now(),
+    // Issue 22: 'P&L hoje' is the trading day of the daily limits (local midnight or 17:00 New York).
+    tradingDayBoundary: settings.tradingDayBoundary };
 }
 
 /** The fields of an open trade the dashboard draws (trade-cards.tsx OpenTradeView). */
@@ -90,7 +93,7 @@ function closedView(t: ClosedTradeView): ClosedTradeView {
 
 /** The trading dashboard, refreshed every 15 s. */
 export default function DashboardPage() {
-  const { user, subscription, broker, bot, open, openError, closedRows, closedStats, equity, loadedAt, marketOffsetMs } = useLoaderData<typeof loader>();
+  const { user, subscription, broker, bot, open, openError, closedRows, closedStats, equity, loadedAt, marketOffsetMs, tradingDayBoundary } = useLoaderData<typeof loader>();
   const { t } = useTranslation("dashboard");
   const fmt = useDisplay();
   const { revalidate } = useRevalidator();
@@ -100,7 +103,7 @@ export default function DashboardPage() {
 
   const account = broker.account as AccountView | null;
   const currency = account?.currency || DEFAULT_CURRENCY;
-  const stats = tradeStats(closedStats, new Date(now.getTime() + marketOffsetMs), fmt.timeZone);
+  const stats = tradeStats(closedStats, new Date(now.getTime() + marketOffsetMs), fmt.timeZone, tradingDayBoundary);
   const winLoss = winLossCard(stats);
   const lic = licenceLabel(user.licenseStatus);
   const licensed = user.hasValidLicense;

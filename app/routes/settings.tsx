@@ -23,6 +23,7 @@ import { defaultSettings, NEWS_SENSITIVITIES, type TradingSettings } from "../..
 import { BrokerSection, PushInfoCard, SubscriptionCard } from "~/components/settings/account-sections";
 import { CheckboxField, DaysField, NumberField, SelectField, TextField, TimeField } from "~/components/settings/fields";
 import { LeverageField } from "~/components/settings/leverage-field";
+import { TradingDayField } from "~/components/settings/trading-day-field";
 import { EDGE_OVERRIDE_INTENT, EdgeOverridesSection } from "~/components/settings/edge-overrides";
 import { edgePairs, setEdgeOverride } from "~/services/edge-overrides.server";
 import { Banner, Button, Card, Spinner } from "~/components/ui";
@@ -284,6 +285,9 @@ export default function SettingsPage() {
           </div>
           <div className="mt-4">
             <CheckboxField name="dailyLossIncludesUnrealized" label={t("risk.dailyLossIncludesUnrealized")} defaultChecked={s.dailyLossIncludesUnrealized} />
+          </div>
+          <div className="mt-4 sm:max-w-md" data-testid="trading-day-boundary">
+            <TradingDayField defaultValue={s.tradingDayBoundary} error={err("tradingDayBoundary")} />
           </div>
 
           <fieldset className="mt-5 rounded-xl border border-white/10 p-4" data-testid="trading-hours">

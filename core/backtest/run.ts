@@ -350,7 +350,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     if (report.stopped) {
       const v = report.stopped;
       stops.push({ time: report.now.toISOString(), code: v.code, reason: v.reason, reasonMsg: v.reasonMsg });
-      haltedUntil = resumeAfterStop(v.stopBot, report.now, tz)?.getTime() ?? Infinity; // a max-drawdown stop is final: no re-arm in a backtest
+      haltedUntil = resumeAfterStop(v.stopBot, report.now, tz, settings.tradingDayBoundary)?.getTime() ?? Infinity; // a max-drawdown stop is final: no re-arm in a backtest
       runStartedAt = new Date(haltedUntil); // the user restarts the bot the next trading day
     }
   }

@@ -7,7 +7,7 @@
  * account currency as decimal strings (decimal.js, never floats); instants are UTC.
  */
 import { Decimal } from "../decimal";
-import { nextTradingDayStart } from "./trading-day";
+import { nextTradingDayStart, type TradingDayBoundary } from "./trading-day";
 import type { StopBotReason } from "./types";
 
 /** The drawdown of `nav` below the high-water mark `highWaterMark`: amount (≥ 0, 2 dp) and percent of the mark (2 dp). */
@@ -86,12 +86,12 @@ export function drawdownStopRecord(input: {
 
 /**
  * When a bot stopped by a risk rule may trade again without the user: the start of the next trading
- * day (local midnight in `timezone`) after a daily-loss or losing-streak stop; never (null) after a
+ * day (local midnight in `timezone`, or 17:00 New York with `boundary` "ny_close") after a daily-loss or losing-streak stop; never (null) after a
  * max-drawdown stop, which waits for the user's re-arm (a backtest has no user: it stays stopped for
  * the rest of the run). Other reasons (broker, trading hours) resume the next trading day as well.
  */
-export function resumeAfterStop(reason: StopBotReason, now: Date, timezone?: string): Date | null {
-  return reason === "max_drawdown" ? null : nextTradingDayStart(now, timezone);
+export function resumeAfterStop(reason: StopBotReason, now: Date, timezone?: string, boundary?: TradingDayBoundary): Date | null {
+  return reason === "max_drawdown" ? null : nextTradingDayStart(now, timezone, boundary);
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
- * The trading day for daily limits (maxDailyTrades, dailyLossLimitPct): from local midnight to the
- * next local midnight in the user's timezone (PRODUCT.md §9 "P&L today from local midnight to next
- * midnight"; default timezone America/Sao_Paulo, PRODUCT.md §9 admin defaults). Computed with Intl
- * only (IANA tz database of the runtime), DST-safe.
+ * The trading day for daily limits (maxDailyTrades, dailyLossLimitPct) and the "today" statistics:
+ * by default from local midnight to the next local midnight in the user's timezone (PRODUCT.md §9
+ * "P&L today from local midnight to next midnight"; default timezone America/Sao_Paulo, PRODUCT.md §9
+ * admin defaults), or from 17:00 New York to 17:00 New York when the user chose the FX brokers' close
+ * (setting `tradingDayBoundary`, issue 22; `tradingDay`). Computed with Intl only (IANA tz database of
+ * the runtime), DST-safe.
  */
 
 export const DEFAULT_TIMEZONE = "America/Sao_Paulo";
@@ -117,28 +119,93 @@ export function isoWeekday(y: number, m: number, d: number): number {
 }
 
 /**
- * UTC instant where the trading day containing `now` starts: local midnight in `tz`.
- * E.g. 2026-01-05T02:00Z in America/Sao_Paulo (UTC−3) → 2026-01-04T03:00:00Z.
- * @throws RangeError for an unknown timezone.
+ * Where the user's trading day starts and ends (setting `tradingDayBoundary`, issue 22):
+ * - "local_midnight": local midnight to the next local midnight in the user's timezone (PRODUCT.md §9
+ *   "P&L today from local midnight to next midnight"; the default);
+ * - "ny_close": 17:00 America/New_York to the next 17:00 New York, the daily close FX brokers use
+ *   (OANDA's trading day and rollover); 21:00 UTC in US summer time, 22:00 UTC in winter.
  */
-export function tradingDayStart(now: Date, tz: string = DEFAULT_TIMEZONE): Date {
-  const l = localParts(now.getTime(), tz);
-  const key = `${tz}|${l.y}-${l.m}-${l.d}`;
-  let start = dayStarts.get(key);
-  if (start === undefined) {
-    start = localMidnight(l.y, l.m, l.d, tz).getTime();
-    if (dayStarts.size > 20_000) dayStarts.clear();
-    dayStarts.set(key, start);
-  }
-  return new Date(start);
+export const TRADING_DAY_BOUNDARIES = ["local_midnight", "ny_close"] as const;
+export type TradingDayBoundary = (typeof TRADING_DAY_BOUNDARIES)[number];
+export const DEFAULT_TRADING_DAY_BOUNDARY: TradingDayBoundary = "local_midnight";
+
+/** The New York daily close (17:00 America/New_York) that ends an FX trading day. */
+export const NEW_YORK = "America/New_York";
+const NY_CLOSE_HOUR = 17;
+
+/** One trading day: [start, end) as UTC instants, and its name `date` (yyyy-mm-dd). */
+export interface TradingDay {
+  start: Date;
+  end: Date;
+  /** The calendar day it is named by: the local date for "local_midnight", the New York date of the closing 17:00 for "ny_close". */
+  date: string;
 }
 
-/** Local midnights already found, per timezone and local date (asked at every tick). */
-const dayStarts = new Map<string, number>();
+/** Trading days already found, per boundary, timezone and day (asked at every tick, millions of times in backtests). */
+const days = new Map<string, { start: number; end: number; date: string }>();
 
-/** UTC instant where the next trading day starts (next local midnight in `tz`). */
-export function nextTradingDayStart(now: Date, tz: string = DEFAULT_TIMEZONE): Date {
-  const l = localParts(now.getTime(), tz);
-  const next = new Date(Date.UTC(l.y, l.m - 1, l.d + 1));
-  return localMidnight(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), tz);
+const pad = (n: number) => String(n).padStart(2, "0");
+const ymd = (y: number, m: number, d: number) => `${y}-${pad(m)}-${pad(d)}`;
+
+/** The calendar day `k` days after (y, m, d), as [y, m, d]. */
+function addDays(y: number, m: number, d: number, k: number): [number, number, number] {
+  const t = new Date(Date.UTC(y, m - 1, d + k));
+  return [t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate()];
+}
+
+/**
+ * First instant (UTC ms) of the local calendar day (y, m, d) in tz: local midnight, or the end of
+ * the DST gap when midnight does not exist that day (São Paulo until 2018: 00:00 → 01:00).
+ */
+function dayStartMs(y: number, m: number, d: number, tz: string): number {
+  const t = localMidnight(y, m, d, tz).getTime();
+  const l = localParts(t, tz);
+  if (l.y === y && l.m === m && l.d === d) return t;
+  // Midnight fell in the gap: the instant found is still on the previous day; the day begins where its offset ends.
+  return Date.UTC(y, m - 1, d) - offsetAt(t, tz);
+}
+
+/**
+ * The trading day containing the instant `now` for a timezone and a boundary (TRADING_DAY_BOUNDARIES):
+ * [start, end) in UTC, and its name. One rule for the daily loss limit, the daily trade count, the
+ * resume after a daily stop and the "today" statistics (issue 22).
+ * - "local_midnight": local midnight in `tz` to the next one (23 or 25 h on DST days).
+ * - "ny_close": 17:00 New York to the next 17:00 New York, named by the New York date of the close that
+ *   ends it (Monday 18:00 New York belongs to Tuesday's day); DST-aware (21:00 or 22:00 UTC). Every
+ *   day is 24 h of New York clock, weekends included: Friday 17:00 → Saturday 17:00 is Saturday's day
+ *   (market closed), and the Sunday 17:00 open starts Monday's. `tz` is not used.
+ * E.g. 2026-01-05T22:30Z: local_midnight in America/Sao_Paulo → [2026-01-05T03:00Z, 2026-01-06T03:00Z)
+ * "2026-01-05"; ny_close → [2026-01-05T22:00Z, 2026-01-06T22:00Z) "2026-01-06".
+ * @throws RangeError for an unknown timezone with "local_midnight".
+ */
+export function tradingDay(now: Date, tz: string = DEFAULT_TIMEZONE, boundary: TradingDayBoundary = DEFAULT_TRADING_DAY_BOUNDARY): TradingDay {
+  const ny = boundary === "ny_close";
+  const zone = ny ? NEW_YORK : tz;
+  const l = localParts(now.getTime(), zone);
+  const [y, m, d] = ny && l.h >= NY_CLOSE_HOUR ? addDays(l.y, l.m, l.d, 1) : [l.y, l.m, l.d];
+  const key = `${ny ? "ny" : tz}|${y}-${m}-${d}`;
+  let day = days.get(key);
+  if (day === undefined) {
+    const [ny1, nm1, nd1] = addDays(y, m, d, ny ? -1 : 1);
+    day = ny
+      ? { start: localInstant(ny1, nm1, nd1, NY_CLOSE_HOUR, 0, NEW_YORK).getTime(), end: localInstant(y, m, d, NY_CLOSE_HOUR, 0, NEW_YORK).getTime(), date: ymd(y, m, d) }
+      : { start: dayStartMs(y, m, d, tz), end: dayStartMs(ny1, nm1, nd1, tz), date: ymd(y, m, d) };
+    if (days.size > 20_000) days.clear();
+    days.set(key, day);
+  }
+  return { start: new Date(day.start), end: new Date(day.end), date: day.date };
+}
+
+/**
+ * UTC instant where the trading day containing `now` starts (tradingDay(...).start): local midnight
+ * in `tz` by default. E.g. 2026-01-05T02:00Z in America/Sao_Paulo (UTC−3) → 2026-01-04T03:00:00Z.
+ * @throws RangeError for an unknown timezone.
+ */
+export function tradingDayStart(now: Date, tz: string = DEFAULT_TIMEZONE, boundary: TradingDayBoundary = DEFAULT_TRADING_DAY_BOUNDARY): Date {
+  return tradingDay(now, tz, boundary).start;
+}
+
+/** UTC instant where the next trading day starts (tradingDay(...).end): the next local midnight in `tz` by default. */
+export function nextTradingDayStart(now: Date, tz: string = DEFAULT_TIMEZONE, boundary: TradingDayBoundary = DEFAULT_TRADING_DAY_BOUNDARY): Date {
+  return tradingDay(now, tz, boundary).end;
 }

@@ -1,7 +1,8 @@
 /**
  * The risk counters of DESIGN.md §3 "One executor", derived in ONE place from the trade list and
  * `now` (freqtrade style), so the live bot and the backtest cannot disagree:
- * - tradesToday: trades opened at or after the start of the trading day containing `now`;
+ * - tradesToday: trades opened at or after the start of the trading day containing `now` (core/risk/trading-day.ts
+ *   `tradingDay`: local midnight or 17:00 New York, settings.tradingDayBoundary);
  * - realizedPLToday: realized P&L of trades closed at or after that start (a trade closing on the
  *   first bar of a day counts in that day, whatever the caller's loop order);
  * - dayStartBalance: balance − realizedPLToday (the balance the day started with, no stored copy);
@@ -13,7 +14,7 @@
  * Money is in account currency as decimal strings; times are UTC instants.
  */
 import { Decimal } from "../decimal";
-import { tradingDayStart } from "../risk/trading-day";
+import { tradingDayStart, type TradingDayBoundary } from "../risk/trading-day";
 
 /** One trade as the counters need it: open time, and close time + realized P&L once closed. */
 export interface CounterTrade {
@@ -39,6 +40,8 @@ export interface CounterInput {
   now: Date;
   /** IANA timezone of the trading day (user preference). */
   timezone?: string;
+  /** Where the trading day starts (settings.tradingDayBoundary); default local midnight. */
+  boundary?: TradingDayBoundary;
   /** Current balance (account currency). */
   balance: string;
   /** Current equity (NAV) for the high-water mark; defaults to the balance. */
@@ -57,7 +60,7 @@ function decimalSign(v: string): number {
 
 /** Derives the counters (see module doc). Pure; throws RangeError only for an unknown timezone. */
 export function deriveRiskCounters(input: CounterInput): RiskCounters {
-  const dayStart = tradingDayStart(input.now, input.timezone);
+  const dayStart = tradingDayStart(input.now, input.timezone, input.boundary);
   const start = dayStart.getTime();
   const nowMs = input.now.getTime();
   let tradesToday = 0;

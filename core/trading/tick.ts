@@ -235,12 +235,13 @@ export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<T
     account = await broker.accountSummary();
   }
 
-  const dayStart = tradingDayStart(now, timezone);
+  const dayStart = tradingDayStart(now, timezone, settings.tradingDayBoundary);
   const countersFor = async (acc: AccountSummary) =>
     deriveRiskCounters({
       trades: await store.counterTrades(dayStart),
       now,
       timezone,
+      boundary: settings.tradingDayBoundary,
       balance: acc.balance,
       equity: acc.NAV,
       highWaterMark: ctx.highWaterMark,

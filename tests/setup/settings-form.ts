@@ -6,7 +6,7 @@ type Call = <T = Record<string, unknown>>(method: string, path: string, body?: u
 
 interface ApiSettings {
   lotMode: string; fixedLot: number; maxLeveragePerTrade: number; maxDailyTrades: number; maxDrawdownPct: number; dailyLossLimitPct: number; maxTrades: number; tpRatio: number; slRatio: number; instruments: string | string[]; timeframe?: string;
-  dailyLossIncludesUnrealized: boolean; tradingHours: { enabled: boolean; start: string; end: string; days: number[] }; weekend: { mode: string; minutesBeforeClose: number };
+  dailyLossIncludesUnrealized: boolean; tradingDayBoundary?: string; tradingHours: { enabled: boolean; start: string; end: string; days: number[] }; weekend: { mode: string; minutesBeforeClose: number };
   aiSettings: { tradingStyle: string; cooldownSec: number; autoTimeframeSelection: boolean; indicators: Record<string, boolean>; scalper: Record<string, number | boolean>; news: { enabled: boolean; sensitivity: string; impactedOnly: boolean; blackout: { beforeMin: number; afterMin: number } } };
 }
 
@@ -30,6 +30,7 @@ export async function settingsFormFor(call: Call, prefs: { language: string; tim
     tpRatio: String(s.tpRatio),
     slRatio: String(s.slRatio),
     dailyLossIncludesUnrealized: s.dailyLossIncludesUnrealized ? "on" : null,
+    tradingDayBoundary: s.tradingDayBoundary ?? "local_midnight",
     "tradingHours.enabled": s.tradingHours.enabled ? "on" : null,
     "tradingHours.start": s.tradingHours.start,
     "tradingHours.end": s.tradingHours.end,

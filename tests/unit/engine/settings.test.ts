@@ -14,6 +14,7 @@ describe("settings defaults (PRODUCT.md §9)", () => {
       slRatio: 1,
       maxTrades: 3,
       dailyLossIncludesUnrealized: false,
+      tradingDayBoundary: "local_midnight",
       tradingHours: { enabled: false, start: "00:00", end: "23:59", days: [1, 2, 3, 4, 5] },
       weekend: { mode: "no_entry", minutesBeforeClose: 120 },
       instruments: "*",

@@ -18,6 +18,7 @@ function defaultForm(): FormData {
   f.set("tradingHours.end", DEFAULT_SETTINGS.tradingHours.end);
   for (const day of DEFAULT_SETTINGS.tradingHours.days) f.append("tradingHours.days", String(day));
   f.set("weekend.mode", DEFAULT_SETTINGS.weekend.mode);
+  f.set("tradingDayBoundary", DEFAULT_SETTINGS.tradingDayBoundary);
   for (const name of Object.keys(NUMBER_FIELDS)) f.set(name, String(getPath(DEFAULT_SETTINGS, name)));
   for (const name of BOOLEAN_FIELDS) if (getPath(DEFAULT_SETTINGS, name) === true) f.set(name, "on");
   f.set("preferences.language", "pt");
