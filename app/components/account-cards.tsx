@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { apiFetch, errorMessage } from "~/lib/api";
 import { toNumber } from "~/lib/format";
 import { useDisplay } from "~/lib/hooks";
+import { Converted } from "./display-amount";
 import { PlugIcon, WalletIcon } from "./icons";
 import { Badge, Banner, Button, Card, signTone, Stat } from "./ui";
 
@@ -100,9 +101,14 @@ export function BalanceCard({ account }: { account: AccountView }) {
       <p className="text-2xl font-bold tabular-nums text-white sm:text-3xl" data-testid="balance-value">
         {fmt.money(balance, currency)}
       </p>
+      <Converted amount={balance} currency={currency} className="text-sm" />
       <div className="mt-3 grid grid-cols-2 gap-2">
-        <Stat label={t("account.nav")} value={fmt.money(account.nav ?? balance, currency)} />
-        <Stat label={t("account.unrealized")} value={fmt.money(account.unrealizedPL ?? 0, currency, { signed: true })} tone={signTone(upl)} />
+        <Stat label={t("account.nav")} value={<>{fmt.money(account.nav ?? balance, currency)}<Converted amount={account.nav ?? balance} currency={currency} /></>} />
+        <Stat
+          label={t("account.unrealized")}
+          value={<>{fmt.money(account.unrealizedPL ?? 0, currency, { signed: true })}<Converted amount={account.unrealizedPL ?? 0} currency={currency} signed /></>}
+          tone={signTone(upl)}
+        />
         {account.marginUsed !== undefined && <Stat label={t("account.marginUsed")} value={fmt.money(account.marginUsed, currency)} />}
         {account.marginAvailable !== undefined && <Stat label={t("account.marginAvailable")} value={fmt.money(account.marginAvailable, currency)} />}
       </div>
@@ -133,9 +139,17 @@ export function AccountSummaryCard({ account }: { account: AccountView }) {
       <p className="text-2xl font-bold tabular-nums text-white sm:text-3xl" data-testid="balance-value">
         {fmt.money(account.balance ?? DEFAULT_BALANCE, currency)}
       </p>
+      <Converted amount={account.balance ?? DEFAULT_BALANCE} currency={currency} className="text-sm" />
       <div className="mt-3 grid grid-cols-2 gap-2">
-        <Stat label={t("account.nav")} value={fmt.money(account.nav ?? account.balance ?? DEFAULT_BALANCE, currency)} />
-        <Stat label={t("account.unrealized")} value={fmt.money(account.unrealizedPL ?? 0, currency, { signed: true })} tone={signTone(upl)} />
+        <Stat
+          label={t("account.nav")}
+          value={<>{fmt.money(account.nav ?? account.balance ?? DEFAULT_BALANCE, currency)}<Converted amount={account.nav ?? account.balance ?? DEFAULT_BALANCE} currency={currency} /></>}
+        />
+        <Stat
+          label={t("account.unrealized")}
+          value={<>{fmt.money(account.unrealizedPL ?? 0, currency, { signed: true })}<Converted amount={account.unrealizedPL ?? 0} currency={currency} signed /></>}
+          tone={signTone(upl)}
+        />
       </div>
       {(account.openTradeCount ?? 0) > 0 && (
         <p className="mt-3 text-sm text-slate-300" data-testid="open-trade-count">

@@ -11,6 +11,7 @@ import { apiFetch, errorMessage } from "~/lib/api";
 import { formatInstrument, formatLots, formatPrice, normaliseTimeframe, toNumber } from "~/lib/format";
 import { useDisplay } from "~/lib/hooks";
 import { priceTrend, tradeStats } from "~/lib/trading";
+import { Converted } from "./display-amount";
 import { Badge, Banner, Button, signTone } from "./ui";
 
 /** An open trade as GET /api/trades/account/open returns it. */
@@ -86,12 +87,15 @@ export function OpenTradeCard({ trade, currency, now, onClosed }: { trade: OpenT
             {t("trade.lots", { lots: formatLots(trade.units) })} · <span suppressHydrationWarning>{fmt.relative(trade.openTime, now)}</span>
           </p>
         </div>
-        <p
-          data-testid="open-trade-pnl"
-          className={clsx("text-right text-lg font-bold tabular-nums", upl && upl > 0 ? "text-emerald-300" : upl && upl < 0 ? "text-rose-300" : "text-slate-200")}
-        >
-          {fmt.money(trade.unrealizedPL, currency, { signed: true })}
-        </p>
+        <div className="text-right">
+          <p
+            data-testid="open-trade-pnl"
+            className={clsx("text-right text-lg font-bold tabular-nums", upl && upl > 0 ? "text-emerald-300" : upl && upl < 0 ? "text-rose-300" : "text-slate-200")}
+          >
+            {fmt.money(trade.unrealizedPL, currency, { signed: true })}
+          </p>
+          <Converted amount={trade.unrealizedPL} currency={currency} signed />
+        </div>
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
         <div>
@@ -171,6 +175,7 @@ export function TradeListHeader({ trades, currency }: { trades: ClosedTradeView[
         <p className={clsx("font-semibold tabular-nums", signTone(s.pnlTotal) === "up" ? "text-emerald-300" : signTone(s.pnlTotal) === "down" ? "text-rose-300" : "text-slate-100")}>
           {fmt.money(s.pnlTotal, currency, { signed: true })}
         </p>
+        <Converted amount={s.pnlTotal} currency={currency} signed />
       </div>
       <div className="rounded-xl bg-white/[0.03] px-3 py-2">
         <p className="text-xs text-slate-400">{t("list.winRate")}</p>
@@ -217,6 +222,7 @@ export function ClosedTradeRow({ trade, currency, now, className }: { trade: Clo
         <p className={clsx("font-semibold tabular-nums", pnl > 0 ? "text-emerald-300" : pnl < 0 ? "text-rose-300" : "text-slate-300")}>
           {fmt.money(pnl, currency, { signed: true })}
         </p>
+        <Converted amount={trade.pnl ?? 0} currency={currency} signed />
         <Badge tone={result === "WIN" ? "green" : result === "LOSS" ? "red" : "grey"} className="mt-0.5">
           {t(`trade.${result === "WIN" || result === "LOSS" ? result : "BE"}`)}
         </Badge>

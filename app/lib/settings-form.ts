@@ -20,6 +20,7 @@ import {
   type TradingStyle,
   type WeekendMode,
 } from "../../core/settings";
+import { DISPLAY_CURRENCIES } from "./display-currency";
 
 /** Languages of the interface (PRODUCT.md §3 User preferences). */
 export const LANGUAGES = ["pt", "en", "es"] as const;
@@ -39,6 +40,8 @@ export const TIMEZONES = [
 export const preferencesSchema = z.object({
   language: z.enum(LANGUAGES, zMsg("validation:language")),
   timezone: z.enum(TIMEZONES, zMsg("validation:oneOf", { name: "timezone", list: TIMEZONES.join(", ") })),
+  // Issue 22: the display currency (amounts also shown converted at the broker's rate); absent keeps the stored one.
+  currency: z.enum(DISPLAY_CURRENCIES, zMsg("admin-users:currency")).optional(),
 });
 /** Validated preferences. */
 export type PreferencesInput = z.output<typeof preferencesSchema>;

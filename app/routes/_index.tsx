@@ -28,7 +28,9 @@ import { heroView, licenceLabel, stopReasonKey, type HeroView } from "~/lib/trad
 import { publicUser } from "~/services/auth.server";
 import { botStatus } from "~/services/bot.server";
 import { heroNews } from "~/services/calendar.server";
-import { accountStatus } from "~/services/account-view.server";
+import { accountStatus, screenAccount } from "~/services/account-view.server";
+import { displayRateFor } from "~/services/display-currency.server";
+import { DisplayRateNotice } from "~/components/display-amount";
 import { translateMsg } from "~/i18n";
 import { assertSameOrigin, DomainError } from "~/services/api.server";
 import { readForm } from "~/lib/form.server";
@@ -60,12 +62,14 @@ async function preflightFor(userId: string, language: unknown): Promise<{ prefli
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireAppUser(request, context);
   // Issue 13: the account figures through the shared account cache (account-view.server.ts), not a broker call per view.
-  const [pub, broker, bot, news, settings] = await Promise.all([
+  const [pub, broker, bot, news, settings, displayRate] = await Promise.all([
     publicUser(user),
     accountStatus(user.id, user.preferences?.language),
     botStatus(user.id, user.preferences?.language),
     heroNews(user.id), // issue 11: calendar card (no broker call)
     getSettings(user.id), // issue 21: the report card of the chosen style
+    // Issue 22: the display-currency rate; the same shared screen read as accountStatus (never throws).
+    screenAccount(user.id).then((a) => displayRateFor(user, a.conn, a.read?.summary.currency)),
   ]);
   // Issue 12: the pre-flight figures, shown before ATIVAR IA (only then: paused, licensed, connected).
   const check = broker.isConnected && pub.hasValidLicense && !bot.isActive ? await preflightFor(user.id, user.preferences?.language) : { preflight: null, preflightError: null };
@@ -76,7 +80,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     auto: settings.aiSettings.autoTimeframeSelection,
     timeframe: settings.aiSettings.autoTimeframeSelection ? null : (settings.timeframe ?? regimeTimeframe(settings.aiSettings.tradingStyle)),
   };
-  return { user: pub, broker, bot, news, ...check, rearm, aiTimeframe, reportCard: reportCard(settings, settings.aiSettings.tradingStyle) };
+  return { user: pub, broker, bot, news, displayRate, ...check, rearm, aiTimeframe, reportCard: reportCard(settings, settings.aiSettings.tradingStyle) };
 }
 
 /**
@@ -429,6 +433,7 @@ export default function HeroPage() {
               <div>
                 <BalanceCard account={liveAccount(account, live.trades, live.prices)} />
                 <LiveStatus status={live.status} className="mt-1" />
+                {user.hasValidLicense && <DisplayRateNotice className="mt-2" />}
               </div>
               <ConnectedAccountCard account={account} error={brokerError} onChanged={reloadSoon} />
             </div>

@@ -1,4 +1,8 @@
-/** GET /api/account/summary → balance, NAV, currency, unrealizedPL, marginUsed… of the connected account; 402 without a valid licence (PRODUCT.md §6). */
+/**
+ * GET /api/account/summary → balance, NAV, currency, unrealizedPL, marginUsed… of the connected account; 402 without a
+ * valid licence (PRODUCT.md §6). Issue 22: `display` — the user's display currency, the broker's rate from the account
+ * currency and the amounts converted at it (2 decimals), or `unavailable` with the notice when the broker has no rate.
+ */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { cachedAccountState } from "~/services/account-cache.server";
@@ -6,6 +10,8 @@ import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
 import { brokerFailure, requireBroker } from "~/services/broker.server";
 import { requireValidLicence } from "~/services/licence.server";
+import { convertAmount } from "~/lib/display-currency";
+import { displayRateFor } from "~/services/display-currency.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {
@@ -15,6 +21,21 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const s = await cachedAccountState(`${user.id}:${conn.account_id}:summary`, () => client.getAccountSummary(conn.account_id)).catch((e: unknown) => {
       throw brokerFailure(e);
     });
+    const rate = await displayRateFor(user, conn, s.currency);
+    const converted = (v: unknown) => convertAmount(v, rate, s.currency);
+    const display = rate && {
+      currency: rate.display,
+      rate: rate.rate,
+      instruments: rate.instruments,
+      unavailable: rate.unavailable,
+      notice: rate.notice,
+      balance: converted(s.balance),
+      NAV: converted(s.NAV),
+      unrealizedPL: converted(s.unrealizedPL),
+      pl: converted(s.pl),
+      marginUsed: converted(s.marginUsed),
+      marginAvailable: converted(s.marginAvailable),
+    };
     return {
       success: true,
       accountId: s.id,
@@ -29,6 +50,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
       marginAvailable: s.marginAvailable,
       openTradeCount: s.openTradeCount,
       openPositionCount: s.openPositionCount,
+      display,
     };
   });
 

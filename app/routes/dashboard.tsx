@@ -33,6 +33,8 @@ import { accountStatus, screenAccount, screenOpenTrades } from "~/services/accou
 import { equityTrades } from "~/services/equity.server";
 import { tradeHistory } from "~/services/trades.server";
 import { brokerNow } from "~/services/broker.server";
+import { displayRateFor } from "~/services/display-currency.server";
+import { Converted, DisplayRateNotice } from "~/components/display-amount";
 import { getSettings } from "~/services/settings.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "dashboard", "meta");
@@ -50,6 +52,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // call while a bot tick or an earlier view looked at the account's transactions in the last minute.
   const [pub, account, bot, cancellation, settings] = await Promise.all([publicUser(user), screenAccount(user.id), botStatus(user.id, language), scheduledCancellation(user.id), getSettings(user.id)]);
   const { conn } = account;
+  // Issue 22: the display-currency rate (amounts also shown converted at the broker's rate; never throws).
+  const displayRateRead = displayRateFor(user, conn, account.read?.summary.currency);
   const [broker, history, closed, openRead] = await Promise.all([
     accountStatus(user.id, language, account),
     conn ? tradeHistory(user.id, 30, { conn }) : [],
@@ -72,7 +76,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const closedStats = history.map((t) => ({ pnl: t.pnl, closeTime: t.closeTime }));
   // Issue 22: the card's status line (Ativa / Pagamento Pendente / Cancelada (acesso até …) / Licença manual / Teste grátis / Inativa).
   const subscription = subscriptionState({ ...pub, ...cancellation });
-  return { user: pub, subscription, broker, bot, open, openError, closedRows, closedStats, equity, loadedAt: new Date().toISOString(),
+  return { displayRate: await displayRateRead, user: pub, subscription, broker, bot, open, openError, closedRows, closedStats, equity, loadedAt: new Date().toISOString(),
     // "Today" is the broker's day: the simulator replays history on its own clock (≈0 on real OANDA).
     marketOffsetMs: brokerNow(conn) - Date.now(),
     // Issue 22: 'P&L hoje' is the trading day of the daily limits (local midnight or 17:00 New York).
@@ -169,8 +173,14 @@ export default function DashboardPage() {
         <h2 id="overview-title" className="text-lg font-semibold text-white">
           {t("overview.title")}
         </h2>
+        {licensed && <DisplayRateNotice />}
         <div className="grid grid-cols-2 gap-2 md:grid-cols-3 lg:grid-cols-6" data-testid="stats">
-          <Stat label={t("overview.pnlTotal")} value={fmt.money(stats.pnlTotal, currency, { signed: true })} tone={signTone(stats.pnlTotal)} hint={t("overview.last30")} />
+          <Stat
+            label={t("overview.pnlTotal")}
+            value={<>{fmt.money(stats.pnlTotal, currency, { signed: true })}<Converted amount={stats.pnlTotal} currency={currency} signed /></>}
+            tone={signTone(stats.pnlTotal)}
+            hint={t("overview.last30")}
+          />
           <Stat
             label={t("overview.winRate")}
             value={<span data-testid="stat-win-rate">{fmt.percent(stats.winRate)}</span>}
@@ -197,7 +207,7 @@ export default function DashboardPage() {
           <Stat label={t("overview.trades")} value={stats.total} hint={t("overview.closed")} />
           <Stat
             label={t("overview.pnlToday")}
-            value={<span data-testid="stat-pnl-today">{fmt.money(stats.pnlToday, currency, { signed: true })}</span>}
+            value={<><span data-testid="stat-pnl-today">{fmt.money(stats.pnlToday, currency, { signed: true })}</span><Converted amount={stats.pnlToday} currency={currency} signed /></>}
             tone={signTone(stats.pnlToday)}
           />
         </div>

@@ -10,6 +10,7 @@ import { useEffect, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { HistoryFilterForm } from "~/components/history/history-filters";
 import { HistoryEmpty, HistoryRowItem, HistorySummary } from "~/components/history/history-list";
+import { OriginSplit } from "~/components/history/origin";
 import { Badge, Banner, Card, Spinner } from "~/components/ui";
 import { i18nFor } from "~/i18n";
 import { DEFAULT_TIMEZONE, filtersToSearch, hasActiveFilters, historyStats, HISTORY_WINDOW_DAYS } from "~/lib/history";
@@ -18,10 +19,14 @@ import { metaTitle } from "~/lib/hooks";
 import { requireAppUser } from "~/lib/pages.server";
 import { DomainError } from "~/services/errors.server";
 import { publicUser } from "~/services/auth.server";
+import { getConnection } from "~/services/broker.server";
+import { displayRateFor } from "~/services/display-currency.server";
+import { DisplayRateNotice } from "~/components/display-amount";
+import type { DisplayRate } from "~/lib/display-currency";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "history", "metaTitle");
 
-type LoaderData = HistoryData & { licensed: boolean; loadError: string | null };
+type LoaderData = HistoryData & { licensed: boolean; loadError: string | null; displayRate?: DisplayRate | null };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAppUser(request);
@@ -40,7 +45,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     );
   }
   if (!pub.hasValidLicense) return data<LoaderData>({ ...history, total: 0, rows: [], licensed: false, loadError: null });
-  return data<LoaderData>({ ...history, licensed: true, loadError: null }, { status: history.filterError ? 400 : 200 });
+  // Issue 22: the P&L also in the display currency at the broker's rate (never throws).
+  const displayRate = history.connected ? await displayRateFor(user, await getConnection(user.id), history.currency) : null;
+  return data<LoaderData>({ ...history, licensed: true, loadError: null, displayRate }, { status: history.filterError ? 400 : 200 });
 }
 
 const ACTION_LINK =
@@ -115,7 +122,9 @@ export default function HistoryPage() {
         </Card>
       )}
 
+      {d.licensed && !d.loadError && d.total > 0 && <DisplayRateNotice />}
       {d.licensed && !d.loadError && d.total > 0 && <HistorySummary stats={stats} currency={d.currency} />}
+      {d.licensed && !d.loadError && d.total > 0 && <OriginSplit rows={d.rows} currency={d.currency} />}
 
       <section aria-labelledby="history-list-title" className="space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-2">

@@ -15,7 +15,9 @@ import { formatMsg, type Msg } from "../../core/i18n/message";
 import { EXPLAINED_INDICATORS } from "../../core/trading/explain";
 import type { DecisionExplanation } from "../../core/trading/explain";
 import { CandleChart, type PriceLevel, type TradeMarker } from "~/components/charts/candle-chart";
+import { PlannedFilledPips } from "~/components/planned-filled-pips";
 import { Badge, Banner, Card, signTone, Stat } from "~/components/ui";
+import { ManualBadge } from "~/components/history/origin";
 import { formatInstrument, formatPrice, normaliseTimeframe, pricePrecision, toNumber } from "~/lib/format";
 import { metaTitle, useDisplay } from "~/lib/hooks";
 import { requireAppUser } from "~/lib/pages.server";
@@ -128,6 +130,7 @@ function TradeDetailBody({ trade, decision, candles, currency, back }: { trade: 
             {t(`result.${trade.result}`)}
           </Badge>
         )}
+        <ManualBadge origin={trade.origin} />
       </div>
 
       <section className="grid grid-cols-2 gap-2 md:grid-cols-4" data-testid="trade-figures">
@@ -215,8 +218,8 @@ function WhyCard({ decision, trade }: { decision: DecisionExplanation | null; tr
         {row(t("why.regime"), regime, "why-regime")}
         {decision.regime.reason && row(t("why.regimeReason"), text(decision.regime.reason), "why-regime-reason")}
         {row(t("why.confidence"), decision.confidence === null ? "—" : fmt.percent(decision.confidence * 100, 0), "why-confidence")}
-        {row(t("why.stopDistance"), decision.stopPips ? t("why.pipsValue", { pips: fmt.number(Number(decision.stopPips), 1) }) : "—", "why-stop-pips")}
-        {row(t("why.targetDistance"), decision.targetPips ? t("why.pipsValue", { pips: fmt.number(Number(decision.targetPips), 1) }) : "—", "why-target-pips")}
+        {row(t("why.stopDistance"), <PlannedFilledPips planned={decision.stopPips} filled={trade.filledStopPips} testId="why-stop" />, "why-stop")}
+        {row(t("why.targetDistance"), <PlannedFilledPips planned={decision.targetPips} filled={trade.filledTargetPips} testId="why-target" />, "why-target")}
         {row(
           t("why.risk"),
           <span className="inline-flex flex-wrap items-center justify-end gap-2">

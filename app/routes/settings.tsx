@@ -54,6 +54,7 @@ import { getSettings, saveSettingsAndPreferences } from "~/services/settings.ser
 import { ReportCard } from "~/components/research/report-card";
 import { reportCards } from "~/services/research/edge-table.server";
 import { readForm } from "~/lib/form.server";
+import { DISPLAY_CURRENCIES, toDisplayCurrency } from "~/lib/display-currency";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "settings", "meta");
 
@@ -81,7 +82,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // Issue 21: each pair's edge verdict in the chosen style and the user's "Operar mesmo assim" switches.
     edge: edgePairs(settings),
     loadError,
-    preferences: { language: prefs.language, timezone: prefs.timezone },
+    preferences: { language: prefs.language, timezone: prefs.timezone, currency: toDisplayCurrency(prefs.currency) },
     pushTopics,
     licence: { status: pub.licenseStatus, planName: pub.license?.planName ?? pub.plan?.name ?? null, endDate: pub.license?.endDate ?? null, key: pub.license?.key ?? null },
     broker: { isConnected: !!conn, accountId: conn?.account_id ?? null, accountName: conn ? conn.account_alias || `Conta ${conn.account_id}` : null, environment: conn?.environment ?? null },
@@ -428,6 +429,15 @@ export default function SettingsPage() {
               defaultValue={TIMEZONES.includes(d.preferences.timezone as (typeof TIMEZONES)[number]) ? d.preferences.timezone : TIMEZONES[0]}
               options={TIMEZONES.map((z) => ({ value: z, label: z.replace(/_/g, " ") }))}
               error={err("preferences.timezone")}
+            />
+            {/* Issue 22: the display currency (amounts also shown converted at the broker's rate). */}
+            <SelectField
+              name="preferences.currency"
+              label={t("display-currency:field.label")}
+              defaultValue={d.preferences.currency}
+              options={DISPLAY_CURRENCIES.map((c) => ({ value: c, label: t(`display-currency:field.option.${c}`) }))}
+              hint={t("display-currency:field.hint")}
+              error={err("preferences.currency")}
             />
           </div>
         </Card>

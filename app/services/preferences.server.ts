@@ -1,7 +1,7 @@
 /**
- * The user's interface preferences (PRODUCT.md §3 User preferences): language (pt|en|es) and
- * timezone, stored in users.preferences (jsonb, merged so currency is kept). Read and written only
- * through the owner's user id.
+ * The user's interface preferences (PRODUCT.md §3 User preferences): language (pt|en|es), timezone
+ * and display currency (BRL|USD|EUR, issue 22), stored in users.preferences (jsonb, merged so other
+ * keys are kept). Read and written only through the owner's user id.
  */
 import type postgres from "postgres";
 import { msg } from "../../core/i18n/message";
@@ -25,8 +25,8 @@ export async function getPreferences(userId: string): Promise<Preferences> {
 }
 
 /**
- * Saves language and/or timezone (other keys untouched).
- * @throws ValidationError with a translatable message on an unknown language or timezone.
+ * Saves language, timezone and/or display currency (other keys untouched).
+ * @throws ValidationError with a translatable message on an unknown language, timezone or currency.
  */
 export async function savePreferences(userId: string, input: unknown): Promise<Preferences> {
   await writePreferences(db(), userId, input);
@@ -47,6 +47,7 @@ export async function writePreferences(sql: postgres.ISql, userId: string, input
   const patch: Partial<PreferencesInput> = {};
   if (parsed.data.language) patch.language = parsed.data.language;
   if (parsed.data.timezone) patch.timezone = parsed.data.timezone;
+  if (parsed.data.currency) patch.currency = parsed.data.currency;
   if (Object.keys(patch).length)
     await sql`update users set preferences = coalesce(preferences, '{}'::jsonb) || ${sql.json(patch)} where id = ${userId}`;
 }

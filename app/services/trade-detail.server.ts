@@ -14,6 +14,11 @@
  * positionRisk) with the trade's fill price and units, the decision's stop loss (the one placed at entry;
  * a trailing stop moves the trade's own later) and the balance and rate the decision stored when it sized
  * the trade. Trades whose decision predates that (or has no row) show null: the page says "—".
+ *
+ * Filled distances (issue 22): beside the decision's planned stop/target distances (planned entry → planned
+ * SL/TP), the trade carries the filled ones: |fill price − stop loss / take profit set on the trade| in pips,
+ * from the trade's own SL/TP orders as our books hold them (reconcile.server.ts keeps `trades.stop_loss` /
+ * `take_profit` at the trade's latest orders). A slipped fill makes them differ.
  */
 import { Decimal } from "../../core/decimal";
 import { isMsg, msg, type Msg } from "../../core/i18n/message";
@@ -49,6 +54,10 @@ export interface TradeDetailView {
   exitPrice: string | null;
   stopLoss: string | null;
   takeProfit: string | null;
+  /** Distance in pips (one decimal) from the fill price to the stop loss set on the trade; null without one (issue 22). */
+  filledStopPips: string | null;
+  /** Distance in pips (one decimal) from the fill price to the take profit set on the trade; null without one (issue 22). */
+  filledTargetPips: string | null;
   /** Signed pips in the trade's favour (exit − entry for a buy), one decimal; null while open. */
   pips: string | null;
   realizedPL: string | null;
@@ -62,6 +71,8 @@ export interface TradeDetailView {
   aiConfidence: number | null;
   aiReason: Msg | string | null;
   tradingStyle: string | null;
+  /** Who opened it (issue 22, migration 0022): the AI, or the user ('manual'). */
+  origin: "ai" | "manual";
   decisionId: string | null;
   /** Risk at entry (see the module doc); every figure null when the balance at entry is not stored. */
   riskAtEntry: RiskAtEntry;
@@ -114,10 +125,13 @@ function view(r: TradeRow): TradeDetailView {
     side: r.side,
     units: new Decimal(r.units).abs().toString(),
     lots: new Decimal(r.units).abs().div(100_000).toDecimalPlaces(2).toFixed(2),
+    origin: r.origin ?? "ai",
     entryPrice: r.open_price,
     exitPrice: r.close_price,
     stopLoss: r.stop_loss,
     takeProfit: r.take_profit,
+    filledStopPips: pipsBetween(r.instrument, r.open_price, r.stop_loss),
+    filledTargetPips: pipsBetween(r.instrument, r.open_price, r.take_profit),
     pips: signedPips(r),
     realizedPL: r.realized_pl,
     financing: r.financing,

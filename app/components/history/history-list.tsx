@@ -13,7 +13,9 @@ import { useTranslation } from "react-i18next";
 import { formatDateTime, formatInstrument, formatLots, formatPrice, normaliseTimeframe, toNumber } from "~/lib/format";
 import type { HistoryStats, HistoryTrade } from "~/lib/history";
 import { useDisplay } from "~/lib/hooks";
+import { Converted } from "../display-amount";
 import { Badge, signTone, Stat, type Tone } from "../ui";
+import { ManualBadge } from "./origin";
 
 const RESULT_TONE: Record<string, Tone> = { WIN: "green", LOSS: "red", BE: "grey" };
 
@@ -23,7 +25,11 @@ export function HistorySummary({ stats, currency }: { stats: HistoryStats; curre
   const fmt = useDisplay();
   return (
     <div className="hidden grid-cols-4 gap-3 lg:grid" data-testid="history-stats">
-      <Stat label={t("stats.pnlTotal")} value={fmt.money(stats.pnlTotal, currency, { signed: true })} tone={signTone(stats.pnlTotal)} />
+      <Stat
+        label={t("stats.pnlTotal")}
+        value={<>{fmt.money(stats.pnlTotal, currency, { signed: true })}<Converted amount={stats.pnlTotal} currency={currency} signed /></>}
+        tone={signTone(stats.pnlTotal)}
+      />
       <Stat label={t("stats.winRate")} value={fmt.percent(stats.winRate)} hint={t("stats.winRateHint", { wins: stats.wins, total: stats.total })} />
       <Stat
         label={t("stats.profitFactor")}
@@ -62,15 +68,19 @@ export function HistoryRowItem({ trade, currency, timezone }: { trade: HistoryTr
           <Badge tone={RESULT_TONE[result] ?? "grey"} data-testid="row-result">
             {result}
           </Badge>
+          <ManualBadge origin={trade.origin} />
           {trade.aiTimeframe && (
             <span className="rounded-md bg-sky-500/15 px-1.5 py-0.5 text-xs font-semibold text-sky-300">
               {t("cols.ai")} {normaliseTimeframe(trade.aiTimeframe)}
             </span>
           )}
         </div>
-        <p className={clsx("text-lg font-bold tabular-nums", pnl > 0 ? "text-emerald-300" : pnl < 0 ? "text-rose-300" : "text-slate-200")} data-testid="row-pnl">
-          {fmt.money(trade.pnl, currency, { signed: true })}
-        </p>
+        <div className="text-right">
+          <p className={clsx("text-lg font-bold tabular-nums", pnl > 0 ? "text-emerald-300" : pnl < 0 ? "text-rose-300" : "text-slate-200")} data-testid="row-pnl">
+            {fmt.money(trade.pnl, currency, { signed: true })}
+          </p>
+          <Converted amount={trade.pnl} currency={currency} signed />
+        </div>
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-3 lg:grid-cols-5">
         <div>
