@@ -41,6 +41,8 @@ export interface StoredAccountState {
    * 0019, ADR 0027): a read sets it, a tick that synced and found nothing moves it.
    */
   synced_at: Date | null;
+  /** The broker-rule check (migration 0023, broker-rules.server.ts rulesFor reads it), as stored. */
+  account_rules?: unknown;
 }
 
 /** SQL expression (in a statement naming the user's id `u.id`) giving the user's row as jsonb, for `parseAccountState`. */
@@ -61,6 +63,7 @@ export function parseAccountState(json: unknown): StoredAccountState | undefined
     instruments: (r.instruments as BrokerInstrument[] | null) ?? null,
     instruments_read_at: date(r.instruments_read_at),
     synced_at: date(r.synced_at),
+    account_rules: r.account_rules ?? null,
   };
 }
 

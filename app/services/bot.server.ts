@@ -70,6 +70,7 @@ import { completeCandleSets, seriesKey } from "./market-data.server";
 import { notify } from "./notifications.server";
 import { enqueueTick } from "./queue.server";
 import { reconcile } from "./reconcile.server";
+import { recheckAfterSync, storedSkips } from "./broker-rules.server";
 import { newsCalendarFor } from "./calendar.server";
 import { settingsFromRow } from "./settings.server";
 import { StatementBatcher } from "./sql-batch.server";
@@ -786,12 +787,19 @@ async function tradeOnce(
     settings,
     timezone: resolveTimezone(licence.timezone),
     licenceValid: licence.valid,
+    // Pairs the account's rules skip (issue 22: the broker's minimum size above the risk's units).
+    minimumSizeSkips: storedSkips(context.stored?.account_rules, conn),
     highWaterMark: bot?.peak_balance ?? null,
     runStartedAt,
   });
   seen.nav = report.nav;
   seen.at = report.now;
   if (books.syncedAt) seen.syncedAt = books.syncedAt;
+  if (books.syncedAt) {
+    // The broker-rule check follows the sync window (issue 22): a tick that synced checks the account's rules again.
+    const read = context.stored?.summary && context.stored.account_id === conn.account_id && context.stored.environment === conn.environment ? context.stored.summary : undefined;
+    await recheckAfterSync(userId, conn, client, { settings, ...(read ? { summary: { currency: read.currency, hedgingEnabled: read.hedgingEnabled, balance: report.balance } } : {}) });
+  }
   logger().debug({ userId, nav: report.nav, balance: report.balance, accountSource: account.lastSource(), deferred: books.deferred === true, synced: books.syncedAt !== undefined }, "tick account");
   if (report.manageOnly) {
     const m = report.manageOnly;

@@ -71,6 +71,8 @@ export interface AccountState {
   orders: OrderState[];
   /** Realized P&L per instrument and side, in account currency. */
   positionPL: Record<string, { long: string; short: string }>;
+  /** The account's minimum order size per instrument (units; control API `POST /sim/accounts/{id}/instruments`), else "1". */
+  minimumTradeSize?: Record<string, string>;
 }
 
 export interface UserState {

@@ -10,6 +10,9 @@
  *   `advanceSeconds` ≤ `MAX_ADVANCE_SECONDS` (31 days) and `speed` ≤ `MAX_SPEED` per call, else 400;
  *   the jump is walked one simulated day at a time, yielding to the event loop between days, and
  *   concurrent clock calls run one after the other.
+ * - `POST /sim/accounts/{id}/instruments {minimumTradeSize: {EUR_USD: "100000", …}}` → `{id, minimumTradeSize}`:
+ *   the account's minimum order size per instrument as GET A/instruments reports it (default "1"; issue 22
+ *   broker-rule check); 404 for an unknown account.
  * - `POST /sim/faults`, `GET /sim/faults`, `DELETE /sim/faults[/{id}]`: broker fault injection on the
  *   OANDA paths (5xx, 429 with Retry-After, timeouts, dropped connections, stalled streams, revoked
  *   token, malformed 2xx body), scoped to a token/account/path; see faults.ts.
@@ -36,6 +39,10 @@ const UserBody = z.object({
     currency: z.string(),
     balance: z.union([z.string(), z.number()]).transform(String),
   })).optional(),
+});
+
+const InstrumentsBody = z.object({
+  minimumTradeSize: z.record(z.string().regex(/^[A-Z]{3}_[A-Z]{3}$/), z.string().regex(/^\d+(\.\d+)?$/)),
 });
 
 const ClockBody = z.object({
@@ -137,6 +144,14 @@ export function controlRouter(sim: Simulator, faults?: FaultRegistry): Router {
         return { id, currency: a.currency, balance: a.balance };
       }),
     });
+  }).all(methodNotAllowed);
+  r.route("/accounts/:id/instruments").post((req, res) => {
+    const body = parse(InstrumentsBody, req.body);
+    const a = sim.account(String(req.params.id));
+    if (!a) throw new SimHttpError(404, { errorMessage: "The Account specified does not exist." });
+    a.minimumTradeSize = { ...a.minimumTradeSize, ...body.minimumTradeSize };
+    sim.save();
+    sendJson(req, res, 200, { id: a.id, minimumTradeSize: a.minimumTradeSize });
   }).all(methodNotAllowed);
   // Clock changes run one at a time (a jump yields between days).
   let clockQueue: Promise<unknown> = Promise.resolve();

@@ -73,7 +73,7 @@ export function v3Router(sim: Simulator, env: Environment, streams: StreamRegist
   route("/accounts/:accountID/instruments", {
     get: withAccount((req, res, a) => {
       const list = instrumentsParam(sim, req, false) ?? sim.market.instruments;
-      sendJson(req, res, 200, { instruments: list.map(instrumentJSON), lastTransactionID: lastTx(a) });
+      sendJson(req, res, 200, { instruments: list.map((n) => instrumentJSON(n, a.minimumTradeSize?.[n])), lastTransactionID: lastTx(a) });
     }),
   });
   route("/accounts/:accountID/pricing", {
