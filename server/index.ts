@@ -26,6 +26,7 @@ import postgres from "postgres";
 import { CLIENT_IP_HEADER } from "../app/services/client-ip.server";
 import { ConfigError, parseConfig, withRuntime, type Config, type RuntimeValues } from "../app/services/config.server";
 import { runMigrations } from "../db/migrate";
+import { mergeOperatorIdentity, operatorBootError, storedOperator } from "../app/services/operator-boot";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./embedded-db";
 import { readEnvironment } from "./env";
 import { limitRequestBodies } from "./body-limit";
@@ -144,6 +145,13 @@ async function main() {
     const applied = await runMigrations(migrator, path.join(root, "db", "migrations"));
     if (applied.length) log(`Migrações aplicadas: ${applied.join(", ")}`);
     if (cfg.NODE_ENV !== "production" && !cfg.STRIPE_SECRET_KEY) stripeKeyStored = await adminStripeKeyStored(migrator);
+    if (cfg.NODE_ENV === "production") {
+      const refused = operatorBootError(mergeOperatorIdentity(await storedOperator(migrator), cfg));
+      if (refused) {
+        console.error(refused);
+        process.exit(1);
+      }
+    }
   } finally {
     await migrator.end();
   }

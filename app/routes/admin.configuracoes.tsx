@@ -1,7 +1,8 @@
 /**
  * /admin/configuracoes — system settings (PRODUCT.md §2 Admin panel "Settings", §3 System settings,
  * §5 "Admin settings", §8 Admin messages; issue 10): payment provider (Stripe) keys, SMTP (Brevo)
- * login/key/from/sender (and host/port), super-admin e-mails, web-push (VAPID) keys. Secrets are
+ * login/key/from/sender (and host/port), super-admin e-mails, web-push (VAPID) keys, the operator's
+ * identity on the legal pages (issue 22 item 10). Secrets are
  * write-only: the stored one is shown masked, its input is empty ('preencha para trocar') and only a
  * filled input replaces it. 'Testar Stripe' and 'Testar SMTP' run the real checks with what is typed
  * (else what is stored) and show 'Stripe OK'/'SMTP OK' or the failure. One no-JS form, three submit
@@ -19,6 +20,7 @@ import { readForm } from "~/lib/form.server";
 import { requireAdminPage } from "~/services/admin/access.server";
 import { getSettingsView, saveSystemSettings, SECRET_FIELDS, testSmtp, testStripe, type SecretField } from "~/services/admin/settings.server";
 import { DomainError, httpStatusOf } from "~/services/errors.server";
+import { OPERATOR_FIELDS } from "~/lib/operator-fields";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "admin-config", "settings.meta");
 
@@ -44,7 +46,7 @@ interface ActionResult {
 }
 
 /** The text fields of the form, sent as they are (secrets: only when filled, see the service). */
-const TEXT_FIELDS = ["brevoSmtpLogin", "brevoFromEmail", "brevoSenderName", "brevoSmtpHost", "brevoSmtpPort", "superAdminEmails", "vapidPublicKey", "vapidSubject"] as const;
+const TEXT_FIELDS = ["brevoSmtpLogin", "brevoFromEmail", "brevoSenderName", "brevoSmtpHost", "brevoSmtpPort", "superAdminEmails", "vapidPublicKey", "vapidSubject", ...OPERATOR_FIELDS.map((f) => f.field)] as const;
 
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requireAdminPage(request);
@@ -191,6 +193,28 @@ export default function AdminSettings() {
             <Field id="vapidPublicKey" name="vapidPublicKey" label={t("settings.vapid.publicKey")} defaultValue={v.vapidPublicKey} autoComplete="off" error={errorOf("vapidPublicKey")} />
             <SecretInput id="vapidPrivateKey" label={t("settings.vapid.privateKey")} current={v.vapidPrivateKey} error={errorOf("vapidPrivateKey")} />
             <Field id="vapidSubject" name="vapidSubject" label={t("settings.vapid.subject")} defaultValue={v.vapidSubject} placeholder="mailto:suporte@empresa.com" error={errorOf("vapidSubject")} />
+          </div>
+        </Card>
+
+        <Card
+          title={t("settings.operator.title")}
+          action={<StatusBadge ok={view.meta.operatorComplete} label={view.meta.operatorComplete ? t("settings.operator.complete") : t("settings.operator.incomplete")} />}
+        >
+          <p className="mb-3 text-xs text-slate-400">{t("settings.operator.hint")}</p>
+          {Object.values(env.operator).some(Boolean) && <EnvNote>{t("settings.operator.env")}</EnvNote>}
+          <div className="grid gap-4 md:grid-cols-2" data-testid="operator-identity">
+            {OPERATOR_FIELDS.map((f) => (
+              <Field
+                key={f.field}
+                id={f.field}
+                name={f.field}
+                type={f.field.endsWith("Email") ? "email" : "text"}
+                label={t(`settings.operator.${f.stored}`)}
+                defaultValue={v[f.field]}
+                placeholder={env.operator[f.field] ? f.env : undefined}
+                error={errorOf(f.field)}
+              />
+            ))}
           </div>
         </Card>
 

@@ -15,7 +15,7 @@ import { operatorIdentity } from "~/services/operator.server";
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "legal", "privacy.metaTitle");
 
 /** The operator's identity for the page. */
-export const loader = () => ({ operator: operatorIdentity() });
+export const loader = async () => ({ operator: await operatorIdentity() });
 
 /** The privacy page. */
 export default function PrivacyPage() {

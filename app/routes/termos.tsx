@@ -15,7 +15,7 @@ import { TERMS_VERSION } from "~/services/validation";
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "legal", "terms.metaTitle");
 
 /** The operator's identity for the page footer. */
-export const loader = () => ({ operator: operatorIdentity() });
+export const loader = async () => ({ operator: await operatorIdentity() });
 
 /** The terms page. */
 export default function TermsPage() {

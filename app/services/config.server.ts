@@ -206,7 +206,7 @@ const schema = z.object({
 /** The environment as given, validated (before anything is derived from it). */
 export type EnvConfig = z.infer<typeof schema>;
 
-/** The operator's identity variables (issue 22 item 10), required when NODE_ENV=production. */
+/** The operator's identity variables (issue 22 item 10); in production each must be set here or stored by an admin (server/index.ts checks at boot). */
 export const OPERATOR_VARS = ["OPERATOR_COMPANY", "OPERATOR_CNPJ", "OPERATOR_ADDRESS", "OPERATOR_DPO_NAME", "OPERATOR_DPO_EMAIL", "SUPPORT_EMAIL"] as const;
 
 export type Config = Readonly<
@@ -274,12 +274,8 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>, s
       throw new ConfigError(
         "Configuração inválida:\n  OANDA_MODE: defina OANDA_MODE=oanda quando NODE_ENV=production (o simulador OANDA embutido é só para desenvolvimento, testes e demonstração)",
       );
-    // The legal pages name the operator: production never serves the "a definir" placeholders.
-    const missing = OPERATOR_VARS.filter((name) => !c[name]);
-    if (missing.length)
-      throw new ConfigError(
-        `Configuração inválida:\n  ${missing.join(", ")}: obrigatórios quando NODE_ENV=production (a identidade do operador nos Termos e na Política de Privacidade; sem eles as páginas mostrariam "a definir")`,
-      );
+    // The operator's identity (legal pages) may also be stored by an admin: checked at boot, after the
+    // migrations, by server/index.ts (operatorBootError in app/services/operator.server.ts).
   }
   return derive(Object.freeze(c), simBaseUrl === undefined ? {} : { simBaseUrl });
 }

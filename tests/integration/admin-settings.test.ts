@@ -125,7 +125,26 @@ describe("admin settings API: who may call it", () => {
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
     expect(Object.keys(r.body.values).sort()).toEqual(
-      ["brevoFromEmail", "brevoSenderName", "brevoSmtpHost", "brevoSmtpKey", "brevoSmtpLogin", "brevoSmtpPort", "stripeSecret", "stripeWebhookSecret", "superAdminEmails", "vapidPrivateKey", "vapidPublicKey", "vapidSubject"].sort(),
+      [
+        "brevoFromEmail",
+        "brevoSenderName",
+        "brevoSmtpHost",
+        "brevoSmtpKey",
+        "brevoSmtpLogin",
+        "brevoSmtpPort",
+        "stripeSecret",
+        "stripeWebhookSecret",
+        "superAdminEmails",
+        "vapidPrivateKey",
+        "vapidPublicKey",
+        "vapidSubject",
+        "operatorCompany",
+        "operatorCnpj",
+        "operatorAddress",
+        "operatorDpoName",
+        "operatorDpoEmail",
+        "supportEmail",
+      ].sort(),
     );
     expect(r.body.values).toMatchObject({ stripeSecret: "", stripeWebhookSecret: "", brevoSmtpKey: "", vapidPrivateKey: "", superAdminEmails: [] });
     expect(r.body.meta).toMatchObject({ stripeConfigured: false, stripeWebhookConfigured: false, brevoConfigured: false, stripeSource: "simulator" });
@@ -354,6 +373,65 @@ describe("admin pages: /admin/configuracoes and /admin/auditoria", () => {
     expect(entries(second.text)).toBe(total - 50);
     expect(second.text).toContain("Primeira página");
   });
+});
+
+describe("operator identity (issue 22 item 10): admin settings, with the environment above them", () => {
+  const IDENTITY = {
+    operatorCompany: "Forex IA Tecnologia Ltda.",
+    operatorCnpj: "12.345.678/0001-90",
+    operatorAddress: "Av. Paulista, 1000, São Paulo - SP",
+    operatorDpoName: "Maria Encarregada",
+    operatorDpoEmail: "dpo@forexia.com.br",
+    supportEmail: "suporte@forexia.com.br",
+  };
+
+  it("a bad CNPJ or e-mail is refused in Portuguese and nothing is stored", async () => {
+    for (const [field, value, text] of [
+      ["operatorCnpj", "123", "CNPJ inválido: 14 dígitos (00.000.000/0000-00)."],
+      ["operatorDpoEmail", "não-é-email", "E-mail do encarregado inválido."],
+      ["supportEmail", "x@", "E-mail de suporte inválido."],
+    ] as const) {
+      const r = await admin()<{ message: string }>("PUT", "/api/admin/settings", { ...IDENTITY, [field]: value });
+      expect(r.status, field).toBe(400);
+      expect(r.body.message).toBe(text);
+    }
+    expect((await db.sql`select count(*)::int as n from system_settings where key = 'operator'`)[0]!.n).toBe(0);
+    const page = await (await fetch(`${app.url}/termos`, { headers: { accept: "text/html" } })).text();
+    expect(page).toContain("[RAZÃO SOCIAL — a definir]");
+  });
+
+  it("saved by an admin (page form, no JS), the legal pages print it instead of the placeholders; the meta says complete", async () => {
+    const saved = await postPage("/admin/configuracoes", { intent: "save", ...IDENTITY });
+    expect(saved.status).toBe(200);
+    expect(saved.text).toContain("Configurações salvas.");
+    for (const path of ["/termos", "/privacidade"]) {
+      const page = await (await fetch(app.url + path, { headers: { accept: "text/html" } })).text();
+      expect(page, path).toContain("Forex IA Tecnologia Ltda.");
+      expect(page, path).toContain("12.345.678/0001-90");
+      expect(page, path).not.toContain("a definir");
+    }
+    const r = await admin()<{ values: Record<string, string>; meta: { operatorComplete: boolean; env: { operator: Record<string, boolean> } } }>("GET", "/api/admin/settings");
+    expect(r.body.values).toMatchObject(IDENTITY);
+    expect(r.body.meta.operatorComplete).toBe(true);
+    expect(Object.values(r.body.meta.env.operator)).toEqual([false, false, false, false, false, false]);
+    const audit = await db.sql<{ action: string }[]>`select action from admin_audit_log order by created_at desc limit 1`;
+    expect(audit[0]!.action).toBe("settings.update");
+  });
+
+  it("production boots on the stored identity alone, refuses without it, and the environment wins over the stored value", async () => {
+    const prod = { NODE_ENV: "production", OANDA_MODE: "oanda", WORKERS: "off", SESSION_SECRET: "s".repeat(32), ENCRYPTION_KEY: "a".repeat(64), DATABASE_URL: db.url };
+    const app2 = await startAppServer({ ...prod, OPERATOR_COMPANY: "Empresa do Ambiente S.A." });
+    try {
+      const terms = await (await fetch(`${app2.url}/termos`, { headers: { accept: "text/html" } })).text();
+      expect(terms).toContain("Empresa do Ambiente S.A.");
+      expect(terms).toContain("suporte@forexia.com.br");
+      expect(terms).not.toContain("Forex IA Tecnologia Ltda.");
+    } finally {
+      await app2.stop();
+    }
+    await db.sql`delete from system_settings where key = 'operator'`;
+    await expect(startAppServer(prod)).rejects.toThrow(/OPERATOR_COMPANY, OPERATOR_CNPJ, OPERATOR_ADDRESS, OPERATOR_DPO_NAME, OPERATOR_DPO_EMAIL, SUPPORT_EMAIL: obrigatórios quando NODE_ENV=production/);
+  }, 90_000);
 });
 
 describe("fuzz: generated bodies never break the settings API", () => {

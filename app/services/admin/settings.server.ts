@@ -6,7 +6,9 @@
  * - 'stripe' {secretKey, webhookSecret} — both encrypted (app/services/stripe.server.ts);
  * - 'smtp' {host, port, login, key, fromEmail, senderName} — key encrypted (app/services/email.server.ts);
  * - 'vapid' {publicKey, privateKey, subject} — private key encrypted (web push, issue 11);
- * - 'admins' {superAdminEmails: string[]}.
+ * - 'admins' {superAdminEmails: string[]};
+ * - 'operator' {company, cnpj, address, dpoName, dpoEmail, supportEmail} — the operator's public identity on the
+ *   legal pages (issue 22 item 10; app/services/operator.server.ts merges it under the OPERATOR_* variables).
  * Secrets are write-only: stored with `encryptSecret` (ENCRYPTION_KEY), shown only masked
  * (`maskSecret`), replaced only when a non-empty value is sent (empty or absent keeps the stored
  * one; `clearSecrets` removes one). Environment variables override stored values (STRIPE_*,
@@ -26,6 +28,7 @@ import { msg } from "../../../core/i18n/message";
 import { issueMsg, zMsg } from "../../../core/i18n/zod-message";
 import { config } from "../config.server";
 import { decryptSecret, encryptSecret, maskSecret } from "../crypto.server";
+import { OPERATOR_FIELDS, type OperatorField, type StoredOperator } from "../operator-boot";
 import { db } from "../db.server";
 import { resolveTransport, type StoredSmtp } from "../email.server";
 import { UpstreamError, ValidationError } from "../errors.server";
@@ -71,6 +74,13 @@ export interface SettingsView {
     stripeWebhookSecret: string;
     brevoSmtpKey: string;
     vapidPrivateKey: string;
+    /** The operator identity as stored here ('' when not stored; the environment may still set it). */
+    operatorCompany: string;
+    operatorCnpj: string;
+    operatorAddress: string;
+    operatorDpoName: string;
+    operatorDpoEmail: string;
+    supportEmail: string;
   };
   meta: {
     /** A Stripe secret key is set (environment or stored). */
@@ -91,7 +101,11 @@ export interface SettingsView {
       vapidPublicKey: boolean;
       vapidPrivateKey: boolean;
       vapidSubject: boolean;
+      /** Operator identity fields set by their environment variable (which overrides the stored value). */
+      operator: Record<OperatorField, boolean>;
     };
+    /** Every operator identity field is set (environment or stored): the legal pages print no placeholder. */
+    operatorComplete: boolean;
   };
 }
 
@@ -100,17 +114,18 @@ interface StoredAll {
   smtp: StoredSmtp;
   vapid: StoredVapid;
   admins: StoredAdmins;
+  operator: StoredOperator;
 }
 
-const KEYS = ["stripe", "smtp", "vapid", "admins"] as const;
+const KEYS = ["stripe", "smtp", "vapid", "admins", "operator"] as const;
 
 /** The stored rows (locked `for update` inside a transaction when `lock`). */
 async function readStored(sql: postgres.ISql, lock = false): Promise<StoredAll> {
   const rows = lock
-    ? await sql<{ key: string; value: Record<string, unknown> }[]>`select key, value from system_settings where key in ('stripe', 'smtp', 'vapid', 'admins') for update`
-    : await sql<{ key: string; value: Record<string, unknown> }[]>`select key, value from system_settings where key in ('stripe', 'smtp', 'vapid', 'admins')`;
+    ? await sql<{ key: string; value: Record<string, unknown> }[]>`select key, value from system_settings where key in ${sql(KEYS)} for update`
+    : await sql<{ key: string; value: Record<string, unknown> }[]>`select key, value from system_settings where key in ${sql(KEYS)}`;
   const by = Object.fromEntries(rows.map((r) => [r.key, r.value ?? {}]));
-  return { stripe: by.stripe ?? {}, smtp: by.smtp ?? {}, vapid: by.vapid ?? {}, admins: by.admins ?? {} } as StoredAll;
+  return { stripe: by.stripe ?? {}, smtp: by.smtp ?? {}, vapid: by.vapid ?? {}, admins: by.admins ?? {}, operator: by.operator ?? {} } as StoredAll;
 }
 
 /** A stored secret, masked; '' when absent; '••••' when it cannot be decrypted (ENCRYPTION_KEY changed). */
@@ -141,6 +156,7 @@ async function viewOf(s: StoredAll): Promise<SettingsView> {
       stripeWebhookSecret: masked(s.stripe.webhookSecret),
       brevoSmtpKey: masked(s.smtp.key),
       vapidPrivateKey: masked(s.vapid.privateKey),
+      ...(Object.fromEntries(OPERATOR_FIELDS.map((f) => [f.field, s.operator[f.stored] ?? ""])) as Record<OperatorField, string>),
     },
     meta: {
       stripeConfigured: !!cfg.STRIPE_SECRET_KEY || !!s.stripe.secretKey,
@@ -157,7 +173,9 @@ async function viewOf(s: StoredAll): Promise<SettingsView> {
         vapidPublicKey: !!cfg.VAPID_PUBLIC_KEY,
         vapidPrivateKey: !!cfg.VAPID_PRIVATE_KEY,
         vapidSubject: !!cfg.VAPID_SUBJECT,
+        operator: Object.fromEntries(OPERATOR_FIELDS.map((f) => [f.field, !!cfg[f.env]])) as Record<OperatorField, boolean>,
       },
+      operatorComplete: OPERATOR_FIELDS.every((f) => !!cfg[f.env] || !!s.operator[f.stored]),
     },
   };
 }
@@ -191,6 +209,8 @@ const secret = (pattern: RegExp, message: string) =>
     .refine((v) => v === "" || pattern.test(v), { message });
 
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+/** CNPJ with 14 digits, punctuation optional (00.000.000/0000-00); the check digits are not verified. */
+const CNPJ = /^\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}$/;
 
 /** The body of PUT /api/admin/settings (and the page's save form). Absent fields keep their value. */
 export const settingsUpdateSchema = z.object({
@@ -224,6 +244,25 @@ export const settingsUpdateSchema = z.object({
   vapidSubject: trimmed(200, zMsg("admin-settings:vapidSubject.invalid"))
     .refine((v) => v === "" || /^mailto:[^\s@]+@[^\s@]+$/.test(v) || /^https:\/\/\S+$/.test(v), { message: zMsg("admin-settings:vapidSubject.invalid") })
     .optional(),
+  // The operator identity: the same rules as its environment variables (config.server.ts); '' removes the stored value.
+  operatorCompany: trimmed(200, zMsg("admin-settings:operatorCompany.invalid"))
+    .refine((v) => v === "" || v.length >= 2, { message: zMsg("admin-settings:operatorCompany.invalid") })
+    .optional(),
+  operatorCnpj: trimmed(30, zMsg("admin-settings:operatorCnpj.invalid"))
+    .refine((v) => v === "" || CNPJ.test(v), { message: zMsg("admin-settings:operatorCnpj.invalid") })
+    .optional(),
+  operatorAddress: trimmed(300, zMsg("admin-settings:operatorAddress.invalid"))
+    .refine((v) => v === "" || v.length >= 5, { message: zMsg("admin-settings:operatorAddress.invalid") })
+    .optional(),
+  operatorDpoName: trimmed(200, zMsg("admin-settings:operatorDpoName.invalid"))
+    .refine((v) => v === "" || v.length >= 2, { message: zMsg("admin-settings:operatorDpoName.invalid") })
+    .optional(),
+  operatorDpoEmail: trimmed(200, zMsg("admin-settings:operatorDpoEmail.invalid"))
+    .refine((v) => v === "" || EMAIL.safeParse(v).success, { message: zMsg("admin-settings:operatorDpoEmail.invalid") })
+    .optional(),
+  supportEmail: trimmed(200, zMsg("admin-settings:supportEmail.invalid"))
+    .refine((v) => v === "" || EMAIL.safeParse(v).success, { message: zMsg("admin-settings:supportEmail.invalid") })
+    .optional(),
   /** Secrets to remove (the only way to empty one: an empty value keeps it). */
   clearSecrets: z.array(z.enum(SECRET_FIELDS, { error: zMsg("admin-settings:clearSecrets.invalid") })).max(4).optional(),
 });
@@ -246,7 +285,7 @@ export function parseSettingsUpdate(input: unknown): SettingsUpdate {
 
 /** The next stored rows and the secrets replaced or cleared. */
 function applyUpdate(cur: StoredAll, u: SettingsUpdate): { next: StoredAll; rotated: SecretField[]; cleared: SecretField[] } {
-  const next: StoredAll = { stripe: { ...cur.stripe }, smtp: { ...cur.smtp }, vapid: { ...cur.vapid }, admins: { ...cur.admins } };
+  const next: StoredAll = { stripe: { ...cur.stripe }, smtp: { ...cur.smtp }, vapid: { ...cur.vapid }, admins: { ...cur.admins }, operator: { ...cur.operator } };
   const rotated: SecretField[] = [];
   const setSecret = (field: SecretField, value: string | undefined, put: (enc: string) => void) => {
     if (value) {
@@ -278,6 +317,7 @@ function applyUpdate(cur: StoredAll, u: SettingsUpdate): { next: StoredAll; rota
   text(u.vapidPublicKey, (v) => (next.vapid.publicKey = v));
   text(u.vapidSubject, (v) => (next.vapid.subject = v));
   if (u.superAdminEmails !== undefined) next.admins.superAdminEmails = u.superAdminEmails;
+  for (const f of OPERATOR_FIELDS) text(u[f.field], (v) => (next.operator[f.stored] = v));
   // JSON drops undefined: strip them so the stored rows hold only set fields.
   for (const k of KEYS) next[k] = JSON.parse(JSON.stringify(next[k])) as never;
   return { next, rotated, cleared };

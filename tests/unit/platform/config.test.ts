@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { afterEach } from "vitest";
 import { ConfigError, config, parseConfig, setConfig, withRuntime } from "../../../app/services/config.server";
+import { mergeOperatorIdentity, operatorBootError } from "../../../app/services/operator-boot";
 
 /** A configured operator identity (issue 22 item 10). */
 const OPERATOR = {
@@ -60,14 +61,22 @@ describe("parseConfig", () => {
     expect(parseConfig({ NODE_ENV: "test" }).OANDA_MODE).toBe("sim");
   });
 
-  it("refuses to serve the legal pages' placeholders in production: the operator's identity is configuration (issue 22 item 10)", () => {
+  it("refuses to serve the legal pages' placeholders in production: the operator's identity is configuration, environment or stored (issue 22 item 10)", () => {
     const prod = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), ENCRYPTION_KEY: "a".repeat(64), OANDA_MODE: "oanda" };
-    expect(() => parseConfig(prod)).toThrow(/OPERATOR_COMPANY, OPERATOR_CNPJ, OPERATOR_ADDRESS, OPERATOR_DPO_NAME, OPERATOR_DPO_EMAIL, SUPPORT_EMAIL: obrigatórios quando NODE_ENV=production/);
+    // Nothing in the environment and nothing stored: boot refuses, naming every missing variable.
+    const bare = parseConfig(prod);
+    expect(operatorBootError(mergeOperatorIdentity({}, bare))).toMatch(
+      /OPERATOR_COMPANY, OPERATOR_CNPJ, OPERATOR_ADDRESS, OPERATOR_DPO_NAME, OPERATOR_DPO_EMAIL, SUPPORT_EMAIL: obrigatórios quando NODE_ENV=production.*Admin → Configurações/s,
+    );
     const { SUPPORT_EMAIL: _s, ...withoutSupport } = OPERATOR;
-    expect(() => parseConfig({ ...prod, ...withoutSupport })).toThrow(/^Configuração inválida:\n {2}SUPPORT_EMAIL: obrigatórios/);
+    expect(operatorBootError(mergeOperatorIdentity({}, parseConfig({ ...prod, ...withoutSupport })))).toMatch(/^Configuração inválida:\n {2}SUPPORT_EMAIL: obrigatórios/);
+    // The missing field stored by an admin completes it; the environment wins over the stored value.
+    const merged = mergeOperatorIdentity({ supportEmail: "ajuda@forexia.com.br", company: "Outra Ltda." }, parseConfig({ ...prod, ...withoutSupport }));
+    expect(operatorBootError(merged)).toBeNull();
+    expect(merged).toMatchObject({ supportEmail: "ajuda@forexia.com.br", company: "Forex IA Tecnologia Ltda." });
     expect(() => parseConfig({ ...prod, ...OPERATOR, OPERATOR_CNPJ: "123" })).toThrow(/OPERATOR_CNPJ: CNPJ com 14 dígitos/);
-    expect(parseConfig({ ...prod, ...OPERATOR }).OPERATOR_COMPANY).toBe("Forex IA Tecnologia Ltda.");
-    expect(parseConfig({ NODE_ENV: "test" }).OPERATOR_COMPANY).toBeUndefined(); // outside production the pages show marked placeholders
+    expect(operatorBootError(mergeOperatorIdentity({}, parseConfig({ ...prod, ...OPERATOR })))).toBeNull();
+    expect(mergeOperatorIdentity({}, parseConfig({ NODE_ENV: "test" })).company).toBeNull(); // outside production the pages show marked placeholders
   });
 
   it("treats empty strings as unset", () => {
