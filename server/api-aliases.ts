@@ -7,7 +7,7 @@
  */
 import type { NextFunction, Request, Response } from "express";
 
-/** Alias → primary path (PRODUCT.md §7 Account, AI, Subscription/billing). */
+/** Alias → primary path (PRODUCT.md §7 Account, AI, Orders, Subscription/billing). */
 export const API_ALIASES: readonly { alias: string; primary: string }[] = [
   // Account summary
   { alias: "/api/account", primary: "/api/account/summary" },
@@ -35,6 +35,8 @@ export const API_ALIASES: readonly { alias: string; primary: string }[] = [
   { alias: "/api/ai/loop/start", primary: "/api/trades/ai/loop/start" },
   { alias: "/api/ai/loop/stop", primary: "/api/trades/ai/loop/stop" },
   { alias: "/api/ai/status", primary: "/api/trades/ai/loop/status" },
+  // Orders: the manual market order (issue 22)
+  { alias: "/api/trading/order", primary: "/api/orders/market" },
   // Upcoming invoice
   { alias: "/api/stripe/invoice/upcoming", primary: "/api/billing/upcoming" },
   { alias: "/api/stripe/upcoming-invoice", primary: "/api/billing/upcoming" },

@@ -41,6 +41,8 @@ export interface HistoryTrade {
   aiReason?: string | null;
   /** The reason as a translatable message (ADR 0007), when stored. */
   aiReasonMsg?: Msg | null;
+  /** Who opened it (issue 22): the AI or the user ('manual'); absent = the AI's. */
+  origin?: "ai" | "manual" | null;
 }
 
 const SIDES = ["buy", "sell"] as const;
@@ -351,6 +353,7 @@ export const CSV_HEADER = [
   "Fechamento",
   "Timeframe IA",
   "Motivo IA",
+  "Origem",
 ] as const;
 
 /**
@@ -373,6 +376,7 @@ export function historyCsv(rows: readonly HistoryTrade[], tz: string = DEFAULT_T
     formatZonedDateTime(t.closeTime, tz, true).replace("—", ""),
     t.aiTimeframe ? normaliseTimeframe(t.aiTimeframe) : "",
     safeText(t.aiReason),
+    t.origin === "manual" ? "Manual" : "IA",
   ]);
   return "\uFEFF" + Papa.unparse({ fields: [...CSV_HEADER], data }, { delimiter: ";", newline: "\r\n", quotes: false, escapeFormulae: false });
 }

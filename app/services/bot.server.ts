@@ -68,6 +68,7 @@ import { joinedLicence, LICENCE_JOIN_COLUMNS, licenceView, type JoinedLicenceCol
 import { logger } from "./logger.server";
 import { completeCandleSets, seriesKey } from "./market-data.server";
 import { notify } from "./notifications.server";
+import { sendMarketOrder } from "./order-send.server";
 import { enqueueTick } from "./queue.server";
 import { reconcile } from "./reconcile.server";
 import { recheckAfterSync, storedSkips } from "./broker-rules.server";
@@ -1099,7 +1100,7 @@ const counterTrade = (r: { closeTime: Date | null; openTime: Date; realizedPL: s
  * (reconciled just before), in one query: those opened or closed since the trading day started,
  * plus the newest closed ones for the losing streak and the newest opened for the cooldown.
  */
-async function counterTrades(userId: string, accountId: string, dayStart: Date): Promise<CounterTrade[]> {
+export async function counterTrades(userId: string, accountId: string, dayStart: Date): Promise<CounterTrade[]> {
   const rows = await db()<{ id: string; open_time: Date; close_time: Date | null; realized_pl: string | null; status: string }[]>`
     (select id, open_time, close_time, realized_pl::text, status from trades
       where user_id = ${userId} and account_id = ${accountId} and (open_time >= ${dayStart} or close_time >= ${dayStart}))
@@ -1134,33 +1135,13 @@ export function clientOrderId(userId: string, decisionId: string): string {
 
 /**
  * Sends the market order of an "open" decision with SL/TP (and trailing stop) attached on fill.
- * The order intent row is written first; if it already exists this decision was already acted on
- * (maybe by a tick that crashed after sending) and nothing is sent. Returns whether a trade opened.
+ * The order intent row is written first (order-send.server.ts, shared with the manual orders); if it
+ * already exists this decision was already acted on (maybe by a tick that crashed after sending) and
+ * nothing is sent. Returns whether a trade opened.
  */
 async function placeOrder(userId: string, conn: BrokerConnectionRow, client: BrokerPort, decision: Decision): Promise<boolean> {
-  const sql = db();
   const id = clientOrderId(userId, decision.id);
-  crashPoint("before-intent");
-  const inserted = await sql`insert into order_intents (user_id, client_order_id, decision_id, account_id, instrument, units)
-    values (${userId}, ${id}, ${decision.id}, ${conn.account_id}, ${decision.instrument}, ${decision.units!})
-    on conflict do nothing returning client_order_id`;
-  if (inserted.length === 0) return false;
-  crashPoint("before-order");
-  try {
-    const result = await client.createMarketOrder(conn.account_id, marketOrderFor(decision, id));
-    crashPoint("after-order"); // the broker filled, our bookkeeping has not run yet
-    if (result.filled) return true; // recorded by the reconcile that follows
-    await sql`update order_intents set status = 'cancelled', detail = ${result.cancelReason ?? null}, updated_at = now()
-      where user_id = ${userId} and client_order_id = ${id}`;
-    return false;
-  } catch (err) {
-    // RangeError: the client refused the order locally (nothing reached the broker).
-    if ((err instanceof BrokerError && !err.retryable) || err instanceof RangeError) {
-      await sql`update order_intents set status = 'rejected', detail = ${err instanceof BrokerError ? (err.errorCode ?? err.message) : err.message}, updated_at = now()
-        where user_id = ${userId} and client_order_id = ${id}`;
-      logger().warn({ userId, code: err instanceof BrokerError ? err.errorCode : err.message }, "ordem rejeitada");
-      return false;
-    }
-    throw err; // unknown outcome: the intent stays pending and the next reconcile settles it
-  }
+  const order = marketOrderFor(decision, id);
+  const intent = { clientOrderId: id, decisionId: decision.id, instrument: decision.instrument, units: decision.units!, origin: "ai" as const };
+  return (await sendMarketOrder(userId, conn, client, intent, order)).status === "filled";
 }

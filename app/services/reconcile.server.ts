@@ -302,21 +302,23 @@ async function recordOpen(
   const side = units.gte(0) ? "buy" : "sell";
   const price = o.price ?? tx.price ?? "0";
   const [intent] = clientOrderId
-    ? await sql<{ decision_id: string }[]>`update order_intents set status = 'filled', broker_trade_id = ${o.tradeID}, updated_at = now()
-        where user_id = ${userId} and client_order_id = ${clientOrderId} returning decision_id`
+    ? await sql<{ decision_id: string; origin: "ai" | "manual" }[]>`update order_intents set status = 'filled', broker_trade_id = ${o.tradeID}, updated_at = now()
+        where user_id = ${userId} and client_order_id = ${clientOrderId} returning decision_id, origin`
     : [];
   const [decision] = intent
     ? await sql<{ timeframe: string; confidence: string; reason: string; reason_msg: Msg | null; payload: { tradingStyle?: string } }[]>`
         select timeframe, confidence, reason, reason_msg, payload from decisions where user_id = ${userId} and decision_id = ${intent.decision_id}
         order by created_at desc limit 1`
     : [];
+  // Who opened it (migration 0022): the intent's origin; a trade without an intent was opened outside the app.
+  const origin = intent?.origin ?? "manual";
   const inserted = await sql`insert into trades (user_id, account_id, environment, broker_trade_id, client_order_id, decision_id,
-      instrument, side, units, open_price, open_time, ai_timeframe, ai_confidence, ai_reason, ai_reason_msg, strategy, trading_style)
+      instrument, side, units, open_price, open_time, ai_timeframe, ai_confidence, ai_reason, ai_reason_msg, strategy, trading_style, origin)
     values (${userId}, ${conn.account_id}, ${conn.environment}, ${o.tradeID}, ${clientOrderId ?? null}, ${intent?.decision_id ?? null},
       ${tx.instrument ?? ""}, ${side}, ${units.abs().toString()}, ${price}, ${tx.time},
       ${decision?.timeframe ?? null}, ${decision?.confidence ?? null}, ${decision?.reason ?? null},
       ${decision?.reason_msg ? sql.json(decision.reason_msg as never) : null},
-      ${intent ? "IA adaptativa" : "manual"}, ${decision?.payload?.tradingStyle ?? null})
+      ${origin === "ai" ? "IA adaptativa" : "manual"}, ${decision?.payload?.tradingStyle ?? null}, ${origin})
     on conflict (user_id, account_id, broker_trade_id) do nothing returning id`;
   if (inserted.length === 0) return 0;
   notes.push({

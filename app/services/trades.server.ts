@@ -49,11 +49,14 @@ export interface TradeRow {
   ai_reason_msg: Msg | null;
   strategy: string | null;
   trading_style: string | null;
+  /** Who opened the trade (migration 0022): the AI's tick, or the user (a manual order, or outside the app). */
+  origin: "ai" | "manual";
   created_at: Date;
 }
 
-function aiFields(r: Pick<TradeRow, "ai_timeframe" | "ai_confidence" | "ai_reason" | "ai_reason_msg" | "strategy" | "trading_style"> | undefined) {
+function aiFields(r: Pick<TradeRow, "ai_timeframe" | "ai_confidence" | "ai_reason" | "ai_reason_msg" | "strategy" | "trading_style" | "origin"> | undefined) {
   return {
+    origin: r?.origin ?? null,
     aiTimeframe: r?.ai_timeframe ?? null,
     aiSelectedTimeframe: r?.ai_timeframe ?? null,
     aiConfidence: r?.ai_confidence === null || r?.ai_confidence === undefined ? null : Number(r.ai_confidence),

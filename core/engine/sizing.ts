@@ -145,7 +145,7 @@ export function computeUnits(input: SizingInput): SizingResult {
  * The most units one trade may have: notional ≤ balance × effectiveLeverage(maxLeverage, marginRate)
  * and, when the margin available is known, margin ≤ marginAvailable. Null when the price gives no notional.
  */
-function unitCap(input: SizingInput, rate: Decimal): Decimal | null {
+function unitCap(input: Pick<SizingInput, "instrument" | "balance" | "price" | "marginAvailable" | "marginRate" | "maxLeverage">, rate: Decimal): Decimal | null {
   const notionalPerUnit = new Decimal(input.price).mul(rate);
   if (!notionalPerUnit.gt(0)) return null;
   const marginRate = new Decimal(input.marginRate ?? instrumentSpec(input.instrument).marginRate);
@@ -156,4 +156,16 @@ function unitCap(input: SizingInput, rate: Decimal): Decimal | null {
     if (perUnit.gt(0)) cap = Decimal.min(cap, new Decimal(input.marginAvailable).div(perUnit).floor());
   }
   return cap;
+}
+
+/**
+ * The most units one trade may have now (the caps of `computeUnits`: notional ≤ balance × the leverage
+ * cap, margin ≤ marginAvailable): what a manual order is held to (issue 22). Null when no quote →
+ * account rate is known or the price gives no notional.
+ */
+export function maxTradeUnits(
+  input: Pick<SizingInput, "instrument" | "balance" | "accountCurrency" | "price" | "quoteToAccountRate" | "marginAvailable" | "marginRate" | "maxLeverage">,
+): Decimal | null {
+  const rate = quoteToAccount(input.instrument, input.accountCurrency, input.price, input.quoteToAccountRate);
+  return rate ? unitCap(input, rate) : null;
 }

@@ -25,13 +25,14 @@ import type { Decision, StreamInput } from "../engine/decide";
 import { conversionInstruments } from "../conversion";
 import { unavailableDecision } from "../engine/decide";
 import { instrumentSpec, SUPPORTED_INSTRUMENTS } from "../instruments";
-import { evaluateRisk, manageOnlyVerdict, spreadInPips, tradingDayStart } from "../risk";
+import { manageOnlyVerdict, tradingDayStart } from "../risk";
 import type { ManageOnlyReason, RiskVerdict, StopBotReason } from "../risk";
 import { resolveInstruments } from "../settings";
 import type { TradingSettings } from "../settings";
 import { deriveRiskCounters } from "./counters";
 import type { CounterTrade } from "./counters";
 import { edgeAllows, noEdgeRefusal, SHIPPED_EDGE_TABLE } from "./edge-gate";
+import { entryVerdict } from "./entry-risk";
 import type { EdgeTable } from "../research/edge-table";
 import { exitReason, isAiTrade } from "./exits";
 import type { AiExitReason } from "./exits";
@@ -278,27 +279,8 @@ export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<T
         ...(rate !== undefined ? { quoteToAccountRate: rate } : {}),
       });
       const news = ports.calendar?.blackout(instrument, now);
-      const verdict = evaluateRisk({
-        now,
-        settings,
-        instrument,
-        timezone,
-        licenceValid: ctx.licenceValid,
-        brokerConnected: true,
-        priceTradeable: price.tradeable,
-        spreadPips: spreadInPips(instrument, price.bid, price.ask),
-        ...(news ? { newsBlackout: news } : {}),
-        openTrades: openCount.all,
-        openTradesOnInstrument: openCount.by.get(instrument) ?? 0,
-        tradesToday: c.tradesToday,
-        realizedPLToday: c.realizedPLToday,
-        unrealizedPL: acc.unrealizedPL,
-        dayStartBalance: c.dayStartBalance,
-        balance: acc.NAV,
-        peakBalance: c.highWaterMark,
-        consecutiveLosses: c.consecutiveLosses,
-        ...(c.lastTradeAt ? { lastTradeAt: c.lastTradeAt } : {}),
-      });
+      // The gate's context is built in one place, shared with the manual orders (core/trading/entry-risk.ts).
+      const verdict = entryVerdict({ now, settings, instrument, timezone, licenceValid: ctx.licenceValid, price, news, open: openCount, counters: c, account: acc });
       if (verdict.stopBot) {
         decisions.push({ decision, verdict, execute: false });
         stopped = { ...verdict, stopBot: verdict.stopBot };

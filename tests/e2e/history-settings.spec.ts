@@ -138,7 +138,7 @@ test("history: filters in the URL, 'Limpar Filtros', refresh and CSV download", 
   const bytes = await readFile((await download.path())!);
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = bytes.toString("utf8").slice(1).trim().split("\r\n");
-  expect(lines[0]).toBe("ID;Instrumento;Direção;Lotes;Unidades;Preço de entrada;Preço de saída;P&L;Resultado;Abertura;Fechamento;Timeframe IA;Motivo IA");
+  expect(lines[0]).toBe("ID;Instrumento;Direção;Lotes;Unidades;Preço de entrada;Preço de saída;P&L;Resultado;Abertura;Fechamento;Timeframe IA;Motivo IA;Origem");
   expect(lines.length - 1).toBe(buys);
   for (const line of lines.slice(1)) expect(line.split(";")[2]).toBe("COMPRA");
 });

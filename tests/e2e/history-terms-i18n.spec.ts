@@ -85,7 +85,7 @@ test("history follows the user's language: en-US then es-ES formatting, translat
   const body = Buffer.from(await csv.body());
   expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = body.toString("utf8").slice(1).trim().split("\r\n");
-  expect(lines[0]).toBe("ID;Instrumento;Direção;Lotes;Unidades;Preço de entrada;Preço de saída;P&L;Resultado;Abertura;Fechamento;Timeframe IA;Motivo IA");
+  expect(lines[0]).toBe("ID;Instrumento;Direção;Lotes;Unidades;Preço de entrada;Preço de saída;P&L;Resultado;Abertura;Fechamento;Timeframe IA;Motivo IA;Origem");
   expect(lines.slice(1).map((l) => l.split(";")[7]).sort()).toEqual(["-4,20", "12,50"]);
   expect(lines.slice(1).map((l) => l.split(";")[2]).sort()).toEqual(["COMPRA", "VENDA"]);
 

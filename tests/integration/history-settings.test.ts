@@ -133,7 +133,7 @@ describe("/history.csv", () => {
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = Papa.parse<string[]>(r.html.replace(/^\uFEFF/, ""), { delimiter: ";", skipEmptyLines: true }).data;
-    expect(rows[0]).toEqual(["ID", "Instrumento", "Direção", "Lotes", "Unidades", "Preço de entrada", "Preço de saída", "P&L", "Resultado", "Abertura", "Fechamento", "Timeframe IA", "Motivo IA"]);
+    expect(rows[0]).toEqual(["ID", "Instrumento", "Direção", "Lotes", "Unidades", "Preço de entrada", "Preço de saída", "P&L", "Resultado", "Abertura", "Fechamento", "Timeframe IA", "Motivo IA", "Origem"]);
     expect(rows.slice(1).map((x) => x[0])).toEqual(["900002"]);
     expect(rows[1]!.slice(1, 9)).toEqual(["USD/JPY", "VENDA", "0,10", "10000", "151,235", "151,300", "-10,00", "LOSS"]);
   });

@@ -160,7 +160,7 @@ describe("historyCsv", () => {
     expect(csv.startsWith("\uFEFF")).toBe(true);
     const parsed = Papa.parse<string[]>(csv.slice(1), { delimiter: ";" });
     expect(parsed.data[0]).toEqual([...CSV_HEADER]);
-    expect(parsed.data[1]).toEqual(["7", "USD/JPY", "VENDA", "0,25", "25000", "151,235", "151,100", "-12,35", "LOSS", "10/03/2026 09:00:00", "10/03/2026 10:00:00", "M15", "'=HYPERLINK(\"x\")"]);
+    expect(parsed.data[1]).toEqual(["7", "USD/JPY", "VENDA", "0,25", "25000", "151,235", "151,100", "-12,35", "LOSS", "10/03/2026 09:00:00", "10/03/2026 10:00:00", "M15", "'=HYPERLINK(\"x\")", "IA"]);
     expect(parsed.data[2]!.slice(0, 8)).toEqual(["8", "EUR/USD", "COMPRA", "0,10", "10000", "1,08000", "1,08100", "10,00"]);
     expect(csv).toContain("\r\n");
   });
