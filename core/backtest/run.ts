@@ -371,7 +371,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     trades,
     stats: computeTradeStats(
       trades.map((t) => ({ pnl: t.pnl, openTime: t.entryTime, closeTime: t.exitTime, pips: t.pips, risk: t.risk })),
-      { initialBalance: new Decimal(opts.initialBalance).toString(), timezone: tz, ...(window ? { window } : {}) },
+      { initialBalance: new Decimal(opts.initialBalance).toString(), timezone: tz, tradingDayBoundary: settings.tradingDayBoundary, ...(window ? { window } : {}) },
     ),
     spreadPips: Object.fromEntries(instruments.map((i) => [i, BASE_SPREAD_PIPS[i] ?? "2.0"])),
     stops,

@@ -33,6 +33,7 @@
  * - Exposure = share of a time window during which at least one trade was open.
  */
 import { Decimal } from "../decimal";
+import { tradingDay as tradingDayOf, type TradingDayBoundary } from "../risk/trading-day";
 
 /** An instant: ISO-8601 string, UTC milliseconds or a Date. */
 export type Instant = string | number | Date;
@@ -76,6 +77,11 @@ export interface StatsOptions {
   window?: { from: number; to: number };
   /** IANA time zone whose midnight ends a day for the daily returns; default "UTC". */
   timezone?: string;
+  /**
+   * Where a day of the daily returns ends (settings.tradingDayBoundary, core/risk/trading-day.ts):
+   * "local_midnight" (default: midnight in `timezone`) or "ny_close" (17:00 New York).
+   */
+  tradingDayBoundary?: TradingDayBoundary;
 }
 
 /** Statistics of closed trades. Money: 4 decimals (as OANDA shows account amounts). */
@@ -161,7 +167,8 @@ export function tradeResult(pnl: Decimal.Value): "WIN" | "LOSS" | "BE" {
  * Statistics of closed trades (definitions in the module doc and on each `TradeStats` field).
  *
  * Daily returns of the Sharpe ratio: the equity at the end of each day (the last sample at or before
- * that day's midnight in `opts.timezone`, carried forward over days without samples or trades) divided
+ * that day's midnight in `opts.timezone`, or its 17:00 New York close with `opts.tradingDayBoundary`
+ * "ny_close" as in core/risk/trading-day.ts; carried forward over days without samples or trades) divided
  * by the equity at the end of the previous day, minus 1, for every day from the first sample's day to
  * the last sample's. Samples are the equity curve's; without one, the balance after each trade at its
  * close time, the initial balance being the equity at the end of the day before the first close (so
@@ -230,7 +237,8 @@ export function computeTradeStats(trades: readonly StatsTrade[], opts: StatsOpti
     : null;
 
   const dd = equity ? drawdown(equity.map((s) => s.equity)) : drawdown([initial ?? new Decimal(0), ...balanceSamples.map((s) => s.equity)]);
-  const sharpe = equity ? sharpeRatio(dailyReturns(equity, null, tz)) : initial && balanceSamples.length ? sharpeRatio(dailyReturns(balanceSamples, initial, tz)) : null;
+  const boundary = opts.tradingDayBoundary;
+  const sharpe = equity ? sharpeRatio(dailyReturns(equity, null, tz, boundary)) : initial && balanceSamples.length ? sharpeRatio(dailyReturns(balanceSamples, initial, tz, boundary)) : null;
 
   return {
     trades: n,
@@ -280,11 +288,11 @@ function drawdown(equities: readonly Decimal[]): { amount: Decimal; pct: Decimal
  * sample's to the last's; `base` is the equity at the end of the day before the first. null when an
  * equity level to return from is ≤ 0. Samples must be sorted by time.
  */
-function dailyReturns(samples: readonly { time: number; equity: Decimal }[], base: Decimal | null, tz: string): Decimal[] | null {
+function dailyReturns(samples: readonly { time: number; equity: Decimal }[], base: Decimal | null, tz: string, boundary?: TradingDayBoundary): Decimal[] | null {
   const first = samples[0];
   const last = samples[samples.length - 1];
   if (!first || !last) return [];
-  const days = samples.map((s) => tradingDay(s.time, tz));
+  const days = samples.map((s) => tradingDay(s.time, tz, boundary));
   const levels: Decimal[] = base ? [base] : [];
   let k = 0;
   let eod = first.equity;
@@ -344,11 +352,13 @@ function dayFormatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** Days since 1970-01-01 of the calendar day of `t` in `tz`; Saturday and Sunday move to the next Monday. */
-function tradingDay(t: number, tz: string): number {
-  const p: Record<string, number> = {};
-  for (const part of dayFormatter(tz).formatToParts(new Date(t))) if (part.type !== "literal") p[part.type] = Number(part.value);
-  let day = Date.UTC(p.year!, p.month! - 1, p.day!) / DAY_MS;
+/**
+ * Days since 1970-01-01 of the trading day of `t`: its calendar day in `tz`, or with "ny_close" the
+ * day named by the 17:00 New York close that ends it (core/risk/trading-day.ts); Saturday and Sunday
+ * move to the next Monday.
+ */
+function tradingDay(t: number, tz: string, boundary?: TradingDayBoundary): number {
+  let day = Date.parse(`${tradingDayOf(new Date(t), tz, boundary).date}T00:00:00Z`) / DAY_MS;
   while (isWeekend(day)) day++;
   return day;
 }

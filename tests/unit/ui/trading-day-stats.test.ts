@@ -47,3 +47,22 @@ describe("tradingDayBoundary setting", () => {
     }
   });
 });
+
+describe("backtest statistics: the daily returns of the Sharpe ratio follow the chosen trading day", () => {
+  it("with ny_close a sample after 17:00 New York belongs to the next day", async () => {
+    const { computeTradeStats } = await import("../../../core/stats");
+    const curve = (monEvening: string) => [
+      { time: Date.parse("2026-01-12T12:00:00Z"), equity: "10000" }, // Monday 07:00 New York
+      { time: Date.parse(monEvening), equity: "10100" },
+      { time: Date.parse("2026-01-13T12:00:00Z"), equity: "10050" },
+      { time: Date.parse("2026-01-14T12:00:00Z"), equity: "10200" },
+      { time: Date.parse("2026-01-15T12:00:00Z"), equity: "10150" },
+    ];
+    const mondayEvening = "2026-01-12T23:00:00Z"; // 18:00 New York: after Monday's close
+    const local = computeTradeStats([], { equityCurve: curve(mondayEvening), timezone: "UTC" }).sharpe;
+    const ny = computeTradeStats([], { equityCurve: curve(mondayEvening), timezone: "UTC", tradingDayBoundary: "ny_close" }).sharpe;
+    expect(ny).not.toBe(local);
+    // The same as if that sample had been taken on Tuesday (local midnight).
+    expect(ny).toBe(computeTradeStats([], { equityCurve: curve("2026-01-13T01:00:00Z"), timezone: "UTC" }).sharpe);
+  });
+});
