@@ -117,9 +117,10 @@ export async function placeManualOrder(user: OrderUser, body: unknown, headerKey
         const now = new Date(market || brokerNow(conn));
         const timezone = resolveTimezone(user.preferences?.timezone);
         const counters = deriveRiskCounters({
-          trades: await counterTrades(user.id, conn.account_id, tradingDayStart(now, timezone)),
+          trades: await counterTrades(user.id, conn.account_id, tradingDayStart(now, timezone, settings.tradingDayBoundary)),
           now,
           timezone,
+          boundary: settings.tradingDayBoundary,
           balance: summary.balance,
           equity: summary.NAV,
           highWaterMark: bot?.peak_balance ?? null,
