@@ -15,6 +15,8 @@ import { useDisplay } from "~/lib/hooks";
 import { connectSchema, testTokenSchema } from "~/services/validation";
 import { AlertIcon, BoltIcon, ExternalIcon, EyeIcon, EyeOffIcon, ShieldIcon, TargetIcon, XIcon } from "./icons";
 import { Banner, Button } from "./ui";
+import { AccountRulesLists } from "./account-rules-card";
+import type { AccountRulesView } from "~/services/broker-rules.server";
 
 /** One account the token can reach (test-token response). */
 export interface BrokerAccountOption {
@@ -179,6 +181,8 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
   const [busy, setBusy] = useState<"test" | "connect" | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
+  // Issue 22: what the AI will and will not do on the account just connected (the connect answer's broker-rule check).
+  const [rules, setRules] = useState<AccountRulesView | null>(null);
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -244,7 +248,8 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
     }
     setBusy("connect");
     try {
-      await apiFetch("/api/oanda-auth/connect", { body: parsed.data });
+      const res = await apiFetch<{ rules?: AccountRulesView | null }>("/api/oanda-auth/connect", { body: parsed.data });
+      setRules(res.rules ?? null);
       setSuccess(t("connected"));
       onConnected();
     } catch (err) {
@@ -290,6 +295,11 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
           <Banner tone="success" className="mb-4">
             {success}
           </Banner>
+        )}
+        {success && rules && (
+          <div className="mb-4 rounded-2xl border border-white/10 bg-white/5 p-4">
+            <AccountRulesLists rules={rules} />
+          </div>
         )}
 
         {step === 1 && (

@@ -54,6 +54,8 @@ import { getSettings, saveSettingsAndPreferences } from "~/services/settings.ser
 import { ReportCard } from "~/components/research/report-card";
 import { reportCards } from "~/services/research/edge-table.server";
 import { readForm } from "~/lib/form.server";
+import { AccountRulesCard } from "~/components/account-rules-card";
+import { readAccountRules } from "~/services/broker-rules.server";
 import { DISPLAY_CURRENCIES, toDisplayCurrency } from "~/lib/display-currency";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "settings", "meta");
@@ -86,6 +88,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     pushTopics,
     licence: { status: pub.licenseStatus, planName: pub.license?.planName ?? pub.plan?.name ?? null, endDate: pub.license?.endDate ?? null, key: pub.license?.key ?? null },
     broker: { isConnected: !!conn, accountId: conn?.account_id ?? null, accountName: conn ? conn.account_alias || `Conta ${conn.account_id}` : null, environment: conn?.environment ?? null },
+    // Issue 22: 'Regras da sua conta', the broker-rule check as last stored (connect, then each sync window).
+    accountRules: conn ? await readAccountRules(user.id, user.preferences?.language) : null,
     loadedAt: new Date().toISOString(),
   };
 }
@@ -259,6 +263,7 @@ export default function SettingsPage() {
         <SubscriptionCard licenseStatus={d.licence.status} planName={d.licence.planName} endDate={d.licence.endDate} licenseKey={d.licence.key} />
         <BrokerSection broker={d.broker} onConnected={() => revalidate()} message={disconnectMessage} />
       </div>
+      {d.broker.isConnected && <AccountRulesCard rules={d.accountRules} />}
 
       <Form method="post" {...getFormProps(form)} key={d.loadedAt} className="space-y-5" aria-label={t("title")}>
         <input type="hidden" name="intent" value="save" />

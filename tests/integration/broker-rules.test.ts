@@ -2,7 +2,7 @@
  * Broker-rule check at connect (issue 22): connecting a simulator account whose EUR_USD minimum order
  * size (GET A/instruments minimumTradeSize) is above what the 1 % risk gives on its balance answers,
  * stores and serves (GET /api/oanda-auth/rules) what the AI will and will not do — FIFO account, USD,
- * EUR_USD skipped — and a bot tick that syncs checks again: once the broker lowers the minimum the
+ * EUR_USD skipped — /settings shows them ('Regras da sua conta'), and a bot tick that syncs checks again: once the broker lowers the minimum the
  * pair is traded again and the user is notified that the rules changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -56,6 +56,13 @@ describe("broker-rule check", () => {
     const stored = await call("GET", "/api/oanda-auth/rules");
     expect(stored.status).toBe(200);
     expect((stored.body as { rules: RulesView }).rules.wont).toEqual(atConnect.wont);
+
+    // /settings shows them, server-rendered: 'Regras da sua conta' with the skipped pair.
+    const settingsPage = await fetch(`${app.url}/settings`, { headers: { authorization: `Bearer ${login.token}` }, redirect: "manual" });
+    expect(settingsPage.status).toBe(200);
+    const html = (await settingsPage.text()).replace(/<!-- -->/g, "");
+    expect(html).toContain("Regras da sua conta");
+    expect(html).toContain("EUR_USD: a IA não opera este par — o tamanho mínimo da corretora (10000000 unidades)");
 
     // The broker lowers the minimum; a forced tick syncs, so the rules are checked again.
     await env.simCall("POST", `/sim/accounts/${accountId}/instruments`, { minimumTradeSize: { EUR_USD: "1" } });

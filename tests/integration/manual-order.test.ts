@@ -110,7 +110,7 @@ describe("POST /api/orders/market", () => {
     expect(again.body.trade!.id).toBe(first.trade!.id);
     expect(again.body.stopLoss).toBe(first.stopLoss);
     expect((await brokerOpen(u.call)).length).toBe(before);
-    const [{ n }] = (await env.db.sql<{ n: number }[]>`select count(*)::int as n from trades where user_id = ${u.userId} and origin = 'manual'`) as [{ n: number }];
+    const n = (await env.db.sql<{ n: number }[]>`select count(*)::int as n from trades where user_id = ${u.userId} and origin = 'manual'`)[0]!.n;
     expect(n).toBe(1);
     // The key used for another order: a 409, nothing sent.
     const other = await u.call<{ message: string }>("POST", "/api/orders/market", { instrument: "EUR_USD", units: 2000, idempotencyKey: "ordem-1" });
@@ -148,7 +148,7 @@ describe("POST /api/orders/market", () => {
     expect(r.body.code).toBe("leverage_cap");
     expect(r.body.message).toMatch(/^Tamanho de 500\.00 lotes acima do máximo de [\d.]+ lotes .*alavancagem máxima de 5× por trade/);
     expect(await brokerOpen(u.call)).toHaveLength(before.length);
-    const [{ n }] = (await env.db.sql<{ n: number }[]>`select count(*)::int as n from order_intents where user_id = ${u.userId} and instrument = 'USD_JPY'`) as [{ n: number }];
+    const n = (await env.db.sql<{ n: number }[]>`select count(*)::int as n from order_intents where user_id = ${u.userId} and instrument = 'USD_JPY'`)[0]!.n;
     expect(n).toBe(0);
   });
 
