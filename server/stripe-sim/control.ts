@@ -4,6 +4,9 @@
  * - `GET /sim/clock` → `{now}` (epoch s); `POST /sim/clock {advanceSeconds}` walks renewals, failed
  *   renewals, trial ends and period-end cancellations (at most 400 days per call).
  * - `POST /sim/customers/:id/card {number}`: the card on file (4000 0000 0000 0341 fails every charge).
+ * - `POST /sim/subscriptions/:id/end-period` → `{subscription}`: that subscription's period ends now (renewal,
+ *   failed renewal → past_due, or the scheduled cancellation), the others and the clock untouched (e2e tests
+ *   share one embedded simulator, so they cannot move its clock).
  * - `GET /sim/events` → `{events: [{id, type, created, object, attempts}]}`, oldest first.
  * - `POST /sim/events/:id/redeliver`; `POST /sim/events/duplicate {ids, times?}`; `POST /sim/events/send {ids}`
  *   (send these events again, in this order — a reordered delivery).
@@ -25,6 +28,8 @@ export interface StripeSimulatorControl {
   advanceClock(seconds: number): void;
   /** Sets a customer's card on file (e.g. CARDS.failsLater to fail the next renewal). */
   setCard(customerId: string, number: string): void;
+  /** Ends one subscription's current period now (store.endPeriodNow); @returns it. */
+  endPeriodNow(subscriptionId: string): Obj;
   /** Every event, oldest first, with its delivery attempts. */
   events(): { id: string; type: string; created: number; object: Obj; attempts: Attempt[] }[];
   /** Sends these events (again) in this order; @returns their ids. @throws Error for an unknown id */
@@ -64,6 +69,14 @@ export function stripeControlRouter(control: StripeSimulatorControl): Router {
     if (typeof number !== "string") return fail(res, 400, "number is required");
     control.setCard(String(req.params.id), number);
     res.json({ customer: req.params.id, card: number.replace(/\s/g, "") });
+  }));
+  r.post("/subscriptions/:id/end-period", wrap((req, res) => {
+    try {
+      res.json({ subscription: control.endPeriodNow(String(req.params.id)) });
+    } catch (err) {
+      if (err instanceof Error && /^endPeriodNow:/.test(err.message)) return fail(res, 409, err.message);
+      throw err;
+    }
   }));
   r.get("/events", (_req, res) => res.json({ events: control.events() }));
   r.post("/events/:id/redeliver", wrap((req, res) => res.json({ sent: control.redeliver([String(req.params.id)]) })));

@@ -58,6 +58,7 @@ export function createStripeSimulator(opts: StripeSimulatorOptions = {}): Stripe
     now: () => store.nowSec(),
     setWebhookUrl: (url) => sender.setUrl(url),
     advanceClock: (s) => store.advance(s),
+    endPeriodNow: (id) => store.endPeriodNow(id),
     setCard: (id, number) => {
       store.get("customer", id);
       store.cards.set(id, number.replace(/[\s-]/g, ""));

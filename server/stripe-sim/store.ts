@@ -539,6 +539,22 @@ export class StripeStore {
     for (const cs of this.all("checkout.session")) if (cs.status === "open" && (cs.expires_at as number) <= target) cs.status = "expired";
   }
 
+  /**
+   * Ends one subscription's current period now, as if its own clock had reached the period end (Stripe's
+   * test clocks advance one customer's time alone): it renews — paid, or past_due with
+   * invoice.payment_failed when the card on file fails — or, with `cancel_at_period_end`, is deleted.
+   * The next period runs to the next boundary of its billing anchor. Other subscriptions are untouched.
+   * @throws StripeError (resource_missing) for an unknown id; Error for a canceled or incomplete one
+   */
+  endPeriodNow(subscriptionId: string): Obj {
+    const sub = this.get("subscription", subscriptionId);
+    if (sub.status === "canceled" || sub.status === "incomplete") throw new Error(`endPeriodNow: subscription ${subscriptionId} is ${String(sub.status)}`);
+    const now = this.nowSec();
+    for (const it of subItems(sub)) it.current_period_end = now;
+    this.rollOver(sub);
+    return this.render(sub);
+  }
+
   private setSec(sec: number): void {
     this.offsetMs = sec * 1000 - this.opts.now();
   }

@@ -376,6 +376,8 @@ describe("POST /api/admin/users/{id}/extend-license", () => {
     expect(change).toMatchObject({ change: "extended", source: "admin" });
     const audit = await lastAudit("user.extend_license", target.userId);
     expect(audit?.after).toMatchObject({ days: 30, change: "extended" });
+    // The admin's gift is no longer a trial: the user's status says a manual licence (issue 22 item 1).
+    expect((after as { license: { kind?: string } }).license.kind).toBe("manual");
   });
 
   it("an expired user gets a manual licence from now: valid again, ends in 30 days", async () => {

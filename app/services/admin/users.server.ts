@@ -9,7 +9,7 @@
  * - Deactivating a user (isActive false) revokes their sessions and stops their bot (a disabled
  *   account cannot log in, so nobody could stop it); a password set by the admin revokes sessions too.
  * - Extending a licence (non-admins): the newest valid licence that is not bound to a Stripe
- *   subscription is extended; when there is none (or a Stripe-paid licence ends later), a 'manual'
+ *   subscription is extended (a trial so extended becomes a 'manual' licence: the admin granted it); when there is none (or a Stripe-paid licence ends later), a 'manual'
  *   licence is created from now, or from the end of the paid one, so the Stripe sync — which rewrites
  *   its own licence's end on every event — never undoes the gift. Logged in `license_changes`
  *   (source 'admin').
@@ -330,7 +330,11 @@ export async function extendUserLicence(actor: AdminActor, id: string, days: num
     if (own && (!paid || own.end_date >= paid.end_date)) {
       endBefore = own.end_date;
       endAfter = new Date(own.end_date.getTime() + ms);
-      await tx`update licenses set end_date = ${endAfter} where id = ${own.id}`;
+      // A trial the admin extends is no longer a trial: the user reads 'Licença manual' (issue 22 item 1).
+      await tx`update licenses set end_date = ${endAfter},
+        plan_name = case when kind = 'trial' then 'Licença manual' else plan_name end,
+        kind = case when kind = 'trial' then 'manual' else kind end
+        where id = ${own.id}`;
       licenceId = own.id;
       change = "extended";
     } else {
