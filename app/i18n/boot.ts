@@ -7,7 +7,7 @@
  */
 export const BOOT_NAMESPACES: readonly string[] = [
   "common", "hero", "notifications", "live", "news", "api", "bot", "guard", "plans",
-  "preflight", "risk", "engine", "broker", "validation", "research",
+  "preflight", "risk", "engine", "broker", "validation", "research", "kill-switch",
 ];
 
 /**

@@ -9,8 +9,12 @@ import { isMsg } from "../../core/i18n/message";
 export const PUSH_TOPICS = ["trades", "ai", "risk", "system"] as const;
 export type PushTopic = (typeof PUSH_TOPICS)[number];
 
-/** The one-tap actions of a trade or risk push ("Pausar IA", "Fechar tudo"). */
-export const PUSH_ACTIONS = ["pause", "close_all"] as const;
+/**
+ * The one-tap actions of a trade or risk push, the kill switch's levels mildest first (issue 22):
+ * "Parar entradas", "Pausar IA", "Fechar tudo". A browser with fewer buttons (Notification.maxActions)
+ * shows the strongest ones (app/pwa/service-worker.js).
+ */
+export const PUSH_ACTIONS = ["stop_entries", "pause", "close_all"] as const;
 export type PushAction = (typeof PUSH_ACTIONS)[number];
 
 /**

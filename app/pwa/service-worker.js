@@ -1,6 +1,6 @@
 /* Forex IA service worker (issue 11, ADR 0016), served at /sw.js (app/routes/sw[.]js.ts).
  * - push: shows the notification of the payload built by app/lib/push.ts (title, body, icon, badge,
- *   tag, deep link in data.url, "Pausar IA"/"Fechar tudo" buttons with their tokens);
+ *   tag, deep link in data.url, "Parar entradas"/"Pausar IA"/"Fechar tudo" buttons with their tokens);
  * - notificationclick: a button posts {token, action} to /api/push/action (works from the lock screen,
  *   no session) and shows the server's answer; a click elsewhere focuses an open tab of the app on
  *   the deep link, or opens one.
@@ -26,7 +26,9 @@ function parsePayload(event) {
 
 self.addEventListener("push", (event) => {
   const p = parsePayload(event) || { title: "Forex IA", body: "" };
-  const actions = Array.isArray(p.actions) ? p.actions.slice(0, 2) : [];
+  // Mildest first in the payload; with fewer buttons than actions the strongest ones are kept (issue 22).
+  const max = (self.Notification && self.Notification.maxActions) || 2;
+  const actions = Array.isArray(p.actions) ? p.actions.slice(-max) : [];
   event.waitUntil(
     self.registration.showNotification(p.title || "Forex IA", {
       body: p.body || "",
@@ -83,7 +85,7 @@ async function runAction(action, data) {
 self.addEventListener("notificationclick", (event) => {
   const data = (event.notification && event.notification.data) || {};
   event.notification.close();
-  if (event.action === "pause" || event.action === "close_all") {
+  if (event.action === "stop_entries" || event.action === "pause" || event.action === "close_all") {
     event.waitUntil(runAction(event.action, data));
     return;
   }

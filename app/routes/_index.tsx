@@ -42,6 +42,10 @@ import { reportCard } from "~/services/research/edge-table.server";
 import { getSettings } from "~/services/settings.server";
 import { regimeTimeframe } from "../../core/engine/regime";
 import { AiConfigCard, DecisionsCard } from "~/components/hero-cards";
+import { KillSwitch } from "~/components/kill-switch";
+import { killSwitchState } from "~/lib/kill-switch";
+import { closedAllHolds } from "~/services/kill-switch-state.server";
+import { killSwitchForm } from "~/services/kill-switch.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "hero", "meta");
 
@@ -71,6 +75,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // Issue 22: the display-currency rate; the same shared screen read as accountStatus (never throws).
     screenAccount(user.id).then((a) => displayRateFor(user, a.conn, a.read?.summary.currency)),
   ]);
+  // Issue 22: the kill switch's 'Fechar tudo e pausar' still holds (the AI off since then).
+  const closedAll = bot.isActive ? false : await closedAllHolds(user.id);
   // Issue 12: the pre-flight figures, shown before ATIVAR IA (only then: paused, licensed, connected).
   const check = broker.isConnected && pub.hasValidLicense && !bot.isActive ? await preflightFor(user.id, user.preferences?.language) : { preflight: null, preflightError: null };
   // Issue 21: a max-drawdown stop waits for the re-arm; its confirmation shows the drawdown, the mark and the NAV now.
@@ -80,7 +86,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     auto: settings.aiSettings.autoTimeframeSelection,
     timeframe: settings.aiSettings.autoTimeframeSelection ? null : (settings.timeframe ?? regimeTimeframe(settings.aiSettings.tradingStyle)),
   };
-  return { user: pub, broker, bot, news, displayRate, ...check, rearm, aiTimeframe, reportCard: reportCard(settings, settings.aiSettings.tradingStyle) };
+  return { user: pub, broker, bot, news, displayRate, ...check, rearm, aiTimeframe, closedAll, reportCard: reportCard(settings, settings.aiSettings.tradingStyle) };
 }
 
 /**
@@ -97,6 +103,11 @@ export async function action({ request }: ActionFunctionArgs) {
     assertSameOrigin(request);
     const form = await readForm(request, language);
     const intent = form.get("intent");
+    // Issue 22: the kill switch's confirmed level (or "Retomar entradas") without JavaScript.
+    if (intent === "kill_switch" || intent === "resume_entries") {
+      await killSwitchForm(user, form, language);
+      return redirect("/");
+    }
     if (intent === "stop") {
       await stopBot(user.id, "manual");
       return redirect("/");
@@ -148,7 +159,7 @@ type BotStatus = Awaited<ReturnType<typeof botStatus>>;
 /** The hero/control screen (mobile and desktop variants). */
 export default function HeroPage() {
   const { user, broker, bot: loaderBot } = useLoaderData<typeof loader>();
-  const { news, preflight: preflightRaw, preflightError, reportCard: card, aiTimeframe } = useLoaderData<typeof loader>();
+  const { news, preflight: preflightRaw, preflightError, reportCard: card, aiTimeframe, closedAll } = useLoaderData<typeof loader>();
   const preflight = preflightRaw as PreflightView | null;
   const actionData = useActionData<typeof action>();
   // Issue 12: ATIVAR IA with pre-flight warnings asks first (JS: this flag; no JS: the action's answer).
@@ -376,7 +387,7 @@ export default function HeroPage() {
             {t(view.titleKey)}
           </h2>
           <p className="mt-2 max-w-sm text-slate-300" data-testid="hero-message">
-            {t(view.messageKey)}
+            {manageOnly && bot.loopState.manageOnlyCode === "user" ? t("kill-switch:current.stop_entries") : t(view.messageKey)}
           </p>
           {manageOnly && !user.hasValidLicense && (
             <Link to="/billing" className="mt-3 text-sm font-semibold text-amber-300 hover:underline" data-testid="manage-only-subscribe">
@@ -422,6 +433,15 @@ export default function HeroPage() {
             <Banner tone="warning" className="mt-3 w-full max-w-sm text-left">
               <span data-testid="tick-error">{text(loop.lastTickError, loop.lastTickErrorMsg)}</span>
             </Banner>
+          )}
+          {(view.state === "active" || view.state === "paused" || manageOnly) && (
+            <KillSwitch
+              state={killSwitchState({ isActive: botActive, manageOnlyCode: loop.manageOnlyCode, closedAll: closedAll && !botActive })}
+              onDone={() => {
+                void readStatus();
+                revalidate();
+              }}
+            />
           )}
         </section>
 

@@ -76,6 +76,7 @@ import { newsCalendarFor } from "./calendar.server";
 import { settingsFromRow } from "./settings.server";
 import { StatementBatcher } from "./sql-batch.server";
 import { withUserLock } from "./user-lock.server";
+import { closedAllHolds } from "./kill-switch-state.server";
 
 /** Default loop interval (PRODUCT.md §9). */
 export const DEFAULT_INTERVAL_SEC = 60;
@@ -562,6 +563,8 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
   if (!licensed && !bot?.is_active) return skipped(msg("bot:skip.licence"));
   // A max-drawdown stop holds until the re-arm (issue 21): no run-once trades meanwhile.
   if (!bot?.is_active && bot?.drawdown_stopped) return skipped(msg("bot:skip.drawdownStop"));
+  // 'Fechar tudo e pausar' holds until the user starts the AI again (issue 22): no run-once trades meanwhile.
+  if (force && !bot?.is_active && (await closedAllHolds(userId))) return skipped(msg("kill-switch:skip.closedAll"));
   if (bot?.is_active) await switchManageOnly(userId, bot, licensed);
   if (!conn) {
     if (bot?.is_active) await stopWithNotice(userId, "broker", msg("bot:stopDetail.noBroker"));
@@ -656,9 +659,10 @@ async function switchManageOnly(userId: string, bot: TickBotRow, licensed: boole
         message: msg("notices:manageOnly.message"),
         metadata: { mode: "manage_only", reason: verdict.manageOnly },
       });
-  } else if (!verdict && bot.manage_only_since) {
+  } else if (!verdict && bot.manage_only_since && bot.manage_only_reason !== "user") {
+    // The user's own 'Parar novas entradas' (issue 22) outlives the licence: only "Retomar entradas" ends it.
     const rows = await db()`update bots set manage_only_since = null, manage_only_reason = null, updated_at = now()
-      where user_id = ${userId} and manage_only_since is not null returning user_id`;
+      where user_id = ${userId} and manage_only_since is not null and manage_only_reason is distinct from 'user' returning user_id`;
     if (rows.length)
       await notify(userId, {
         type: "success",
@@ -734,7 +738,7 @@ async function tradeOnce(
   client: BrokerPort,
   settings: TradingSettings,
   licence: { valid: boolean; timezone?: string },
-  bot: Pick<BotRow, "peak_balance" | "peak_at" | "last_started_at"> | undefined,
+  bot: Pick<BotRow, "peak_balance" | "peak_at" | "last_started_at" | "manage_only_reason"> | undefined,
   seen: { nav?: string; at?: Date; syncedAt?: Date },
   context: TickRun,
   signal: AbortSignal,
@@ -790,6 +794,8 @@ async function tradeOnce(
     licenceValid: licence.valid,
     // Pairs the account's rules skip (issue 22: the broker's minimum size above the risk's units).
     minimumSizeSkips: storedSkips(context.stored?.account_rules, conn),
+    // The user's 'Parar novas entradas' (issue 22): manage-only whatever the licence says.
+    entriesStopped: bot?.manage_only_reason === "user",
     highWaterMark: bot?.peak_balance ?? null,
     runStartedAt,
   });

@@ -20,7 +20,7 @@ function block(code: string, reasonMsg: Msg, stopBot?: RiskVerdict["stopBot"]): 
 }
 
 /** The reason shown for each manage-only cause (risk:*, ADR 0007). */
-const MANAGE_ONLY_MSG: Record<ManageOnlyReason, Msg> = { licence: msg("risk:licenceInvalid") };
+const MANAGE_ONLY_MSG: Record<ManageOnlyReason, Msg> = { licence: msg("risk:licenceInvalid"), user: msg("risk:entriesStopped") };
 
 /** The message of a manage-only reason (e.g. read back from the bot's row); an unknown one reads as the licence's. */
 export function manageOnlyMsg(reason: string): Msg {
@@ -29,10 +29,12 @@ export function manageOnlyMsg(reason: string): Msg {
 
 /**
  * The account-level gate the executor checks once per tick, before any decision: a blocking
- * verdict with `manageOnly` set when the bot may only manage its open trades (a lapsed licence),
- * else null. Never stops the bot.
+ * verdict with `manageOnly` set when the bot may only manage its open trades — the user stopped new
+ * entries (`entriesStopped`, issue 22 kill switch; reported first: it is the user's own choice and
+ * outlives the licence) or the licence lapsed — else null. Never stops the bot.
  */
-export function manageOnlyVerdict(licenceValid: boolean): RiskVerdict | null {
+export function manageOnlyVerdict(licenceValid: boolean, entriesStopped = false): RiskVerdict | null {
+  if (entriesStopped) return withText({ allowed: false, code: "entries_stopped", reasonMsg: MANAGE_ONLY_MSG.user, manageOnly: "user" });
   return licenceValid ? null : withText({ allowed: false, code: "licence_invalid", reasonMsg: MANAGE_ONLY_MSG.licence, manageOnly: "licence" });
 }
 

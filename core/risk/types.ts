@@ -16,8 +16,10 @@ export type StopBotReason = "max_consecutive_losses" | "daily_loss_limit" | "max
 /**
  * Why the bot may only manage its open trades (issue 9 "manage-only"): it stays on, opens nothing,
  * and its open trades keep their stop loss / take profit and are still reconciled and managed.
+ * "licence": the licence lapsed (follows the licence); "user": the user stopped new entries (issue 22
+ * kill switch 'Parar novas entradas'; holds until the user resumes, whatever the licence does).
  */
-export type ManageOnlyReason = "licence";
+export type ManageOnlyReason = "licence" | "user";
 
 export interface RiskContext {
   /** Decision instant (UTC). */

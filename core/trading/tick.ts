@@ -121,6 +121,11 @@ export interface TickContext {
    */
   licenceValid: boolean;
   /**
+   * The user stopped new entries (issue 22 kill switch 'Parar novas entradas'): manage-only like an
+   * invalid licence, whatever the licence says. Absent: false.
+   */
+  entriesStopped?: boolean;
+  /**
    * Pairs the account's rules skip (core/broker/account-rules.ts skippedInstruments: the broker's
    * minimum trade size above the units the risk gives): no entry, with that reason. Absent: none.
    */
@@ -249,7 +254,7 @@ export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<T
       runStartedAt: ctx.runStartedAt,
     });
   let counters = await countersFor(account);
-  const manageOnly = manageOnlyVerdict(ctx.licenceValid);
+  const manageOnly = manageOnlyVerdict(ctx.licenceValid, ctx.entriesStopped === true);
   if (manageOnly?.manageOnly) {
     const base = { now, nav: account.NAV, balance: account.balance, highWaterMark: counters.highWaterMark, exits };
     return { ...base, decisions: [], manageOnly: { ...manageOnly, manageOnly: manageOnly.manageOnly } };

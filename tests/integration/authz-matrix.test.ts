@@ -631,6 +631,9 @@ const MATRIX: Record<string, Probe[]> = {
   "api.trades.ai.loop.start.ts": [{ method: "POST", kind: "api", path: "/api/trades/ai/loop/start", body: () => ({ intervalSec: 60 }), expect: userApi(status(200), NOT_CONNECTED) }],
   "api.trades.ai.loop.run-once.ts": [{ method: "POST", kind: "api", path: "/api/trades/ai/loop/run-once", expect: userApi(status(200)) }],
   "api.trades.ai.loop.stop.ts": [{ method: "POST", kind: "api", path: "/api/trades/ai/loop/stop", expect: userApi(status(200)) }],
+  // Kill switch (issue 22): 'Pausar IA' on the caller's own bot (no licence needed, idempotent); resume without a user stop: 409.
+  "api.trades.ai.kill-switch.ts": [{ method: "POST", kind: "api", path: "/api/trades/ai/kill-switch", body: () => ({ level: "pause", confirm: true }), expect: userApi(status(200)) }],
+  "api.trades.ai.kill-switch.resume.ts": [{ method: "POST", kind: "api", path: "/api/trades/ai/kill-switch/resume", expect: userApi(status(409)) }],
   // Live prices (issue 11): ensure adds instruments to the caller's own environment's stream; the SSE GETs are Express-level (tests/integration/sse-streams.test.ts).
   "api.stream.ensure.ts": [
     {

@@ -275,12 +275,14 @@ describe("one-tap actions", () => {
     const es = catalog("es", "notices").manageOnly.title;
     const got = await until(() => d.received().find((r) => r.payload.title === es), (r) => !!r);
     expect(got, JSON.stringify(d.received().map((r) => r.payload.title))).toBeTruthy();
+    // The kill switch's three levels, mildest first (issue 22).
     expect(got!.payload.actions).toEqual([
+      { action: "stop_entries", title: "Detener entradas" },
       { action: "pause", title: "Pausar IA" },
       { action: "close_all", title: "Cerrar todo" },
     ]);
     const { pause, close_all: closeAll } = got!.payload.tokens;
-    expect(pause && closeAll).toBeTruthy();
+    expect(pause && closeAll && got!.payload.tokens.stop_entries).toBeTruthy();
 
     const anon = apiClient(app.url);
     const isActive = async () => (await env.db.sql<{ is_active: boolean }[]>`select is_active from bots where user_id = ${u.userId}`)[0]!.is_active;
@@ -301,15 +303,17 @@ describe("one-tap actions", () => {
     expect(await isActive()).toBe(true);
     expect(await confirmations()).toBe(0);
 
-    // The genuine token: the AI stops (reason manual) and a confirmation push follows.
+    // The genuine token: the AI stops (reason manual) and a confirmation push follows (the kill switch's audit, source push).
+    const ks = catalog("es", "kill-switch");
+    const pausedBody = ks.notice.pause.message.replace("{{where}}", ks.source.push);
     const ok = await anon<{ success: boolean; message: string }>("POST", "/api/push/action", { token: pause, action: "pause" });
     expect(ok.status).toBe(200);
-    expect(ok.body.message).toBe(catalog("es", "push").confirm.pausedBody);
+    expect(ok.body.message).toBe(pausedBody);
     expect(await isActive()).toBe(false);
     const [bot] = await env.db.sql<{ last_stop_reason: string }[]>`select last_stop_reason from bots where user_id = ${u.userId}`;
     expect(bot!.last_stop_reason).toBe("manual");
-    const confirm = await until(() => d.received().find((r) => r.payload.title === catalog("es", "push").confirm.pausedTitle), (r) => !!r);
-    expect(confirm!.payload).toMatchObject({ body: catalog("es", "push").confirm.pausedBody, actions: [] });
+    const confirm = await until(() => d.received().find((r) => r.payload.title === ks.notice.pause.title), (r) => !!r);
+    expect(confirm!.payload).toMatchObject({ body: pausedBody, actions: [] });
 
     // Used once: the same token again is refused, and the AI turned back on stays on.
     await env.db.sql`update bots set is_active = true where user_id = ${u.userId}`;
@@ -319,7 +323,8 @@ describe("one-tap actions", () => {
     expect(await isActive()).toBe(true);
     expect(await confirmations()).toBe(1);
 
-    // "Fechar tudo" with the other token of the same push: the open trades are closed at the broker.
+    // "Fechar tudo" with the other token of the same push: the loop stops first (issue 22: the next tick
+    // cannot reopen), then the open trades are closed at the broker.
     const order = await fetch(`${env.sim.url}/practice/v3/accounts/${u.accountId}/orders`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${u.brokerToken}` },
@@ -336,7 +341,8 @@ describe("one-tap actions", () => {
     const closed = await anon<{ message: string }>("POST", "/api/push/action", { token: closeAll, action: "close_all" });
     expect(closed.status, JSON.stringify(closed.body)).toBe(200);
     expect(await openAtBroker()).toBe(0);
-    const closedBody = catalog("es", "push").confirm.closedBody.replace("{{closed}}", String(open));
+    expect(await isActive()).toBe(false);
+    const closedBody = ks.notice.close_all.message.replace("{{where}}", ks.source.push).replace("{{closed}}", String(open));
     expect(closed.body.message).toBe(closedBody);
     expect(await until(() => d.received().some((r) => r.payload.body === closedBody), (v) => v)).toBe(true);
     expect((await anon("POST", "/api/push/action", { token: closeAll, action: "close_all" })).status).toBe(409);

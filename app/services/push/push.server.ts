@@ -17,15 +17,11 @@ import { msg, type Msg } from "../../../core/i18n/message";
 import { zMsg } from "../../../core/i18n/zod-message";
 import { translateMsg } from "~/i18n";
 import { buildPushPayload, enabledTopics, offersActions, PUSH_ACTIONS, PUSH_TOPICS, topicOf, type PushAction, type PushSource, type PushTopic } from "~/lib/push";
-import { forgetAccountState } from "../account-cache.server";
-import { stopBot } from "../bot.server";
-import { requireBroker } from "../broker.server";
 import { config } from "../config.server";
 import { db } from "../db.server";
-import { ConflictError, DomainError, ForbiddenError, UnauthorizedError, ValidationError } from "../errors.server";
+import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from "../errors.server";
 import { logger } from "../logger.server";
-import { notify } from "../notifications.server";
-import { closeTrade } from "../trades.server";
+import { runKillSwitch } from "../kill-switch.server";
 import { actionKey, signActionToken, verifyActionToken } from "./action-token";
 import { vapidKeys } from "./vapid.server";
 
@@ -193,7 +189,11 @@ export function retryAfterSeconds(value: string | undefined, nowMs: number): num
 /** The labels of the action buttons and the service worker's result texts in a language. */
 function actionTexts(language: unknown) {
   return {
-    labels: { pause: translateMsg(msg("push:action.pause"), language), close_all: translateMsg(msg("push:action.closeAll"), language) } as Record<PushAction, string>,
+    labels: {
+      stop_entries: translateMsg(msg("kill-switch:push.stopEntries"), language),
+      pause: translateMsg(msg("push:action.pause"), language),
+      close_all: translateMsg(msg("push:action.closeAll"), language),
+    } as Record<PushAction, string>,
     texts: { done: translateMsg(msg("push:action.done"), language), failed: translateMsg(msg("push:action.failed"), language) },
   };
 }
@@ -270,33 +270,13 @@ export const pushActionSchema = z.object({
   action: z.enum(PUSH_ACTIONS, { error: zMsg("push:token.wrongAction") }),
 });
 
-/** Closes every open trade of the user's account; returns how many closed and how many failed. */
-async function closeAllTrades(userId: string, language: unknown): Promise<{ closed: number; failed: number }> {
-  const { conn, client } = await requireBroker(userId);
-  const open = await client.listOpenTrades(conn.account_id);
-  let closed = 0;
-  let failed = 0;
-  try {
-    for (const t of open) {
-      try {
-        await closeTrade(userId, t.id, "ALL", language);
-        closed++;
-      } catch (err) {
-        failed++;
-        logger().warn({ userId, tradeId: t.id, err: err instanceof DomainError ? err.message : String(err) }, "fechar tudo: trade não fechado");
-      }
-    }
-  } finally {
-    forgetAccountState(userId);
-  }
-  return { closed, failed };
-}
-
 /**
  * Runs a one-tap action from a push, with no session: the token must be genuine, unexpired, for this
- * very action, of a user who still exists, and unused (consumed atomically before acting). Then
- * "pause" stops the AI loop (reason manual) and "close_all" closes the user's open trades; a
- * confirmation notification (and so a push) follows.
+ * very action, of a user who still exists, and unused (consumed atomically before acting). Then the
+ * kill switch's level of the same name runs (issue 22, kill-switch.server.ts): "stop_entries" keeps
+ * the AI on managing only, "pause" stops the loop (reason manual), "close_all" stops the loop FIRST
+ * and then closes the user's open trades; its audit notification (source push) is the confirmation
+ * (and so a push follows).
  * @throws UnauthorizedError forged/malformed or expired token; ForbiddenError wrong action;
  *   ConflictError already used; the action's own errors (broker not connected, broker failure)
  */
@@ -319,18 +299,7 @@ export async function runPushAction(input: unknown, language: unknown): Promise<
     values (${jti}, ${userId}, ${action}, to_timestamp(${exp})) on conflict (jti) do nothing returning jti`;
   if (consumed.length === 0) throw new ConflictError(msg("push:token.used"));
   await sql`delete from push_action_tokens_used where expires_at < now() - interval '1 day'`;
-  let confirmation: { title: Msg; message: Msg };
-  if (action === "pause") {
-    const wasActive = await stopBot(userId, "manual");
-    confirmation = { title: msg("push:confirm.pausedTitle"), message: msg(wasActive ? "push:confirm.pausedBody" : "push:confirm.alreadyPaused") };
-  } else {
-    const { closed, failed } = await closeAllTrades(userId, lang);
-    confirmation = {
-      title: msg("push:confirm.closedTitle"),
-      message: failed ? msg("push:confirm.closedPartial", { closed, failed }) : msg("push:confirm.closedBody", { closed }),
-    };
-  }
-  await notify(userId, { type: "info", title: confirmation.title, message: confirmation.message, metadata: { pushAction: action } });
+  const result = await runKillSwitch(userId, action, "push", lang);
   logger().info({ userId, action }, "ação de push executada");
-  return { success: true, message: translateMsg(confirmation.message, lang) };
+  return { success: true, message: result.message };
 }

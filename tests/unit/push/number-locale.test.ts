@@ -18,7 +18,7 @@ function pushOf(n: { title: Parameters<typeof translateMsg>[0]; message: Paramet
     topic: "trades",
     title: translateMsg(n.title, language),
     body: translateMsg(n.message, language),
-    actionLabels: { pause: "", close_all: "" },
+    actionLabels: { stop_entries: "", pause: "", close_all: "" },
     tokens: {},
     texts: { done: "", failed: "" },
     timestamp: 0,

@@ -52,7 +52,7 @@ describe("payload", () => {
     topic: "trades" as const,
     title: "Trade aberto",
     body: "Compra EUR/USD · 0.10 lote(s) a 1.08500",
-    actionLabels: { pause: "Pausar IA", close_all: "Fechar tudo" },
+    actionLabels: { stop_entries: "Parar entradas", pause: "Pausar IA", close_all: "Fechar tudo" },
     texts: { done: "Feito", failed: "Falhou" },
     timestamp: now,
   };
