@@ -10,7 +10,8 @@ import clsx from "clsx";
 import { useEffect, useId, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
-import { apiFetch, errorMessage } from "~/lib/api";
+import { apiFetch } from "~/lib/api";
+import { wizardErrorText } from "~/lib/wizard-errors";
 import { useDisplay } from "~/lib/hooks";
 import { connectSchema, testTokenSchema } from "~/services/validation";
 import { AlertIcon, BoltIcon, ExternalIcon, EyeIcon, EyeOffIcon, ShieldIcon, TargetIcon, XIcon } from "./icons";
@@ -233,7 +234,7 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
       setAccountId(list.length === 1 ? list[0]!.id : "");
       setStep(3);
     } catch (err) {
-      setError(errorMessage(err, t("errors.validate"), t));
+      setError(wizardErrorText(err, "errors.validate", t));
     } finally {
       setBusy(null);
     }
@@ -253,7 +254,7 @@ export function BrokerWizard({ open, onClose, onConnected }: { open: boolean; on
       setSuccess(t("connected"));
       onConnected();
     } catch (err) {
-      setError(errorMessage(err, t("errors.connect"), t));
+      setError(wizardErrorText(err, "errors.connect", t));
     } finally {
       setBusy(null);
     }

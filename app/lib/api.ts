@@ -8,7 +8,7 @@
  */
 
 /** What kind of failure an `ApiCallError` is (lets screens translate the fixed §8 messages). */
-export type ApiErrorCode = "unauthorized" | "network" | "http";
+export type ApiErrorCode = "unauthorized" | "network" | "http" | "unavailable";
 
 /** An API failure with the message to show. */
 export class ApiCallError extends Error {
@@ -16,6 +16,8 @@ export class ApiCallError extends Error {
     message: string,
     public status: number,
     public code: ApiErrorCode = "http",
+    /** On a 401: "missing" when the request carried no session, "invalid" when it was refused (app/services/auth.server.ts `requireApiUser`). */
+    public session?: "missing" | "invalid",
   ) {
     super(message);
   }
@@ -69,7 +71,8 @@ export async function apiFetch<T = Record<string, unknown>>(path: string, init: 
   const obj = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
   if (res.status === 401 || res.status === 403) {
     clearSession(redirectsOnAuthFailure(path));
-    throw new ApiCallError(UNAUTHORIZED_MESSAGE, res.status, "unauthorized");
+    const session = obj.session === "missing" || obj.session === "invalid" ? obj.session : undefined;
+    throw new ApiCallError(UNAUTHORIZED_MESSAGE, res.status, "unauthorized", session);
   }
   if (!res.ok) {
     const message =
@@ -79,9 +82,12 @@ export async function apiFetch<T = Record<string, unknown>>(path: string, init: 
   return obj as T;
 }
 
+/** Catalogue keys of the fixed §8 messages ("unavailable": a multi-path call none of whose paths answered, api-multi.ts). */
+const FIXED_MESSAGE_KEYS = { network: "common:errors.network", unauthorized: "common:errors.unauthorized", unavailable: "common:errors.allEndpoints" } as const;
+
 /** The message of any thrown value (translated by `t` for the fixed §8 messages), or the fallback. */
 export function errorMessage(err: unknown, fallback: string, t?: (key: string) => string): string {
-  if (err instanceof ApiCallError && t && err.code !== "http") return t(err.code === "network" ? "common:errors.network" : "common:errors.unauthorized");
+  if (err instanceof ApiCallError && t && err.code !== "http") return t(FIXED_MESSAGE_KEYS[err.code]);
   if (err instanceof Error && err.message) return err.message;
   return fallback;
 }

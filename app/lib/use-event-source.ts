@@ -6,7 +6,7 @@
  * stays the fallback: pages keep their loader refresh, the stream only makes figures move sooner.
  */
 import { useEffect, useRef, useState } from "react";
-import { apiFetch } from "./api";
+import { apiFetchFirst } from "./api-multi";
 import type { LivePrice, LivePrices, LiveTradeInput } from "./live-prices";
 
 /** idle: no stream (no URL, no EventSource); error/closed: waiting to reconnect. */
@@ -97,7 +97,7 @@ export function useLivePrices(url: string | null, onTrade?: () => void): { price
 }
 
 /**
- * The hero's live figures: the open trades (GET /api/trades/account/open, re-read whenever
+ * The hero's live figures: the open trades (GET /api/trades/account/open, then /api/account/trades; re-read whenever
  * `refreshKey` changes, i.e. after each loader refresh) and their prices over
  * `/api/stream/prices?instruments=…`; a fill or close calls `onTrade` (the page re-reads at once).
  */
@@ -106,7 +106,7 @@ export function useOpenTradesLive(enabled: boolean, refreshKey: unknown, onTrade
   useEffect(() => {
     if (!enabled) return;
     let cancelled = false;
-    apiFetch<{ trades?: LiveTradeInput[] }>("/api/trades/account/open")
+    apiFetchFirst<{ trades?: LiveTradeInput[] }>(["/api/trades/account/open", "/api/account/trades"])
       .then((r) => !cancelled && setTrades(r.trades ?? []))
       .catch(() => {});
     return () => {

@@ -50,7 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const language = user.preferences?.language;
   // Issue 13 (ADR 0028): the account from the stored state at the shared quotes (account-view.server.ts), no broker
   // call while a bot tick or an earlier view looked at the account's transactions in the last minute.
-  const [pub, account, bot, cancellation, settings] = await Promise.all([publicUser(user), screenAccount(user.id), botStatus(user.id, language), scheduledCancellation(user.id), getSettings(user.id)]);
+  const [pub, account, bot, cancellation, settings] = await Promise.all([publicUser(user), screenAccount(user.id), botStatus(user.id, language), scheduledCancellation(user.id).catch(() => null), getSettings(user.id)]);
   const { conn } = account;
   // Issue 22: the display-currency rate (amounts also shown converted at the broker's rate; never throws).
   const displayRateRead = displayRateFor(user, conn, account.read?.summary.currency);
@@ -74,8 +74,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // the newest CLOSED_DESKTOP rows, and P&L + close time of the 30 days for the statistics.
   const closedRows = history.slice(0, CLOSED_DESKTOP).map(closedView);
   const closedStats = history.map((t) => ({ pnl: t.pnl, closeTime: t.closeTime }));
-  // Issue 22: the card's status line (Ativa / Pagamento Pendente / Cancelada (acesso até …) / Licença manual / Teste grátis / Inativa).
-  const subscription = subscriptionState({ ...pub, ...cancellation });
+  // Issue 22: the card's status line (Ativa / Pagamento Pendente / Cancelada (acesso até …) / Licença manual / Teste grátis / Inativa);
+  // null when the subscription could not be read: the card says 'Erro ao carregar dados' (PRODUCT.md §8), the page still loads.
+  const subscription = cancellation ? subscriptionState({ ...pub, ...cancellation }) : null;
   return { displayRate: await displayRateRead, user: pub, subscription, broker, bot, open, openError, closedRows, closedStats, equity, loadedAt: new Date().toISOString(),
     // "Today" is the broker's day: the simulator replays history on its own clock (≈0 on real OANDA).
     marketOffsetMs: brokerNow(conn) - Date.now(),
@@ -233,7 +234,7 @@ export default function DashboardPage() {
               <li className="flex justify-between gap-2">
                 <span className="text-slate-400">{t("subscriptionCard.status")}</span>
                 <span className="text-slate-200">
-                  <SubscriptionStateText state={subscription} />
+                  {subscription ? <SubscriptionStateText state={subscription} /> : <span data-testid="subscription-load-error">{t("subscriptionCard.loadError")}</span>}
                 </span>
               </li>
               <li className="flex justify-between gap-2">

@@ -208,10 +208,14 @@ export async function requireUser(request: Request): Promise<UserRow> {
   return user;
 }
 
-/** For the JSON API: the user, or 401 'Token inválido ou expirado' (PRODUCT.md §8). */
+/**
+ * For the JSON API: the user, or 401 'Token inválido ou expirado' (PRODUCT.md §8) with `session`:
+ * "missing" when the request carried no session at all, "invalid" when its token is unknown, revoked or
+ * expired (the broker wizard says 'Sua sessão expirou…' for the first, 'Sessão inválida/expirada…' for the second).
+ */
 export async function requireApiUser(request: Request): Promise<UserRow> {
   const user = await getUser(request);
-  if (!user) throw new UnauthorizedError(msg("api:auth.sessionExpired"));
+  if (!user) throw new UnauthorizedError(msg("api:auth.sessionExpired"), { session: (await sessionToken(request)) ? "invalid" : "missing" });
   return user;
 }
 

@@ -275,6 +275,16 @@ describe("PRODUCT.md §7, every path", () => {
     expect(missing).toEqual([]);
   });
 
+  describe("§8: a 401 says whether a session was sent (the broker wizard's two messages)", () => {
+    it("no session at all → session: 'missing'; an unknown token → session: 'invalid'; both 'Token inválido ou expirado'", async () => {
+      const body = { token: u.brokerToken, environment: "practice" };
+      const none = await apiClient(app.url)<{ message: string; session: string }>("POST", "/api/oanda-auth/test-token", body);
+      const bad = await apiClient(app.url, "sessao-que-nao-existe")<{ message: string; session: string }>("POST", "/api/oanda-auth/test-token", body);
+      expect([none.status, none.body.session, none.body.message]).toEqual([401, "missing", "Token inválido ou expirado"]);
+      expect([bad.status, bad.body.session, bad.body.message]).toEqual([401, "invalid", "Token inválido ou expirado"]);
+    });
+  });
+
   describe("Streaming (SSE)", () => {
     it("GET /api/stream/prices → 200 text/event-stream, first event hello", async () => {
       const s = await openSse(`${app.url}/api/stream/prices?instruments=EUR_USD`, { token: u.token });

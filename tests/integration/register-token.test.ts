@@ -14,10 +14,9 @@ let verifying: AppServer;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  [open, verifying] = await Promise.all([
-    startAppServer({ DATABASE_URL: db.url, WORKERS: "off", OANDA_MODE: "sim", EMAIL_VERIFICATION: "off" }),
-    startAppServer({ DATABASE_URL: db.url, WORKERS: "off", OANDA_MODE: "sim" }),
-  ]);
+  // One after the other: two first boots on a fresh database would race on its migrations and queues.
+  open = await startAppServer({ DATABASE_URL: db.url, WORKERS: "off", OANDA_MODE: "sim", EMAIL_VERIFICATION: "off" });
+  verifying = await startAppServer({ DATABASE_URL: db.url, WORKERS: "off", OANDA_MODE: "sim" });
 }, 120_000);
 afterAll(async () => {
   await open?.stop();
