@@ -73,6 +73,8 @@ export interface AccountState {
   positionPL: Record<string, { long: string; short: string }>;
   /** The account's minimum order size per instrument (units; control API `POST /sim/accounts/{id}/instruments`), else "1". */
   minimumTradeSize?: Record<string, string>;
+  /** The instruments the account offers (control API), else every instrument of the market. */
+  offered?: string[];
 }
 
 export interface UserState {

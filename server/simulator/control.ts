@@ -10,9 +10,10 @@
  *   `advanceSeconds` ≤ `MAX_ADVANCE_SECONDS` (31 days) and `speed` ≤ `MAX_SPEED` per call, else 400;
  *   the jump is walked one simulated day at a time, yielding to the event loop between days, and
  *   concurrent clock calls run one after the other.
- * - `POST /sim/accounts/{id}/instruments {minimumTradeSize: {EUR_USD: "100000", …}}` → `{id, minimumTradeSize}`:
- *   the account's minimum order size per instrument as GET A/instruments reports it (default "1"; issue 22
- *   broker-rule check); 404 for an unknown account.
+ * - `POST /sim/accounts/{id}/instruments {minimumTradeSize?: {EUR_USD: "100000", …}, offered?: ["EUR_USD", …] | null}`
+ *   → `{id, minimumTradeSize, offered}`: the account's minimum order size per instrument as GET A/instruments
+ *   reports it (default "1"; issue 22 broker-rule check) and the instruments it offers (GET A/instruments lists
+ *   only these, as a real account offers a subset; null = all); 404 for an unknown account.
  * - `POST /sim/faults`, `GET /sim/faults`, `DELETE /sim/faults[/{id}]`: broker fault injection on the
  *   OANDA paths (5xx, 429 with Retry-After, timeouts, dropped connections, stalled streams, revoked
  *   token, malformed 2xx body), scoped to a token/account/path; see faults.ts.
@@ -41,9 +42,14 @@ const UserBody = z.object({
   })).optional(),
 });
 
-const InstrumentsBody = z.object({
-  minimumTradeSize: z.record(z.string().regex(/^[A-Z]{3}_[A-Z]{3}$/), z.string().regex(/^\d+(\.\d+)?$/)),
-});
+const INSTRUMENT = z.string().regex(/^[A-Z]{3}_[A-Z]{3}$/);
+const InstrumentsBody = z
+  .object({
+    minimumTradeSize: z.record(INSTRUMENT, z.string().regex(/^\d+(\.\d+)?$/)).optional(),
+    /** The instruments the account offers (GET …/instruments lists only these); null = every one the market has. */
+    offered: z.array(INSTRUMENT).min(1).nullable().optional(),
+  })
+  .refine((b) => b.minimumTradeSize !== undefined || b.offered !== undefined, { message: "minimumTradeSize or offered is required" });
 
 const ClockBody = z.object({
   speed: z.number().finite().min(0).optional(),
@@ -149,9 +155,11 @@ export function controlRouter(sim: Simulator, faults?: FaultRegistry): Router {
     const body = parse(InstrumentsBody, req.body);
     const a = sim.account(String(req.params.id));
     if (!a) throw new SimHttpError(404, { errorMessage: "The Account specified does not exist." });
-    a.minimumTradeSize = { ...a.minimumTradeSize, ...body.minimumTradeSize };
+    if (body.offered?.some((i) => !sim.market.has(i))) throw new SimHttpError(400, { errorMessage: "Invalid value specified for 'offered'" });
+    if (body.minimumTradeSize) a.minimumTradeSize = { ...a.minimumTradeSize, ...body.minimumTradeSize };
+    if (body.offered !== undefined) a.offered = body.offered ?? undefined;
     sim.save();
-    sendJson(req, res, 200, { id: a.id, minimumTradeSize: a.minimumTradeSize });
+    sendJson(req, res, 200, { id: a.id, minimumTradeSize: a.minimumTradeSize ?? {}, offered: a.offered ?? sim.market.instruments });
   }).all(methodNotAllowed);
   // Clock changes run one at a time (a jump yields between days).
   let clockQueue: Promise<unknown> = Promise.resolve();

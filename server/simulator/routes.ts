@@ -72,7 +72,8 @@ export function v3Router(sim: Simulator, env: Environment, streams: StreamRegist
   });
   route("/accounts/:accountID/instruments", {
     get: withAccount((req, res, a) => {
-      const list = instrumentsParam(sim, req, false) ?? sim.market.instruments;
+      const offered = a.offered ?? sim.market.instruments;
+      const list = (instrumentsParam(sim, req, false) ?? sim.market.instruments).filter((n) => offered.includes(n));
       sendJson(req, res, 200, { instruments: list.map((n) => instrumentJSON(n, a.minimumTradeSize?.[n])), lastTransactionID: lastTx(a) });
     }),
   });
