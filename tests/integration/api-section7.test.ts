@@ -5,8 +5,7 @@
  * licensed user with a connected simulator account gets (admin paths: an admin), and the shape of the
  * answer (the keys §7 names, or an array). SSE paths: status, content type and the first event.
  * Rows run in order (later rows use ids earlier ones created); destructive calls (disconnect, logout,
- * delete) run last or on users of their own. Rows marked `pending` are paths being built now
- * (GET /api/account/instruments, the manual order endpoints): `it.todo` until they land.
+ * delete) run last or on users of their own. A row marked `pending` (a path being built) is an `it.todo`.
  */
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -91,7 +90,7 @@ const GROUPS: Record<string, Row[]> = {
     { method: "POST", path: "/api/oanda-auth/disconnect", as: () => spare, status: 200, shape: { keys: ["success", "message"] } },
   ],
   Account: [
-    { method: "GET", path: "/api/account/instruments", status: 200, shape: { keys: ["instruments"] }, pending: true },
+    { method: "GET", path: "/api/account/instruments", status: 200, shape: { keys: ["instruments"] } },
     { method: "GET", path: "/api/account/summary", status: 200, shape: { keys: SUMMARY } },
     { method: "GET", path: "/api/account", status: 200, shape: { keys: SUMMARY } },
     { method: "GET", path: "/api/user/summary", status: 200, shape: { keys: SUMMARY } },
@@ -130,8 +129,11 @@ const GROUPS: Record<string, Row[]> = {
     { method: "POST", path: "/api/trades/ai/loop/run-once", status: 200, shape: { keys: RUN_ONCE } },
   ],
   Orders: [
-    { method: "POST", path: "/api/orders/market", body: { instrument: "EUR_USD", units: 1000 }, status: 200, shape: { keys: ["success"] }, pending: true },
-    { method: "POST", path: "/api/trading/order", body: { instrument: "EUR_USD", units: 1000 }, status: 200, shape: { keys: ["success"] }, pending: true },
+    // One manual order (after the setup's trade: no cooldown between trades for it); the alias with the same
+    // idempotency key answers the same order (replayed), never a second one.
+    { method: "PUT", path: "/api/settings", body: { settings: { aiSettings: { cooldownSec: 0 } } }, status: 200, shape: { keys: ["success"] } },
+    { method: "POST", path: "/api/orders/market", body: { instrument: "USD_JPY", units: 1000, idempotencyKey: "s7-manual-1" }, status: 200, shape: { keys: ["success", "status", "origin", "trade", "replayed"] } },
+    { method: "POST", path: "/api/trading/order", body: { instrument: "USD_JPY", units: 1000, idempotencyKey: "s7-manual-1" }, status: 200, shape: { keys: ["success", "status", "origin", "trade", "replayed"] } },
     { method: "POST", path: () => `/api/trades/${ids.tradeId}/close`, body: { units: "ALL" }, status: 200, shape: { keys: ["success", "message"] } },
   ],
   Push: [

@@ -488,6 +488,15 @@ const MATRIX: Record<string, Probe[]> = {
     },
   ],
   "api.account.summary.ts": [{ method: "GET", kind: "api", path: "/api/account/summary", expect: userApi(status(200, ownAccount((j) => j.accountId)), NOT_CONNECTED) }],
+  // Issue 22: the account's instruments and broker rules (the caller's own connection), manual orders (a body
+  // without an instrument is refused before any broker call: no order is placed here), display preferences.
+  "api.account.instruments.ts": [{ method: "GET", kind: "api", path: "/api/account/instruments", expect: userApi(status(200, (r) => expect(Array.isArray(r.json?.instruments)).toBe(true)), NOT_CONNECTED) }],
+  "api.oanda-auth.rules.ts": [{ method: "GET", kind: "api", path: "/api/oanda-auth/rules", expect: userApi(status(200), NOT_CONNECTED) }],
+  "api.orders.market.ts": [{ method: "POST", kind: "api", path: "/api/orders/market", body: () => ({ units: 1000 }), expect: userApi(status(400)) }],
+  "api.preferences.ts": [
+    { method: "GET", kind: "api", path: "/api/preferences", expect: userApi(status(200)) },
+    { method: "PUT", kind: "api", path: "/api/preferences", body: () => ({ currency: "USD" }), expect: userApi(status(200)) },
+  ],
   "api.research.edge-table.ts": [
     { method: "GET", kind: "api", path: "/api/research/edge-table", expect: userApi(status(200, (r) => expect((r.json?.table as { version?: number })?.version).toBe(1))) },
   ],
