@@ -8,11 +8,14 @@
  * confirm calls POST /api/trades/ai/kill-switch (resume: …/kill-switch/resume); `onDone` re-reads.
  */
 import { Form, Link, useSearchParams } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { apiFetch, errorMessage } from "~/lib/api";
 import { isKillSwitchLevel, killSwitchOffers, type KillSwitchLevel, type KillSwitchState } from "~/lib/kill-switch";
 import { Banner } from "./ui";
+
+/** The confirmation's id: the no-JS link's fragment scrolls the browser to it. */
+const CONFIRM_ID = "parada-confirmacao";
 
 const LEVEL_STYLE: Record<KillSwitchLevel, string> = {
   stop_entries: "border-amber-400/40 text-amber-200 hover:bg-amber-400/10",
@@ -29,6 +32,14 @@ export function KillSwitch({ state, onDone }: { state: KillSwitchState; onDone?:
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const offers = killSwitchOffers(state);
+  const dialog = useRef<HTMLDivElement>(null);
+  // The confirmation opens below the levels, often under the fold or the floating dock: bring it to the
+  // middle of the screen and give it focus, so the question is seen and read first (issue 22 item 6).
+  useEffect(() => {
+    if (!asking || !dialog.current) return;
+    dialog.current.scrollIntoView({ block: "center" });
+    dialog.current.focus({ preventScroll: true });
+  }, [asking]);
 
   async function run(path: string, body: Record<string, unknown>) {
     setBusy(true);
@@ -58,7 +69,7 @@ export function KillSwitch({ state, onDone }: { state: KillSwitchState; onDone?:
         {offers.levels.map((level) => (
           <Link
             key={level}
-            to={`?parada=${level}`}
+            to={`?parada=${level}#${CONFIRM_ID}`}
             preventScrollReset
             replace
             onClick={(e) => {
@@ -89,7 +100,17 @@ export function KillSwitch({ state, onDone }: { state: KillSwitchState; onDone?:
         )}
       </div>
       {asking && offers.levels.includes(asking) && (
-        <div role="alertdialog" aria-labelledby="kill-switch-confirm-title" aria-describedby="kill-switch-confirm-body" className="mt-3" data-testid="kill-switch-confirm" data-level={asking}>
+        <div
+          ref={dialog}
+          id={CONFIRM_ID}
+          tabIndex={-1}
+          role="alertdialog"
+          aria-labelledby="kill-switch-confirm-title"
+          aria-describedby="kill-switch-confirm-body"
+          className="mt-3 scroll-mb-32 scroll-mt-24 focus:outline-none"
+          data-testid="kill-switch-confirm"
+          data-level={asking}
+        >
           <Banner tone={asking === "close_all" ? "error" : "warning"}>
             <p id="kill-switch-confirm-title" className="text-base font-bold">
               {t(`confirm.${asking}.title`)}

@@ -15,6 +15,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { E2E_ADMIN } from "./support/admin";
 import { hasDb, NO_DB_REASON, withDb } from "./support/trading";
+import { seedMonthlyPlan } from "./support/plans";
 import { createVerifiedUser } from "./support/users";
 
 const CARD_OK = "4242 4242 4242 4242";
@@ -31,14 +32,7 @@ interface StatusView {
 }
 
 test.beforeAll(async () => {
-  if (!hasDb()) return;
-  // The same plan billing.spec.ts seeds when the server's database has none.
-  await withDb(
-    (sql) => sql`insert into plans (name, description, price_cents, currency, duration_days, interval, interval_count, features, is_highlighted, is_active)
-      select 'Mensal', 'Acesso completo à Forex IA, renovado todo mês. Cancele quando quiser.', 9700, 'BRL', 30, 'month', 1,
-        ${["Trading automatizado com IA", "Análise de mercado em tempo real", "Gestão de risco avançada", "Notificações push personalizadas"]}, true, true
-      where not exists (select 1 from plans where is_active and name = 'Mensal')`,
-  );
+  if (hasDb()) await seedMonthlyPlan();
 });
 
 async function status(page: Page): Promise<StatusView> {

@@ -17,6 +17,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { hasDb, NO_DB_REASON, settle, withDb } from "./support/trading";
+import { seedMonthlyPlan } from "./support/plans";
 import { createVerifiedUser } from "./support/users";
 
 const CARD_OK = "4242 4242 4242 4242";
@@ -39,13 +40,7 @@ interface StatusView {
  * admin would create it).
  */
 test.beforeAll(async () => {
-  if (!hasDb()) return;
-  await withDb(
-    (sql) => sql`insert into plans (name, description, price_cents, currency, duration_days, interval, interval_count, features, is_highlighted, is_active)
-      select 'Mensal', 'Acesso completo à Forex IA, renovado todo mês. Cancele quando quiser.', 9700, 'BRL', 30, 'month', 1,
-        ${["Trading automatizado com IA", "Análise de mercado em tempo real", "Gestão de risco avançada", "Notificações push personalizadas"]}, true, true
-      where not exists (select 1 from plans where is_active and name = 'Mensal')`,
-  );
+  if (hasDb()) await seedMonthlyPlan();
 });
 
 /** A verified trial user (API registration), signed in through the login API (cookie shared with the page). */

@@ -1,6 +1,6 @@
 /** Shared e2e helpers: unique users, UI registration, screenshots under test-results/screenshots/. */
 import { randomBytes } from "node:crypto";
-import { expect, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { linkFrom, localPath, waitForEmail } from "./support/users";
 
 /** A fresh user identity for one test. */
@@ -63,4 +63,18 @@ export async function acceptTermsInUi(page: Page) {
 /** Waits until /auth has hydrated (its forms then carry the hidden `js` field). */
 export async function waitForHydration(page: Page) {
   await expect(page.locator('input[name="js"]').first()).toBeAttached();
+}
+
+/**
+ * The element is what the viewport shows at its centre: nothing (the floating dock, a banner) covers it
+ * where it appears. On a phone (< 768 px) it is scrolled into view first; on a desktop it must already be visible.
+ */
+export async function expectOnTop(target: Locator) {
+  if ((target.page().viewportSize()?.width ?? 0) < 768) await target.scrollIntoViewIfNeeded();
+  const hit = await target.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return top && (top === el || el.contains(top)) ? "ok" : (top?.outerHTML.slice(0, 160) ?? "fora da tela");
+  });
+  expect(hit).toBe("ok");
 }

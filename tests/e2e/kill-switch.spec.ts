@@ -4,21 +4,11 @@
  * changes nothing), 'Parar novas entradas' leaves the AI on in manage-only until 'Retomar entradas', and
  * 'Fechar tudo e pausar' pauses the AI and closes the open trade. Every level leaves a notification.
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { expectOnTop } from "./helpers";
 import { connectSimAccount, loginNewSubscriber, settle } from "./support/trading";
 
 test.describe.configure({ mode: "serial" });
-
-/** The element is what the viewport shows at its centre (nothing such as the dock on top of it). */
-async function expectOnTop(target: Locator) {
-  await target.scrollIntoViewIfNeeded();
-  const hit = await target.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    return top && (top === el || el.contains(top)) ? "ok" : (top?.outerHTML.slice(0, 160) ?? "fora da tela");
-  });
-  expect(hit).toBe("ok");
-}
 
 /** A subscriber with a simulator account and the AI on (started through the API: the power button has its own specs). */
 async function heroWithAiOn(page: Page) {
@@ -92,8 +82,9 @@ test("@nojs stop entries through the server-rendered confirmation, then resume",
   const current = page.getByTestId("kill-switch-current");
   await expect(current).toHaveText(/IA operando/);
   await page.getByTestId("kill-switch-stop_entries").click();
-  await expect(page).toHaveURL(/parada=stop_entries/);
+  await expect(page).toHaveURL(/parada=stop_entries#parada-confirmacao$/);
   await expect(page.getByTestId("kill-switch-confirm")).toContainText("Parar novas entradas?");
+  await expectOnTop(page.getByTestId("kill-switch-confirm-yes")); // the fragment brings it into view, clear of the dock
   await page.getByTestId("kill-switch-confirm-yes").click();
   await expect(page.getByTestId("kill-switch-current")).toHaveText(/Somente gestão: novas entradas paradas/);
   await page.getByTestId("kill-switch-resume").click();

@@ -5,22 +5,11 @@
  * ATIVAR IA starts at once); fixed lots of 3 make a 50-pip stop lose 1,500 USD, so the card warns and
  * ATIVAR IA asks first ('Cancelar' keeps the AI paused, 'Ativar mesmo assim' starts it).
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { shot } from "./helpers";
+import { expect, test, type Page } from "@playwright/test";
+import { expectOnTop, shot } from "./helpers";
 import { connectSimAccount, loginNewSubscriber, settle } from "./support/trading";
 
 test.describe.configure({ mode: "serial" });
-
-/** The element itself is what the viewport shows at its centre (not the dock or anything else on top), scrolled into view on a phone. */
-async function expectOnTop(target: Locator) {
-  if ((target.page().viewportSize()?.width ?? 0) < 768) await target.scrollIntoViewIfNeeded();
-  const hit = await target.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    return top && (top === el || el.contains(top)) ? "ok" : (top?.outerHTML.slice(0, 160) ?? "fora da tela");
-  });
-  expect(hit).toBe("ok");
-}
 
 async function connectedHero(page: Page) {
   await loginNewSubscriber(page, page.request, { firstName: "Pré", lastName: "Voo" });
