@@ -149,7 +149,7 @@ describe("(b) wrong method and unknown API paths", () => {
     for (const [method, p] of [
       ["GET", "/api/inexistente"],
       ["GET", "/api/trades/account/inexistente/mais"],
-      ["POST", "/api/orders/market"],
+      ["POST", "/api/orders/limit"], // (/api/orders/market exists since issue 22: manual market orders)
       ["DELETE", "/API/NADA"],
       ["GET", "/api"],
     ] as const) {
