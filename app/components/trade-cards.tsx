@@ -7,6 +7,7 @@ import clsx from "clsx";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatMsg, type Msg } from "../../core/i18n/message";
+import { tradeResult } from "../../core/stats";
 import { apiFetch, errorMessage } from "~/lib/api";
 import { formatInstrument, formatLots, formatPrice, normaliseTimeframe, toNumber } from "~/lib/format";
 import { useDisplay } from "~/lib/hooks";
@@ -200,7 +201,7 @@ export function ClosedTradeRow({ trade, currency, now, className }: { trade: Clo
   const { t } = useTranslation("dashboard");
   const fmt = useDisplay();
   const pnl = toNumber(trade.pnl) ?? 0;
-  const result = trade.result ?? (pnl > 0 ? "WIN" : pnl < 0 ? "LOSS" : "BE");
+  const result = trade.result ?? tradeResult(pnl);
   return (
     <li className={clsx("items-center justify-between gap-3 rounded-xl bg-white/[0.03] px-3 py-2.5 ring-1 ring-white/5", className ?? "flex")} data-testid="closed-trade">
       <div className="min-w-0">

@@ -10,7 +10,7 @@ import Papa from "papaparse";
 import { z } from "zod";
 import { msg, type Msg } from "../../core/i18n/message";
 import { DEFAULT_TIMEZONE, localMidnight } from "../../core/risk/trading-day";
-import { computeTradeStats } from "../../core/stats";
+import { computeTradeStats, tradeResult } from "../../core/stats";
 import { translateMsg } from "../i18n";
 import { formatLots, formatPrice, normaliseTimeframe, toNumber } from "./format";
 import { money2, statNumber, statsTrade } from "./trading";
@@ -163,10 +163,9 @@ export function hasActiveFilters(filters: HistoryFilters): boolean {
   return FILTER_KEYS.some((k) => filters[k] !== undefined && filters[k] !== "");
 }
 
-/** WIN if pnl > 0, LOSS if < 0, else BE (PRODUCT.md §4 Trade). */
+/** Result of a trade from a P&L of any shape (core/stats `tradeResult`, PRODUCT.md §4 Trade); unreadable counts as 0 (BE). */
 export function resultOf(pnl: unknown): "WIN" | "LOSS" | "BE" {
-  const n = toNumber(pnl) ?? 0;
-  return n > 0 ? "WIN" : n < 0 ? "LOSS" : "BE";
+  return tradeResult(toNumber(pnl) ?? 0);
 }
 
 function isClosed(t: HistoryTrade): boolean {

@@ -19,6 +19,7 @@ import { Decimal } from "../../core/decimal";
 import type { Msg } from "../../core/i18n/message";
 import { unitsToLots } from "../../core/instruments";
 import { BrokerError } from "../../core/oanda/errors";
+import { tradeResult } from "../../core/stats";
 import { notices } from "../lib/notifications";
 import type { BrokerConnectionRow } from "./broker-connection";
 import { crashPoint } from "./crash-point.server";
@@ -26,12 +27,6 @@ import { db } from "./db.server";
 import { logger } from "./logger.server";
 import { insertNotifications, type NewNotification } from "./notifications.server";
 import { publishTradeEvents } from "./streams/trade-events.server";
-
-/** WIN if realized P&L > 0, LOSS if < 0, else BE (PRODUCT.md §4 Trade). */
-export function tradeResult(pl: Decimal.Value): "WIN" | "LOSS" | "BE" {
-  const d = new Decimal(pl);
-  return d.gt(0) ? "WIN" : d.lt(0) ? "LOSS" : "BE";
-}
 
 export interface ReconcileSummary {
   opened: number;

@@ -31,7 +31,7 @@ import { MarketData } from "../simulator/market-data";
 import type { Series } from "../simulator/market-data";
 import { BASE_SPREAD_PIPS, Pricing } from "../simulator/pricing";
 import { getTx } from "../simulator/transactions";
-import { computeTradeStats } from "../stats";
+import { computeTradeStats, tradeResult } from "../stats";
 import type { TradeStats } from "../stats";
 import { executeTick } from "../trading/tick";
 import type { NewsCalendar, TickPorts } from "../trading/tick";
@@ -444,7 +444,7 @@ function closedTrades(account: BacktestAccount, pricing: Pricing): BacktestTrade
       risk: formatMoney(risk),
       riskPct: nav && new Decimal(nav).gt(0) ? risk.div(nav).mul(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2) : null,
       rMultiple: risk.gt(0) ? pnl.div(risk).toFixed(2) : null,
-      result: pnl.gt(0) ? "WIN" : pnl.lt(0) ? "LOSS" : "BE",
+      result: tradeResult(pnl),
     });
   }
   return out;

@@ -6,6 +6,7 @@
  * last tick in the last hour failed (broker errors), pg-boss queue depth and dead letters.
  * Soft-deleted users (`deleted_at`) are left out of every figure.
  */
+import { monthlyCents } from "../../../core/plans";
 import { db } from "../db.server";
 
 /**
@@ -89,11 +90,8 @@ const line = (r: UserLine): DashboardUser => ({
   lastLogin: r.last_login_at?.toISOString() ?? null,
 });
 
-/** Monthly amount of a plan price (a yearly plan counts 1/12 of its price; `interval_count` divides). */
-export function monthlyCents(priceCents: number, interval: string, intervalCount: number): number {
-  const months = (interval === "year" ? 12 : 1) * Math.max(1, intervalCount || 1);
-  return priceCents / months;
-}
+/** Monthly amount of a plan price: one rule for the dashboard and the subscriptions' MRR (core/plans.ts). */
+export { monthlyCents };
 
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
 

@@ -8,6 +8,7 @@
  */
 import type Stripe from "stripe";
 import { msg, type Msg } from "../../../core/i18n/message";
+import { monthlyCents as planMonthlyCents } from "../../../core/plans";
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatusFilter } from "~/lib/admin-plans";
 import { db } from "../db.server";
 import { ConflictError, DomainError, NotFoundError, UpstreamError, ValidationError } from "../errors.server";
@@ -155,20 +156,9 @@ export async function listSubscriptions(q: SubscriptionQuery = {}): Promise<Subs
   }
 }
 
-/** Cents a month of one subscription item: amount × quantity, normalised from its interval. */
+/** Cents a month of one subscription item: amount × quantity, normalised from its interval (core/plans.ts). */
 export function monthlyCents(unitAmount: number, quantity: number, interval: string, intervalCount: number): number {
-  const total = unitAmount * quantity;
-  const n = intervalCount > 0 ? intervalCount : 1;
-  switch (interval) {
-    case "year":
-      return total / (12 * n);
-    case "week":
-      return (total * 52) / (12 * n);
-    case "day":
-      return (total * 365) / (12 * n);
-    default:
-      return total / n;
-  }
+  return planMonthlyCents(unitAmount * quantity, interval, intervalCount);
 }
 
 /** Most active subscriptions read for the metrics (a bound on one page view). */
