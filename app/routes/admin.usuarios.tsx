@@ -15,19 +15,16 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { z } from "zod";
 import { msg } from "../../core/i18n/message";
-import { issueMsg } from "../../core/i18n/zod-message";
 import { AccountBadge, AdminBadge, BrokerBadge, ConfirmDelete, displayName, LicenceBadge, StripeBadge, UserForm, useAdminDates, type UserFormValues } from "~/components/admin-users";
 import { Banner, Button, Card } from "~/components/ui";
 import { translateMsg } from "~/i18n";
 import { adminUserCreateSchema, adminUserUpdateSchema, EXTEND_DAYS_DEFAULT, parseUserListQuery, USER_STATUS_FILTERS, userFormToInput } from "~/lib/admin-users";
-import { readForm } from "~/lib/form.server";
+import { pageAction, type PageActionContext } from "~/lib/page-action.server";
 import { metaTitle } from "~/lib/hooks";
 import { requireAdminPage } from "~/services/admin/access.server";
 import { adminUserById, createAdminUser, deleteAdminUser, extendUserLicence, listAdminUsers, updateAdminUser } from "~/services/admin/users.server";
-import { assertSameOrigin } from "~/services/api.server";
-import { DomainError, httpStatusOf, ValidationError } from "~/services/errors.server";
+import { httpStatusOf } from "~/services/errors.server";
 import { logger } from "~/services/logger.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "admin-accounts", "meta");
@@ -78,65 +75,54 @@ function listUrl(from: URL | string, set: Record<string, string | null> = {}): s
   return `/admin/usuarios${s ? `?${s}` : ""}`;
 }
 
-/** Parses a form body with a schema. @throws ValidationError with the first issue's message and field. */
-function parseForm<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ValidationError(issueMsg(issue, msg("api:invalidData")), { field: issue?.path.join(".") });
-  }
-  return parsed.data;
-}
-
 const FAILURE: Record<string, string> = { create: "admin-accounts:errors.save", update: "admin-accounts:errors.save", extend: "admin-accounts:errors.extend", delete: "admin-accounts:errors.delete" };
 
+/** What the action answers when it does not redirect: the failed intent, its row, the message and field, what was typed. */
+interface ActionFailure {
+  ok: false;
+  intent: string;
+  id: string;
+  message: string;
+  field: string | null;
+  values: UserFormValues;
+}
+
+/** The typed values of the user form (shown again after a refusal). */
+function formValues(form: FormData): UserFormValues {
+  const value = (k: string, dflt = "") => String(form.get(k) ?? dflt);
+  return { email: value("email"), firstName: value("firstName"), lastName: value("lastName"), isActive: value("isActive", "true"), language: value("language"), currency: value("currency"), timezone: value("timezone") };
+}
+
 export async function action({ request }: ActionFunctionArgs) {
-  const actor = await requireAdminPage(request);
-  const language = actor.user.preferences?.language;
-  try {
-    assertSameOrigin(request);
-  } catch (err) {
-    throw new Response(err instanceof DomainError ? err.messageIn(language) : "Origem da requisição não permitida.", { status: 403 });
-  }
-  const form = await readForm(request, language);
-  const intent = String(form.get("intent") ?? "");
-  const id = String(form.get("id") ?? "");
   const url = new URL(request.url);
-  const values: UserFormValues = {
-    email: String(form.get("email") ?? ""),
-    firstName: String(form.get("firstName") ?? ""),
-    lastName: String(form.get("lastName") ?? ""),
-    isActive: String(form.get("isActive") ?? "true"),
-    language: String(form.get("language") ?? ""),
-    currency: String(form.get("currency") ?? ""),
-    timezone: String(form.get("timezone") ?? ""),
-  };
-  try {
-    switch (intent) {
-      case "create":
-        await createAdminUser(actor, parseForm(adminUserCreateSchema, userFormToInput(form)));
+  const fail = (status: number, { intent, form, field: value }: PageActionContext<unknown>, message: string, field: string | null = null) =>
+    data<ActionFailure>({ ok: false, intent, id: value("id"), message, field, values: formValues(form) }, status);
+  return pageAction(request, {
+    page: "/admin/usuarios",
+    user: () => requireAdminPage(request),
+    language: (actor) => actor.user.preferences?.language,
+    intents: {
+      create: async ({ user: actor, form, parse }) => {
+        await createAdminUser(actor, parse(adminUserCreateSchema, userFormToInput(form)));
         return redirect(listUrl(url, { ok: "created" }), 303);
-      case "update":
-        await updateAdminUser(actor, id, parseForm(adminUserUpdateSchema, userFormToInput(form)));
+      },
+      update: async ({ user: actor, form, field, parse }) => {
+        await updateAdminUser(actor, field("id"), parse(adminUserUpdateSchema, userFormToInput(form)));
         return redirect(listUrl(url, { ok: "updated" }), 303);
-      case "extend":
-        await extendUserLicence(actor, id, EXTEND_DAYS_DEFAULT);
+      },
+      extend: async ({ user: actor, field }) => {
+        await extendUserLicence(actor, field("id"), EXTEND_DAYS_DEFAULT);
         return redirect(listUrl(url, { ok: "extended" }), 303);
-      case "delete":
-        await deleteAdminUser(actor, id);
+      },
+      delete: async ({ user: actor, field }) => {
+        await deleteAdminUser(actor, field("id"));
         return redirect(listUrl(url, { ok: "deleted" }), 303);
-      default:
-        return data({ ok: false as const, intent, id, message: translateMsg(msg("admin-accounts:errors.invalidIntent"), language), field: null, values }, 400);
-    }
-  } catch (err) {
-    if (err instanceof Response) throw err;
-    if (err instanceof DomainError) {
-      const field = typeof err.extra.field === "string" ? err.extra.field : null;
-      return data({ ok: false as const, intent, id, message: err.messageIn(language), field, values }, httpStatusOf(err));
-    }
-    logger().error({ err: err instanceof Error ? err.stack : String(err), intent }, "falha numa ação do admin de usuários");
-    return data({ ok: false as const, intent, id, message: translateMsg(msg(FAILURE[intent] ?? "admin-accounts:errors.save"), language), field: null, values }, 500);
-  }
+      },
+    },
+    fallback: (ctx) => fail(400, ctx, translateMsg(msg("admin-accounts:errors.invalidIntent"), ctx.language)),
+    domainError: (err, ctx) => fail(httpStatusOf(err), ctx, err.messageIn(ctx.language), typeof err.extra.field === "string" ? err.extra.field : null),
+    internal: (_err, ctx) => fail(500, ctx, translateMsg(msg(FAILURE[ctx.intent] ?? "admin-accounts:errors.save"), ctx.language)),
+  });
 }
 
 /** True once React has hydrated (JavaScript running). */

@@ -19,8 +19,7 @@ import { Banner, Button, Spinner } from "~/components/ui";
 import { metaTitle, useNow, usePolling } from "~/lib/hooks";
 import { NOTIFICATIONS_PAGE_SIZE, NOTIFICATIONS_POLL_MS, pageQuery, parseListQuery, type ListQuery, type TypeChip } from "~/lib/notifications";
 import { requireAppUser } from "~/lib/pages.server";
-import { assertSameOrigin } from "~/services/api.server";
-import { DomainError } from "~/services/errors.server";
+import { pageAction } from "~/lib/page-action.server";
 import {
   clearNotifications,
   listNotifications,
@@ -28,7 +27,6 @@ import {
   markNotificationRead,
   notificationStats,
 } from "~/services/notifications.server";
-import { readForm } from "~/lib/form.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "notifications", "meta");
 
@@ -64,32 +62,30 @@ function backTo(request: Request): string {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireAppUser(request);
-  try {
-    assertSameOrigin(request);
-  } catch (err) {
-    throw new Response(err instanceof DomainError ? err.message : "Origem da requisição não permitida.", { status: 403 });
-  }
-  const form = await readForm(request, user.preferences?.language);
-  const intent = String(form.get("intent") ?? "");
-  const js = form.get("_js") === "1";
   // Messages are i18n keys of the 'notifications' namespace.
-  const done = (message: string | null) => (js ? { ok: true as const, intent, message } : redirect(backTo(request), 303));
-  switch (intent) {
-    case "read": {
-      const n = await markNotificationRead(user.id, String(form.get("id") ?? ""));
-      if (!n) return data({ ok: false as const, intent, message: "notFound" }, 404);
-      return done(null);
-    }
-    case "read-all":
-      await markAllNotificationsRead(user.id);
-      return done("done.readAll");
-    case "clear":
-      await clearNotifications(user.id);
-      return done("done.cleared");
-    default:
-      return data({ ok: false as const, intent, message: "invalidIntent" }, 400);
-  }
+  type Answer = { ok: false; intent: string; message: string } | { ok: true; intent: string; message: string | null };
+  const done = (intent: string, js: boolean, message: string | null) => (js ? data<Answer>({ ok: true, intent, message }) : redirect(backTo(request), 303));
+  return pageAction(request, {
+    page: "/notifications",
+    user: () => requireAppUser(request),
+    language: (user) => user.preferences?.language,
+    intents: {
+      read: async ({ user, intent, form, field }) => {
+        const n = await markNotificationRead(user.id, field("id"));
+        if (!n) return data<Answer>({ ok: false, intent, message: "notFound" }, 404);
+        return done(intent, form.get("_js") === "1", null);
+      },
+      "read-all": async ({ user, intent, form }) => {
+        await markAllNotificationsRead(user.id);
+        return done(intent, form.get("_js") === "1", "done.readAll");
+      },
+      clear: async ({ user, intent, form }) => {
+        await clearNotifications(user.id);
+        return done(intent, form.get("_js") === "1", "done.cleared");
+      },
+    },
+    fallback: ({ intent }) => data<Answer>({ ok: false, intent, message: "invalidIntent" }, 400),
+  });
 }
 
 /** True once React has hydrated (JavaScript running). */
