@@ -32,7 +32,12 @@ export function midsOf(prices: readonly PriceQuote[]): MidLookup {
   return (name) => map.get(name);
 }
 
-function oneHop(from: string, to: string, mid: MidLookup): Decimal | undefined {
+/**
+ * Value in `to` of one unit of `from` through one pair only: 1 when equal, the direct pair's mid
+ * (`from_to`), else 1 / the inverse pair's mid (`to_from`); undefined when neither is at hand (no
+ * route through USD: see `conversionRate`). E.g. JPY → USD with USD_JPY at 150 = 1/150.
+ */
+export function directRate(from: string, to: string, mid: MidLookup): Decimal | undefined {
   if (from === to) return new Decimal(1);
   const direct = mid(`${from}_${to}`);
   if (direct) return direct;
@@ -45,11 +50,11 @@ function oneHop(from: string, to: string, mid: MidLookup): Decimal | undefined {
  * when no price at hand links the two currencies.
  */
 export function conversionRate(from: string, to: string, mid: MidLookup): Decimal | undefined {
-  const hop = oneHop(from, to, mid);
+  const hop = directRate(from, to, mid);
   if (hop) return hop;
   if (from === "USD" || to === "USD") return undefined;
-  const a = oneHop(from, "USD", mid);
-  const b = a ? oneHop("USD", to, mid) : undefined;
+  const a = directRate(from, "USD", mid);
+  const b = a ? directRate("USD", to, mid) : undefined;
   return a && b ? a.mul(b) : undefined;
 }
 

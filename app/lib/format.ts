@@ -5,6 +5,8 @@
  * client, unit-tested in tests/unit/ui/format.test.ts.
  */
 
+import { knownTimezone, localParts } from "../../core/risk/trading-day";
+
 /** Locale and time zone of the reader (PRODUCT.md §9: pt-BR by default; time zone from preferences). */
 export interface DisplayOptions {
   locale?: string;
@@ -136,28 +138,8 @@ export function zonedParts(t: number, timeZone?: string): { year: number; month:
     const d = new Date(t);
     return { year: d.getFullYear(), month: d.getMonth() + 1, day: d.getDate(), hour: d.getHours(), minute: d.getMinutes() };
   }
-  const parts = dateFormat("en-US", {
-    timeZone,
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-    hourCycle: "h23",
-  }).formatToParts(new Date(t));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour") % 24, minute: get("minute") };
-}
-
-/** A valid IANA time zone or undefined (bad preferences fall back to the runtime zone). */
-export function safeTimeZone(timeZone: string | null | undefined): string | undefined {
-  if (!timeZone) return undefined;
-  try {
-    dateFormat("en-US", { timeZone });
-    return timeZone;
-  } catch {
-    return undefined;
-  }
+  const l = localParts(t, timeZone);
+  return { year: l.y, month: l.m, day: l.d, hour: l.h, minute: l.mi };
 }
 
 /** Short relative time: 'Agora' (< 1 min; `justNow` translates it), 'Nm', 'Nh', 'Nd' (< 7 days), then 'dd/mm' in the time zone. */
@@ -177,7 +159,7 @@ export function relativeTime(
   if (h < 24) return `${h}h`;
   const d = Math.floor(h / 24);
   if (d < 7) return `${d}d`;
-  const p = zonedParts(t, safeTimeZone(opts.timeZone));
+  const p = zonedParts(t, knownTimezone(opts.timeZone));
   return `${two(p.day)}/${two(p.month)}`;
 }
 
@@ -192,7 +174,7 @@ export function formatDateTime(when: string | Date | null | undefined, opts: Dis
   const t = toTime(when);
   if (t === null) return "—";
   return dateFormat(opts.locale ?? "pt-BR", {
-    timeZone: safeTimeZone(opts.timeZone),
+    timeZone: knownTimezone(opts.timeZone),
     day: "2-digit",
     month: "2-digit",
     year: "numeric",
@@ -207,12 +189,12 @@ export function formatDateTime(when: string | Date | null | undefined, opts: Dis
 export function formatTime(when: string | Date | null | undefined, opts: DisplayOptions = {}): string {
   const t = toTime(when);
   if (t === null) return "—";
-  return dateFormat(opts.locale ?? "pt-BR", { timeZone: safeTimeZone(opts.timeZone), hour: "2-digit", minute: "2-digit" }).format(t);
+  return dateFormat(opts.locale ?? "pt-BR", { timeZone: knownTimezone(opts.timeZone), hour: "2-digit", minute: "2-digit" }).format(t);
 }
 
 /** Date with Intl in the locale and time zone (pt-BR: 'dd/mm/aaaa'); '—' when unknown. */
 export function formatDate(when: string | Date | null | undefined, opts: DisplayOptions = {}): string {
   const t = toTime(when);
   if (t === null) return "—";
-  return dateFormat(opts.locale ?? "pt-BR", { timeZone: safeTimeZone(opts.timeZone), day: "2-digit", month: "2-digit", year: "numeric" }).format(t);
+  return dateFormat(opts.locale ?? "pt-BR", { timeZone: knownTimezone(opts.timeZone), day: "2-digit", month: "2-digit", year: "numeric" }).format(t);
 }

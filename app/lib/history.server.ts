@@ -4,10 +4,11 @@
  * user's connected account for the window the filters need, applies the row rules and filters.
  */
 import type { Msg } from "../../core/i18n/message";
+import { resolveTimezone } from "../../core/risk/trading-day";
 import type { UserRow } from "~/services/auth.server";
 import { brokerNow, getConnection } from "~/services/broker.server";
 import { tradeHistory } from "~/services/trades.server";
-import { applyHistoryFilters, historyWindowDays, normaliseHistoryRows, parseHistoryFilters, safeTimezone, type HistoryFilters, type HistoryTrade } from "./history";
+import { applyHistoryFilters, historyWindowDays, normaliseHistoryRows, parseHistoryFilters, type HistoryFilters, type HistoryTrade } from "./history";
 
 /** A history row as the page and the CSV receive it. */
 export type HistoryRow = HistoryTrade & { id: string; result: "WIN" | "LOSS" | "BE" | null };
@@ -30,7 +31,7 @@ export interface HistoryData {
 
 /** Loads and filters the history for `user` from the request URL (never throws for bad input). */
 export async function loadHistory(user: UserRow, url: URL): Promise<HistoryData> {
-  const timezone = safeTimezone(user.preferences?.timezone);
+  const timezone = resolveTimezone(user.preferences?.timezone);
   const parsed = parseHistoryFilters(url.searchParams);
   const filters = parsed.filters;
   const base = {

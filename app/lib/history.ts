@@ -9,7 +9,7 @@
 import Papa from "papaparse";
 import { z } from "zod";
 import { msg, type Msg } from "../../core/i18n/message";
-import { DEFAULT_TIMEZONE, localMidnight } from "../../core/risk/trading-day";
+import { DEFAULT_TIMEZONE, localDate, localMidnight } from "../../core/risk/trading-day";
 import { computeTradeStats, tradeResult } from "../../core/stats";
 import { translateMsg } from "../i18n";
 import { formatLots, formatPrice, normaliseTimeframe, toNumber } from "./format";
@@ -194,28 +194,12 @@ export function normaliseHistoryRows<T extends HistoryTrade>(rows: readonly T[],
   return out;
 }
 
-/** A valid IANA timezone, else the default. */
-export function safeTimezone(tz: string | null | undefined): string {
-  if (!tz) return DEFAULT_TIMEZONE;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return tz;
-  } catch {
-    return DEFAULT_TIMEZONE;
-  }
-}
-
 /** The instant local midnight of `yyyy-mm-dd` happens in `tz` (epoch ms). */
 export function zonedDayStart(date: string, tz: string): number {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
   return localMidnight(y, m, d, tz).getTime();
 }
 
-/** `yyyy-mm-dd` of an instant in `tz`. */
-export function zonedDate(ms: number | Date, tz: string): string {
-  const d = typeof ms === "number" ? new Date(ms) : ms;
-  return new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
-}
 
 /** The next calendar day of `yyyy-mm-dd`. */
 function nextDay(date: string): string {
@@ -382,5 +366,5 @@ export function historyCsv(rows: readonly HistoryTrade[], tz: string = DEFAULT_T
 
 /** File name of the export: historico-trades-YYYY-MM-DD.csv (today in the user's timezone). */
 export function csvFileName(now: number | Date, tz: string = DEFAULT_TIMEZONE): string {
-  return `historico-trades-${zonedDate(now, tz)}.csv`;
+  return `historico-trades-${localDate(now, tz)}.csv`;
 }

@@ -9,6 +9,7 @@
  * account currency, ÷ ACC_QUOTE's mid, or × QUOTE_ACC's mid. When no rate is at hand (e.g. a
  * EUR account trading USD_JPY without EUR_JPY streamed) the P&L stays the polled one.
  */
+import { directRate } from "../../core/conversion";
 import { Decimal } from "../../core/decimal";
 
 /** A streamed price (the `price` event of /api/stream/*, or an entry of the open-trades snapshot). */
@@ -36,14 +37,24 @@ function pair(instrument: string): [string, string] | null {
   return m ? [m[1]!, m[2]!] : null;
 }
 
-/** Rate to turn an amount in `quote` into `account` currency from the streamed prices, or null. */
+/**
+ * Rate to turn an amount in `quote` into `account` currency from the streamed prices (their `mid`),
+ * or null: core/conversion.ts `directRate` (1, the direct pair, or the inverse pair; no route
+ * through USD: a rate the stream does not carry leaves the polled P&L).
+ */
 export function quoteToAccountRate(quote: string, account: string, prices: LivePrices): Decimal | null {
-  if (quote === account) return new Decimal(1);
-  const direct = prices[`${quote}_${account}`];
-  if (direct) return new Decimal(direct.mid);
-  const inverse = prices[`${account}_${quote}`];
-  if (inverse && !new Decimal(inverse.mid).isZero()) return new Decimal(1).div(inverse.mid);
-  return null;
+  return directRate(quote, account, (instrument) => streamedMid(prices[instrument])) ?? null;
+}
+
+/** The streamed mid of a price; a missing, unreadable or non-positive one counts as absent (core/conversion.ts `midsOf`). */
+function streamedMid(p: LivePrice | undefined): Decimal | undefined {
+  if (!p) return undefined;
+  try {
+    const mid = new Decimal(p.mid);
+    return mid.isFinite() && mid.gt(0) ? mid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

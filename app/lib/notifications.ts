@@ -7,7 +7,8 @@
 import { z } from "zod";
 import { msg, type Msg } from "../../core/i18n/message";
 import type { DrawdownStop } from "../../core/risk/drawdown";
-import { relativeTime, safeTimeZone } from "./format";
+import { resolveTimezone } from "../../core/risk/trading-day";
+import { relativeTime } from "./format";
 
 /** Every notification type (PRODUCT.md §3). */
 export const NOTIFICATION_TYPES = ["success", "warning", "error", "limit", "trading", "info"] as const;
@@ -121,7 +122,7 @@ export function notificationTime(
   timeZone = "America/Sao_Paulo",
   nowLabel = "Agora",
 ): string {
-  return relativeTime(when, now, { justNow: nowLabel, timeZone: safeTimeZone(timeZone) ?? "America/Sao_Paulo" });
+  return relativeTime(when, now, { justNow: nowLabel, timeZone: resolveTimezone(timeZone) });
 }
 
 /** Query string for the page with some keys changed (empty/undefined values dropped; page reset unless given). */

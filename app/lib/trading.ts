@@ -6,9 +6,9 @@
  * `hero` and `common`) of hero states, licences, subscriptions and stop reasons.
  */
 import { Decimal } from "../../core/decimal";
-import { tradingDay, type TradingDayBoundary } from "../../core/risk/trading-day";
+import { knownTimezone, tradingDay, type TradingDayBoundary } from "../../core/risk/trading-day";
 import { computeTradeStats, type StatsTrade } from "../../core/stats";
-import { safeTimeZone, toNumber, zonedParts } from "./format";
+import { toNumber } from "./format";
 
 /** A closed trade as far as the statistics need it. */
 export interface ClosedTradeLike {
@@ -31,27 +31,13 @@ export interface TradeStats {
   pnlToday: number;
 }
 
-/** The UTC instant of 00:00 on a calendar day in a time zone (runtime zone when none is given). */
-export function zonedMidnight(year: number, month: number, day: number, timeZone?: string): Date {
-  if (!timeZone) return new Date(year, month - 1, day);
-  const guess = Date.UTC(year, month - 1, day);
-  // Offset of the zone at an instant: wall clock there minus UTC.
-  const offsetAt = (t: number) => {
-    const p = zonedParts(t, timeZone);
-    return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute) - Math.floor(t / 60_000) * 60_000;
-  };
-  let t = guess - offsetAt(guess);
-  t = guess - offsetAt(t); // second pass settles DST changes
-  return new Date(t);
-}
-
 /**
  * The 'P&L hoje' window: the trading day containing `now` (core/risk/trading-day.ts `tradingDay`, the rule
  * of the daily limits): local midnight to the next in the time zone (preferences.timezone; the runtime
  * zone when none or an unknown one is given), or 17:00 to 17:00 New York with `boundary` "ny_close".
  */
 export function localDayBounds(now: Date, timeZone?: string, boundary?: TradingDayBoundary): [Date, Date] {
-  const tz = safeTimeZone(timeZone) ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const tz = knownTimezone(timeZone) ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const day = tradingDay(now, tz, boundary);
   return [day.start, day.end];
 }

@@ -13,5 +13,5 @@ export {
 } from "./market-hours";
 export { MAX_CONSECUTIVE_LOSSES, manageOnlyMsg, manageOnlyVerdict } from "./rules";
 export { DEFAULT_MAX_SPREAD_PIPS, MAX_SPREAD_PIPS, maxSpreadPips, spreadInPips } from "./spread";
-export { DEFAULT_TIMEZONE, localInstant, nextTradingDayStart, resolveTimezone, tradingDay, tradingDayStart, TRADING_DAY_BOUNDARIES, type TradingDay, type TradingDayBoundary } from "./trading-day";
+export { assertTimezone, DEFAULT_TIMEZONE, knownTimezone, localDate, localInstant, localMidnight, nextTradingDayStart, resolveTimezone, tradingDay, tradingDayStart, TRADING_DAY_BOUNDARIES, type TradingDay, type TradingDayBoundary } from "./trading-day";
 export type { ManageOnlyReason, RiskContext, RiskRule, RiskVerdict, StopBotReason } from "./types";

@@ -11,15 +11,25 @@ export const DEFAULT_TIMEZONE = "America/Sao_Paulo";
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** `tz` when the runtime knows it (IANA name), else DEFAULT_TIMEZONE; never throws. */
-export function resolveTimezone(tz: string | undefined): string {
-  if (!tz) return DEFAULT_TIMEZONE;
+/** `tz` when the runtime knows it (an IANA name of its tz database), else undefined; never throws. */
+export function knownTimezone(tz: string | null | undefined): string | undefined {
+  if (!tz) return undefined;
   try {
     formatter(tz);
     return tz;
   } catch {
-    return DEFAULT_TIMEZONE;
+    return undefined;
   }
+}
+
+/** `tz` when the runtime knows it (IANA name), else DEFAULT_TIMEZONE (PRODUCT.md §9 admin defaults); never throws. */
+export function resolveTimezone(tz: string | null | undefined): string {
+  return knownTimezone(tz) ?? DEFAULT_TIMEZONE;
+}
+
+/** Checks that the runtime knows the timezone `tz`. @throws RangeError for an unknown one. */
+export function assertTimezone(tz: string): void {
+  formatter(tz);
 }
 
 function formatter(tz: string): Intl.DateTimeFormat {
@@ -88,6 +98,15 @@ function offsetOf(t: number, tz: string): number {
 export function localParts(t: number, tz: string): { y: number; m: number; d: number; h: number; mi: number; s: number } {
   const w = new Date(t + offsetOf(t, tz));
   return { y: w.getUTCFullYear(), m: w.getUTCMonth() + 1, d: w.getUTCDate(), h: w.getUTCHours(), mi: w.getUTCMinutes(), s: w.getUTCSeconds() };
+}
+
+/**
+ * The local calendar date (yyyy-mm-dd) of an instant in a timezone, e.g. 2026-01-05T02:00Z in
+ * America/Sao_Paulo → "2026-01-04". @throws RangeError for an unknown timezone.
+ */
+export function localDate(t: number | Date, tz: string): string {
+  const l = localParts(typeof t === "number" ? t : t.getTime(), tz);
+  return ymd(l.y, l.m, l.d);
 }
 
 /** Offset (ms) of a timezone at an instant: local wall clock read as UTC minus the instant. */

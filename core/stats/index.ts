@@ -33,7 +33,7 @@
  * - Exposure = share of a time window during which at least one trade was open.
  */
 import { Decimal } from "../decimal";
-import { tradingDay as tradingDayOf, type TradingDayBoundary } from "../risk/trading-day";
+import { assertTimezone, tradingDay as tradingDayOf, type TradingDayBoundary } from "../risk/trading-day";
 
 /** An instant: ISO-8601 string, UTC milliseconds or a Date. */
 export type Instant = string | number | Date;
@@ -183,7 +183,7 @@ export function tradeResult(pnl: Decimal.Value): "WIN" | "LOSS" | "BE" {
  */
 export function computeTradeStats(trades: readonly StatsTrade[], opts: StatsOptions = {}): TradeStats {
   const tz = opts.timezone ?? "UTC";
-  dayFormatter(tz); // an unknown time zone throws here, whatever the input
+  assertTimezone(tz); // an unknown time zone throws here, whatever the input
   const rows = trades.map((t, index) => {
     const close = instantMs(t.closeTime, "closeTime");
     const open = t.openTime === undefined ? undefined : instantMs(t.openTime, "openTime");
@@ -338,18 +338,6 @@ function exposure(rows: readonly { open?: number; close: number }[], window: Sta
     end = e;
   }
   return fixed(new Decimal(covered).div(to - from).mul(100), 2);
-}
-
-const dayFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** Calendar-day formatter of a time zone (RangeError for an unknown zone). */
-function dayFormatter(tz: string): Intl.DateTimeFormat {
-  let f = dayFormatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" });
-    dayFormatters.set(tz, f);
-  }
-  return f;
 }
 
 /**

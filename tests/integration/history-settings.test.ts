@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Papa from "papaparse";
-import { zonedDate, zonedDayStart } from "../../app/lib/history";
+import { localDate as zonedDate } from "../../core/risk/trading-day";
+import { zonedDayStart } from "../../app/lib/history";
 import type { AppServer } from "../setup/app-server";
 import { settingsFormFor } from "../setup/settings-form";
 import { createTradingEnv, tickUntil, userWithBroker, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";

@@ -12,9 +12,9 @@ import {
   normaliseTimeframe,
   pricePrecision,
   relativeTime,
-  safeTimeZone,
   toNumber,
 } from "../../../app/lib/format";
+import { knownTimezone as safeTimeZone } from "../../../core/risk/trading-day";
 
 describe("formatMoney", () => {
   it("formats pt-BR currency with the account currency", () => {

@@ -10,8 +10,8 @@ import {
   subscriptionLabel,
   tradeStats,
   winLossCard,
-  zonedMidnight,
 } from "../../../app/lib/trading";
+import { localMidnight as zonedMidnight } from "../../../core/risk/trading-day";
 
 const pt = createI18n("pt");
 const en = createI18n("en");
