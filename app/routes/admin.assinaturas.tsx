@@ -18,7 +18,7 @@ import { StatCard } from "~/components/admin/stat-card";
 import { Badge, Banner, Button, Card, type Tone } from "~/components/ui";
 import { INTL_LOCALE, toLanguage, translateMsg, type Language } from "~/i18n";
 import { SUBSCRIPTION_STATUSES } from "~/lib/admin-plans";
-import { readForm } from "~/lib/form.server";
+import { pageAction } from "~/lib/page-action.server";
 import { formatDate } from "~/lib/format";
 import { metaTitle } from "~/lib/hooks";
 import { formatPlanPrice, formatPlanPricePerInterval } from "~/lib/plans";
@@ -31,7 +31,6 @@ import {
   type SubscriptionMetrics,
   type SubscriptionPage,
 } from "~/services/admin/subscriptions.server";
-import { assertSameOrigin } from "~/services/api.server";
 import { DomainError, httpStatusOf } from "~/services/errors.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "admin-billing", "subs.meta");
@@ -65,31 +64,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const actor = await requireAdminPage(request);
-  const language = toLanguage(actor.user.preferences?.language);
-  const failure = (reason: DomainError | null) =>
+  /** 'Erro ao cancelar assinatura: <reason>' (PRODUCT.md §8), once even when the reason already says it. */
+  const failure = (reason: DomainError | null, language: Language) =>
     reason && reason.msg && typeof reason.msg === "object" && reason.msg.key === "admin-billing:errors.cancelFailed"
       ? reason.messageIn(language)
       : translateMsg(msg("admin-billing:errors.cancelFailed", { reason: reason ? reason.msg : msg("api:internal") }), language);
-  try {
-    assertSameOrigin(request);
-  } catch (err) {
-    return data({ error: err instanceof DomainError ? err.messageIn(language) : String(err) }, { status: 403 });
-  }
-  const form = await readForm(request, language);
-  if (form.get("intent") !== "cancel") return data({ error: failure(null) }, { status: 400 });
-  const id = String(form.get("id") ?? "");
-  const atPeriodEnd = form.get("atPeriodEnd") === "1";
-  const status = String(form.get("status") ?? "active");
-  try {
-    const r = await cancelSubscription(actor, id, atPeriodEnd);
-    const when = r.subscription.cancelAt ?? r.subscription.currentPeriodEnd;
-    const back = new URLSearchParams({ status: SUBSCRIPTION_STATUSES.includes(status as never) ? status : "active", aviso: atPeriodEnd ? "scheduled" : "canceled", ...(atPeriodEnd ? { ate: String(when) } : {}) });
-    return redirect(`${PAGE}?${back}`, 303);
-  } catch (err) {
-    if (!(err instanceof DomainError)) console.error("[admin] falha ao cancelar assinatura:", err);
-    return data({ error: failure(err instanceof DomainError ? err : null) }, { status: err instanceof DomainError ? httpStatusOf(err) : 500 });
-  }
+  return pageAction(request, {
+    page: PAGE,
+    user: () => requireAdminPage(request),
+    language: (actor) => actor.user.preferences?.language,
+    crossSite: (error) => data({ error }, { status: 403 }),
+    intents: {
+      cancel: async ({ user: actor, field, form }) => {
+        const atPeriodEnd = form.get("atPeriodEnd") === "1";
+        const status = field("status") || "active";
+        const r = await cancelSubscription(actor, field("id"), atPeriodEnd);
+        const when = r.subscription.cancelAt ?? r.subscription.currentPeriodEnd;
+        const back = new URLSearchParams({ status: SUBSCRIPTION_STATUSES.includes(status as never) ? status : "active", aviso: atPeriodEnd ? "scheduled" : "canceled", ...(atPeriodEnd ? { ate: String(when) } : {}) });
+        return redirect(`${PAGE}?${back}`, 303);
+      },
+    },
+    fallback: ({ language }) => data({ error: failure(null, language) }, { status: 400 }),
+    domainError: (err, { language }) => data({ error: failure(err, language) }, { status: httpStatusOf(err) }),
+    internal: (_err, { language }) => data({ error: failure(null, language) }, { status: 500 }),
+  });
 }
 
 const STATUS_TONE: Record<string, Tone> = { active: "green", trialing: "blue", past_due: "amber", unpaid: "amber", incomplete: "amber", paused: "grey", canceled: "grey", incomplete_expired: "red" };

@@ -17,15 +17,14 @@ import { msg } from "../../core/i18n/message";
 import { decodeIssueMessage } from "../../core/i18n/zod-message";
 import { CheckIcon } from "~/components/icons";
 import { Badge, Banner, Button, Card, Field } from "~/components/ui";
-import { toLanguage, translateMsg, type Language } from "~/i18n";
+import { toLanguage, translateMsg } from "~/i18n";
 import { centsToUnits, planInputSchema, unitsToCents } from "~/lib/admin-plans";
-import { readForm } from "~/lib/form.server";
+import { pageAction } from "~/lib/page-action.server";
 import { metaTitle } from "~/lib/hooks";
 import { PLAN_CARD_FEATURES } from "~/lib/plans";
 import { requireAdminPage } from "~/services/admin/access.server";
 import { createPlan, deletePlan, listAdminPlans, updatePlan, type AdminPlanView } from "~/services/admin/plans.server";
-import { assertSameOrigin } from "~/services/api.server";
-import { DomainError, httpStatusOf } from "~/services/errors.server";
+import { httpStatusOf } from "~/services/errors.server";
 import { logger } from "~/services/logger.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "admin-billing", "plans.meta");
@@ -107,79 +106,78 @@ function num(v: FormDataEntryValue | null): number | undefined {
   return s === "" ? undefined : Number(s.replace(",", "."));
 }
 
+/** The typed values of the plan form (shown again after a refusal). */
+function planFormValues(form: FormData): PlanFormValues {
+  const value = (k: string, dflt = "") => String(form.get(k) ?? dflt);
+  return {
+    id: value("id").trim() || null,
+    name: value("name"),
+    description: value("description"),
+    price: value("price"),
+    currency: value("currency", "BRL"),
+    durationDays: value("durationDays"),
+    interval: value("interval", "month"),
+    intervalCount: value("intervalCount"),
+    features: form.getAll("features").map(String),
+    isHighlighted: form.get("isHighlighted") === "on",
+    isActive: form.get("isActive") === "on",
+  };
+}
+
+/** The message of a failed save or delete: the domain error's, else §8's. */
+const FAILED: Record<string, string> = { save: "admin-billing:errors.saveFailed", delete: "admin-billing:errors.deleteFailed" };
+
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, ip } = await requireAdminPage(request);
-  const language: Language = toLanguage(user.preferences?.language);
   const fail = (status: number, r: Partial<ActionResult>) =>
     data<ActionResult>({ ok: false, intent: "unknown", formError: null, fieldErrors: {}, values: null, ...r }, { status });
-  try {
-    assertSameOrigin(request);
-  } catch (err) {
-    return fail(403, { formError: err instanceof DomainError ? err.messageIn(language) : String(err) });
-  }
-  const form = await readForm(request, language);
-  const intent = form.get("intent");
-  const actor = { user, ip };
-
-  if (intent === "save") {
-    const id = String(form.get("id") ?? "").trim() || null;
-    const values: PlanFormValues = {
-      id,
-      name: String(form.get("name") ?? ""),
-      description: String(form.get("description") ?? ""),
-      price: String(form.get("price") ?? ""),
-      currency: String(form.get("currency") ?? "BRL"),
-      durationDays: String(form.get("durationDays") ?? ""),
-      interval: String(form.get("interval") ?? "month"),
-      intervalCount: String(form.get("intervalCount") ?? ""),
-      features: form.getAll("features").map(String),
-      isHighlighted: form.get("isHighlighted") === "on",
-      isActive: form.get("isActive") === "on",
-    };
-    const cents = unitsToCents(values.price);
-    if (cents === null) return fail(400, { intent: "save", values, fieldErrors: { price: translateMsg(msg("admin-billing:errors.priceUnits"), language) } });
-    const parsed = planInputSchema.safeParse({
-      name: values.name,
-      description: values.description,
-      price: cents,
-      currency: values.currency.trim() || undefined,
-      durationDays: num(values.durationDays),
-      interval: values.interval,
-      intervalCount: num(values.intervalCount),
-      features: values.features,
-      isHighlighted: values.isHighlighted,
-      isActive: values.isActive,
-    });
-    if (!parsed.success) {
-      const fieldErrors: Record<string, string> = {};
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0] ?? "form");
-        fieldErrors[field] ??= translateMsg(decodeIssueMessage(issue.message), language);
-      }
-      return fail(400, { intent: "save", values, fieldErrors });
-    }
-    try {
-      const r = id ? await updatePlan(actor, id, parsed.data, language) : await createPlan(actor, parsed.data, language);
-      const stripe = r.stripe.status === "synced" ? "" : `&stripe=${r.stripe.status}`;
-      return redirect(`${PAGE}?aviso=${id ? "updated" : "created"}${stripe}`, 303);
-    } catch (err) {
-      const message = err instanceof DomainError ? err.messageIn(language) : translateMsg(msg("admin-billing:errors.saveFailed"), language);
-      return fail(err instanceof DomainError ? httpStatusOf(err) : 500, { intent: "save", values, formError: message });
-    }
-  }
-
-  if (intent === "delete") {
-    const id = String(form.get("id") ?? "");
-    try {
-      const r = await deletePlan(actor, id);
-      const stripe = r.stripe.status === "synced" ? "" : `&stripe=${r.stripe.status}`;
-      return redirect(`${PAGE}?aviso=${r.outcome}${stripe}`, 303);
-    } catch (err) {
-      const message = err instanceof DomainError ? err.messageIn(language) : translateMsg(msg("admin-billing:errors.deleteFailed"), language);
-      return fail(err instanceof DomainError ? httpStatusOf(err) : 500, { intent: "delete", formError: message });
-    }
-  }
-  return fail(400, { formError: translateMsg(msg("admin-billing:errors.saveFailed"), language) });
+  /** A failed save keeps what was typed; a failed delete shows its message. */
+  const failed = (status: number, intent: string, form: FormData, formError: string) =>
+    intent === "save" ? fail(status, { intent: "save", values: planFormValues(form), formError }) : fail(status, { intent: "delete", formError });
+  return pageAction(request, {
+    page: PAGE,
+    user: () => requireAdminPage(request),
+    language: (actor) => actor.user.preferences?.language,
+    crossSite: (formError) => fail(403, { formError }),
+    intents: {
+      save: async ({ user: { user, ip }, form, language }) => {
+        const values = planFormValues(form);
+        const id = values.id;
+        const cents = unitsToCents(values.price);
+        if (cents === null) return fail(400, { intent: "save", values, fieldErrors: { price: translateMsg(msg("admin-billing:errors.priceUnits"), language) } });
+        const parsed = planInputSchema.safeParse({
+          name: values.name,
+          description: values.description,
+          price: cents,
+          currency: values.currency.trim() || undefined,
+          durationDays: num(values.durationDays),
+          interval: values.interval,
+          intervalCount: num(values.intervalCount),
+          features: values.features,
+          isHighlighted: values.isHighlighted,
+          isActive: values.isActive,
+        });
+        if (!parsed.success) {
+          const fieldErrors: Record<string, string> = {};
+          for (const issue of parsed.error.issues) {
+            const field = String(issue.path[0] ?? "form");
+            fieldErrors[field] ??= translateMsg(decodeIssueMessage(issue.message), language);
+          }
+          return fail(400, { intent: "save", values, fieldErrors });
+        }
+        const r = id ? await updatePlan({ user, ip }, id, parsed.data, language) : await createPlan({ user, ip }, parsed.data, language);
+        const stripe = r.stripe.status === "synced" ? "" : `&stripe=${r.stripe.status}`;
+        return redirect(`${PAGE}?aviso=${id ? "updated" : "created"}${stripe}`, 303);
+      },
+      delete: async ({ user: { user, ip }, field }) => {
+        const r = await deletePlan({ user, ip }, field("id"));
+        const stripe = r.stripe.status === "synced" ? "" : `&stripe=${r.stripe.status}`;
+        return redirect(`${PAGE}?aviso=${r.outcome}${stripe}`, 303);
+      },
+    },
+    fallback: ({ language }) => fail(400, { formError: translateMsg(msg("admin-billing:errors.saveFailed"), language) }),
+    domainError: (err, { intent, form, language }) => failed(httpStatusOf(err), intent, form, err.messageIn(language)),
+    internal: (_err, { intent, form, language }) => failed(500, intent, form, translateMsg(msg(FAILED[intent]!), language)),
+  });
 }
 
 const NOTICES: Record<string, string> = { created: "plans.created", updated: "plans.updated", deleted: "plans.deleted", archived: "plans.archivedNotice" };
