@@ -21,7 +21,7 @@
  *   whichever way the bot was made.
  */
 import { hashPassword } from "../app/services/auth.server";
-import { startBot } from "../app/services/bot.server";
+import { startBot } from "../app/services/trading/bot-control.server";
 import { connectBroker } from "../app/services/broker.server";
 import { parseConfig, setConfig } from "../app/services/config.server";
 import { encryptSecret } from "../app/services/crypto.server";

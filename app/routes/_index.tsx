@@ -26,7 +26,7 @@ import { metaTitle, useBreakpoint, useCappedFlag, useDisplay, useNow, useOnline,
 import { requireAppUser } from "~/lib/pages.server";
 import { heroView, licenceLabel, stopReasonKey, type HeroView } from "~/lib/trading";
 import { publicUser } from "~/services/auth.server";
-import { botStatus } from "~/services/bot.server";
+import { botStatus } from "~/services/trading/bot-status.server";
 import { heroNews } from "~/services/calendar.server";
 import { accountStatus, screenAccount } from "~/services/account-view.server";
 import { displayRateFor } from "~/services/display-currency.server";
@@ -34,7 +34,8 @@ import { DisplayRateNotice } from "~/components/display-amount";
 import { translateMsg } from "~/i18n";
 import { assertSameOrigin, DomainError } from "~/services/api.server";
 import { readForm } from "~/lib/form.server";
-import { rearmRequired, startBot, stopBot } from "~/services/bot.server";
+import { rearmRequired, startBot } from "~/services/trading/bot-control.server";
+import { stopBot } from "~/services/trading/bot-stop.server";
 import { RearmConfirm, rearmView } from "~/components/rearm-confirm";
 import { userPreflight } from "~/services/preflight.server";
 import { ReportCard } from "~/components/research/report-card";

@@ -10,7 +10,8 @@ import { translateMsg } from "~/i18n";
 import { forgetAccountState } from "~/services/account-cache.server";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
-import { localizeOutcome, runTick } from "~/services/bot.server";
+import { localizeOutcome } from "~/services/trading/tick-outcome";
+import { runTick } from "~/services/trading/tick-runner.server";
 import { consumeUserAction } from "~/services/user-rate-limit.server";
 import { DomainError, UpstreamError } from "~/services/errors.server";
 

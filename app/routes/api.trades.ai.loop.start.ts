@@ -9,7 +9,8 @@ import { z } from "zod";
 import { msg } from "../../core/i18n/message";
 import { apiRoute, readBody } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
-import { DEFAULT_INTERVAL_SEC, startBot } from "~/services/bot.server";
+import { DEFAULT_INTERVAL_SEC } from "~/services/trading/bot-status.server";
+import { startBot } from "~/services/trading/bot-control.server";
 import { ValidationError } from "~/services/errors.server";
 
 // Errors are `bot` message keys, turned into messages below.

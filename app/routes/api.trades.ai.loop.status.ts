@@ -7,7 +7,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
-import { botStatus } from "~/services/bot.server";
+import { botStatus } from "~/services/trading/bot-status.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {

@@ -4,7 +4,7 @@ import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { apiRoute } from "~/services/api.server";
 import { requireApiUser } from "~/services/auth.server";
-import { stopBot } from "~/services/bot.server";
+import { stopBot } from "~/services/trading/bot-stop.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

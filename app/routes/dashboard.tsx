@@ -28,7 +28,7 @@ import { licenceLabel, stopReasonKey, tradeStats, winLossCard } from "~/lib/trad
 import { DomainError } from "~/services/errors.server";
 import { publicUser } from "~/services/auth.server";
 import { scheduledCancellation } from "~/services/billing.server";
-import { botStatus } from "~/services/bot.server";
+import { botStatus } from "~/services/trading/bot-status.server";
 import { accountStatus, screenAccount, screenOpenTrades } from "~/services/account-view.server";
 import { equityTrades } from "~/services/equity.server";
 import { tradeHistory } from "~/services/trades.server";

@@ -45,7 +45,7 @@ import {
 } from "~/lib/settings-form";
 import { ApiError, assertSameOrigin, DomainError, INTERNAL_ERROR } from "~/services/api.server";
 import { publicUser } from "~/services/auth.server";
-import { stopBot } from "~/services/bot.server";
+import { stopBot } from "~/services/trading/bot-stop.server";
 import { disconnectBroker, getConnection, NOT_CONNECTED } from "~/services/broker.server";
 import { getPreferences } from "~/services/preferences.server";
 import { getPushTopics, savePushTopics } from "~/services/push/push.server";

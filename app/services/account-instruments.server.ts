@@ -5,7 +5,7 @@
  * (the settings' list, '*' = every pair the product supports: core/settings.ts resolveInstruments).
  */
 import { resolveInstruments } from "../../core/settings";
-import { offeredInstrumentList } from "./bot.server";
+import { offeredInstrumentList } from "./account-state.server";
 import { brokerFailure, requireBroker } from "./broker.server";
 import { getSettings } from "./settings.server";
 

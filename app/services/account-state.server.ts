@@ -224,3 +224,48 @@ export function tickAccount(opts: {
     },
   };
 }
+
+/** Offered-instrument lists read in this process, by `environment:account`, with when the broker gave them (the tick reads the stored one from its context row). */
+const offered = new Map<string, { at: number; list: readonly BrokerInstrument[] }>();
+/** Equal lists are kept once (most accounts of an environment offer the same instruments). */
+const internedLists = new Map<string, readonly BrokerInstrument[]>();
+
+function intern(list: readonly BrokerInstrument[]): readonly BrokerInstrument[] {
+  const key = JSON.stringify(list);
+  const hit = internedLists.get(key);
+  if (hit) return hit;
+  if (internedLists.size > 1000) internedLists.clear();
+  internedLists.set(key, list);
+  return list;
+}
+
+/**
+ * The instruments the connected account offers (GET A/instruments: names, precision, margin rates),
+ * read from the broker at most once per INSTRUMENTS_MAX_AGE_MS per account: from this process's
+ * memory, else the account's stored list (`account_states`, ADR 0025; `known.stored` when the
+ * caller already read it, else one statement), else the broker — then stored for every process.
+ * The tick skips the user's instruments that are not in it and the pre-flight check uses the
+ * broker's margin rates (issue 12).
+ * @throws the broker's error when the list cannot be read
+ */
+export async function offeredInstrumentList(
+  conn: Pick<BrokerConnectionRow, "environment" | "account_id"> & { user_id?: string },
+  client: BrokerPort,
+  known?: { stored: StoredAccountState | undefined },
+): Promise<readonly BrokerInstrument[]> {
+  const key = `${conn.environment}:${conn.account_id}`;
+  const now = Date.now();
+  const hit = offered.get(key);
+  if (hit && now - hit.at < INSTRUMENTS_MAX_AGE_MS) return hit.list;
+  const stored = known ? known.stored : conn.user_id ? await readAccountState(conn.user_id) : undefined;
+  const fromDb = freshInstruments(stored, conn, now);
+  if (fromDb) {
+    const list = intern(fromDb);
+    offered.set(key, { at: storedFor(stored, conn)!.instruments_read_at!.getTime(), list });
+    return list;
+  }
+  const list = intern(await client.getInstruments(conn.account_id));
+  offered.set(key, { at: now, list });
+  if (conn.user_id) await saveInstruments(conn.user_id, conn, list);
+  return list;
+}

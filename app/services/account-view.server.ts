@@ -21,7 +21,7 @@ import { Decimal } from "../../core/decimal";
 import { LRUCache } from "lru-cache";
 import { cachedAccountState } from "./account-cache.server";
 import { parseAccountState, storedFor, tickAccount, ACCOUNT_STATE_MAX_AGE_MS, type StoredAccountState } from "./account-state.server";
-import { offeredInstrumentList } from "./bot.server";
+import { offeredInstrumentList } from "./account-state.server";
 import type { BrokerConnectionRow } from "./broker-connection";
 import { brokerFailure, brokerNow, clientFor, connectionStatus, markConnection, NOT_CONNECTED, statusErrorMsg } from "./broker.server";
 import { decryptSecret } from "./crypto.server";

@@ -20,6 +20,7 @@ import { logger } from "./logger.server";
 import { forgetAccountState } from "./account-cache.server";
 import { noteBrokerClock } from "./quote-cache.server";
 import { lockReconcile, reconcile } from "./reconcile.server";
+import { stopBot } from "./trading/bot-stop.server";
 
 /** The simulator's reply header with its clock's tag (server/simulator/server.ts SIM_CLOCK_HEADER; not imported: the simulator stays out of the app bundle). */
 const SIM_CLOCK_HEADER = "x-sim-clock";
@@ -265,16 +266,15 @@ export async function markConnection(userId: string, status: "connected" | "erro
  * Disconnects the broker, in one transaction: the bot stops (reason 'manual', as the stop button:
  * the AI cannot run without a broker) and the connection with its stored token is deleted — both
  * or neither. The account's last reconciled transaction id is kept (`broker_cursors`) for a
- * reconnect of the same account (`connectBroker`). Same statement as bot.server.ts `stopBot`, inlined here because bot.server.ts imports
- * this module.
+ * reconnect of the same account (`connectBroker`). The stop is bot control's own (trading/bot-stop.server.ts
+ * `stopBot`), run in this transaction.
  * @returns whether there was a connection to remove
  */
 export async function disconnectBroker(userId: string): Promise<boolean> {
   return db().begin(async (tx) => {
     // Under the reconcile lock, so the id kept below is the one of the last reconcile that committed.
     await lockReconcile(tx, userId);
-    await tx`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = 'manual', updated_at = now()
-      where user_id = ${userId} and is_active`;
+    await stopBot(userId, "manual", tx);
     const rows = await tx`with gone as (
         delete from broker_connections where user_id = ${userId} returning user_id, environment, account_id, last_transaction_id
       ), kept as (

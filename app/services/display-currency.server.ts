@@ -10,7 +10,7 @@
 import { msg } from "../../core/i18n/message";
 import { DEFAULT_DISPLAY_CURRENCY, resolveDisplayRate, toDisplayCurrency, type DisplayRate } from "~/lib/display-currency";
 import { translateMsg } from "~/i18n";
-import { offeredInstrumentList } from "./bot.server";
+import { offeredInstrumentList } from "./account-state.server";
 import type { BrokerConnectionRow } from "./broker-connection";
 import { clientFor } from "./broker.server";
 import { decryptSecret } from "./crypto.server";

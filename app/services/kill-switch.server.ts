@@ -17,7 +17,7 @@ import { msg, type Msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { isKillSwitchLevel, type KillSwitchLevel, type KillSwitchSource } from "~/lib/kill-switch";
 import { forgetAccountState } from "./account-cache.server";
-import { stopBot } from "./bot.server";
+import { stopBot } from "./trading/bot-stop.server";
 import { brokerFailure, requireBroker } from "./broker.server";
 import { config } from "./config.server";
 import { db } from "./db.server";

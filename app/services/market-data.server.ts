@@ -8,7 +8,9 @@
  */
 import type { BrokerPort, Environment } from "../../core/broker/port";
 import type { Candle } from "../../core/candles";
-import { GRANULARITY_SECONDS } from "../../core/instruments";
+import { DecisionEngine, featureConfig } from "../../core/engine/decide";
+import { AI_TIMEFRAMES, GRANULARITY_SECONDS } from "../../core/instruments";
+import type { TradingSettings } from "../../core/settings";
 import { db } from "./db.server";
 
 /** Candles kept per series for the engine (indicators need ≥ 60; ATR median uses 100 more). */
@@ -113,4 +115,34 @@ declare global {
 /** The newest complete series read by this process, by environment, series and count (one entry per series, replaced as candles close). */
 function candleMemo() {
   return (globalThis.__candleMemo ??= new Map());
+}
+
+/**
+ * Engines loaded with the candles of an instrument, shared by every tick of this process that decides
+ * on the same candles with the same indicator parameters (issue 13: loading 250 candles × 4
+ * timeframes into the indicators was the largest CPU cost of a tick, the same work for every bot).
+ * `DecisionEngine.decide` is pure given the pushed candles (core/engine/decide.ts), so a shared engine
+ * decides exactly as `decide(input)` would. Keyed by environment, instrument, FeatureConfig and each
+ * timeframe's candle span (count, first and last open time, whether the last is complete: an
+ * incomplete candle is not pushed, its completion is). At most ENGINE_CACHE_MAX entries, then cleared.
+ */
+const engines = new Map<string, DecisionEngine>();
+const ENGINE_CACHE_MAX = 2000;
+
+/** The shared engine loaded with `candles` (by timeframe) for one instrument and the settings' indicator parameters; see above. */
+export function loadedEngine(environment: string, instrument: string, settings: TradingSettings, candles: Record<string, Candle[]>): DecisionEngine {
+  const config = featureConfig(settings);
+  let key = `${environment}|${instrument}|${JSON.stringify(config)}`;
+  for (const tf of AI_TIMEFRAMES) {
+    const list = candles[tf] ?? [];
+    const last = list[list.length - 1];
+    key += `|${list.length}:${list[0]?.time ?? ""}:${last?.time ?? ""}:${last?.complete ? 1 : 0}`;
+  }
+  let engine = engines.get(key);
+  if (!engine) {
+    engine = new DecisionEngine(config).load(candles);
+    if (engines.size >= ENGINE_CACHE_MAX) engines.clear();
+    engines.set(key, engine);
+  }
+  return engine;
 }

@@ -14,7 +14,7 @@ import { instrumentSpec } from "../../core/instruments";
 import { preflight, type PreflightResult } from "../../core/risk/preflight";
 import { resolveInstruments } from "../../core/settings";
 import { screenAccount } from "./account-view.server";
-import { offeredInstrumentList } from "./bot.server";
+import { offeredInstrumentList } from "./account-state.server";
 import { brokerFailure, clientFor, NOT_CONNECTED } from "./broker.server";
 import { decryptSecret } from "./crypto.server";
 import { ValidationError } from "./errors.server";

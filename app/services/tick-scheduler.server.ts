@@ -13,7 +13,7 @@
  * `runTick` (a tick whose lock is held elsewhere is skipped), and each tick has its own deadline
  * (`TICK_TIMEOUT_SEC`), so a slow broker holds one slot, never the other bots' ticks.
  */
-import { runTick } from "./bot.server";
+import { runTick } from "./trading/tick-runner.server";
 import { logger } from "./logger.server";
 import { claimDueTicks, makeTickDue, type ClaimedTick } from "./tick-due.server";
 

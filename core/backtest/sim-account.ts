@@ -22,14 +22,11 @@ import { emptyState } from "../simulator/state";
 import type { AccountState, TradeState } from "../simulator/state";
 import { rfc3339 } from "../simulator/time";
 import { evaluateTriggers } from "../simulator/triggers";
-import type { CounterTrade } from "../trading/counters";
+import { selectCounterTrades, type CounterTrade } from "../trading/counters";
 import type { AiExitReason } from "../trading/exits";
 import { NO_EDGE_CODE } from "../trading/edge-gate";
 import { marketOrderFor } from "../trading/orders";
 import type { DecisionRecord, TickBroker, TradeStore } from "../trading/tick";
-
-/** Newest closed trades handed to the risk counters besides today's (the live bot's query reads 50). */
-const STREAK_WINDOW = 50;
 
 /**
  * Trading costs the simulator does not charge, as backtest options (account currency):
@@ -69,6 +66,7 @@ export class BacktestAccount implements TickBroker, TradeStore {
   /** Trades in open order, and the closed ones in close order (the counters' two windows). */
   private readonly booked: Booked[] = [];
   private readonly closed: CounterTrade[] = [];
+  private readonly opened: CounterTrade[] = [];
   private readonly open = new Map<string, Booked>();
   /** Index of the oldest trade of the account that may still be open. */
   private firstOpen = 0;
@@ -242,6 +240,7 @@ export class BacktestAccount implements TickBroker, TradeStore {
     for (let i = this.booked.length; i < trades.length; i++) {
       const b = { trade: trades[i]!, counter: { openTime: new Date(trades[i]!.openTime) } as CounterTrade };
       this.booked.push(b);
+      this.opened.push(b.counter);
       this.open.set(b.trade.id, b);
     }
     const closedNow: CounterTrade[] = [];
@@ -275,20 +274,9 @@ export class BacktestAccount implements TickBroker, TradeStore {
     // Unchanged books and trading day: the same list as the last tick's (most ticks trade nothing).
     const key = `${dayStart.getTime()}|${this.booked.length}|${this.closed.length}`;
     if (key === this.countersKey) return this.countersList;
-    const out = new Set<CounterTrade>();
-    const since = dayStart.getTime();
-    for (let i = this.closed.length - 1; i >= 0; i--) {
-      const c = this.closed[i]!;
-      if (i < this.closed.length - STREAK_WINDOW && c.closeTime!.getTime() < since) break;
-      out.add(c);
-    }
-    for (let i = this.booked.length - 1; i >= 0; i--) {
-      const c = this.booked[i]!.counter;
-      if (i < this.booked.length - 1 && c.openTime.getTime() < since) break;
-      out.add(c);
-    }
+    // Which trades: the one rule of core/trading/counters.ts, shared with the live bot.
     this.countersKey = key;
-    this.countersList = [...out];
+    this.countersList = selectCounterTrades(this.opened, this.closed, dayStart);
     return this.countersList;
   }
 

@@ -103,3 +103,30 @@ export function deriveRiskCounters(input: CounterInput): RiskCounters {
     highWaterMark: hwm.toString(),
   };
 }
+
+/** Newest closed trades the counters take besides the trading day's (the losing streak's window; ADR 0010). */
+export const STREAK_WINDOW = 50;
+
+/**
+ * Which trades feed the risk counters — the ONE rule, for the live bot (app/services/trading/counter-trades.server.ts)
+ * and the backtest (core/backtest/sim-account.ts): every trade opened or closed at or after `dayStart`
+ * (tradesToday, realizedPLToday), plus the STREAK_WINDOW newest closed (losing streak) and the newest
+ * opened (cooldown). `byOpen`: the account's trades in open-time order, oldest first; `byClose`: its
+ * closed trades in close-time order, oldest first (each may start later: only the newest matter).
+ * Pure; answers each trade object once, in no particular order (deriveRiskCounters takes any order).
+ */
+export function selectCounterTrades<T extends CounterTrade>(byOpen: readonly T[], byClose: readonly T[], dayStart: Date): T[] {
+  const out = new Set<T>();
+  const since = dayStart.getTime();
+  for (let i = byClose.length - 1; i >= 0; i--) {
+    const c = byClose[i]!;
+    if (i < byClose.length - STREAK_WINDOW && c.closeTime!.getTime() < since) break;
+    out.add(c);
+  }
+  for (let i = byOpen.length - 1; i >= 0; i--) {
+    const c = byOpen[i]!;
+    if (i < byOpen.length - 1 && c.openTime.getTime() < since) break;
+    out.add(c);
+  }
+  return [...out];
+}

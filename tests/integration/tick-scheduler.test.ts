@@ -11,7 +11,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { enqueueTick } from "../../app/services/queue.server";
-import { stopBot } from "../../app/services/bot.server";
+import { stopBot } from "../../app/services/trading/bot-stop.server";
 import { claimDueTicks } from "../../app/services/tick-due.server";
 import { TICK_RETRY_DELAY_SEC, TickScheduler } from "../../app/services/tick-scheduler.server";
 import { inProcessApp } from "../setup/in-process";

@@ -28,7 +28,7 @@ import { isMsg, msg } from "../../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { type AdminUserCreate, type AdminUserUpdate, ADMIN_USERS_PAGE_SIZE, type UserStatusFilter } from "~/lib/admin-users";
 import { hashPassword } from "../auth.server";
-import { botStatus, decisionReason, type DecisionRow } from "../bot.server";
+import { botStatus, decisionReason, type DecisionRow } from "../trading/bot-status.server";
 import { db } from "../db.server";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors.server";
 import { createTrialLicence, joinedLicence, LICENCE_JOIN_COLUMNS, licenceView, type JoinedLicenceColumns } from "../licence.server";

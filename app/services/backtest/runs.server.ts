@@ -15,7 +15,7 @@ import type { BacktestOptions, BacktestResult, EquityPoint } from "../../../core
 import type { CandlesByTimeframe } from "../../../core/engine/decide";
 import { msg } from "../../../core/i18n/message";
 import { enqueueBacktestRun } from "../../../jobs/send";
-import { offeredInstrumentList } from "../bot.server";
+import { offeredInstrumentList } from "../account-state.server";
 import { brokerFailure, brokerNow, clientFor, getConnection, requireBroker } from "../broker.server";
 import { decryptSecret } from "../crypto.server";
 import { calendarUsedFor, newsCalendarFor } from "../calendar.server";

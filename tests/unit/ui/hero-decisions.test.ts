@@ -12,7 +12,7 @@ import { describe, expect, it, vi } from "vitest";
 import { msg, type Msg } from "../../../core/i18n/message";
 import { i18nFor, translateMsg, type Language } from "../../../app/i18n";
 import { heroDecisionView, timeframeLabel } from "../../../app/lib/hero-decisions";
-import type { DecisionRow } from "../../../app/services/bot.server";
+import type { DecisionRow } from "../../../app/services/trading/bot-status.server";
 
 // The page outside a Remix app: its loader data comes from `loaderData`, Link/Form as plain elements.
 let loaderData: Record<string, unknown> = {};
@@ -25,7 +25,7 @@ vi.mock("@remix-run/react", () => ({
   useRevalidator: () => ({ revalidate: () => {}, state: "idle" }),
   useRouteLoaderData: () => ({ language: "pt", timezone: "America/Sao_Paulo" }),
 }));
-const { decisionStatusRow } = await import("../../../app/services/bot.server");
+const { decisionStatusRow } = await import("../../../app/services/trading/bot-status.server");
 const { default: HeroPage } = await import("../../../app/routes/_index");
 const { reportCard } = await import("../../../app/services/research/edge-table.server");
 

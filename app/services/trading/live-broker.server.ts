@@ -1,0 +1,62 @@
+/**
+ * The live broker port of a tick (core/trading/tick.ts TickBroker) over the user's broker client
+ * (OANDA or the simulator over HTTP): the account from its stored state valued at shared quotes
+ * (ADR 0025), exits and order placement (the order intent first, order-send.server.ts).
+ */
+import { createHash } from "node:crypto";
+import type { BrokerPort, ClientPrice } from "../../../core/broker/port";
+import type { Decision } from "../../../core/engine/decide";
+import { marketOrderFor } from "../../../core/trading/orders";
+import type { TickBroker } from "../../../core/trading/tick";
+import type { tickAccount } from "../account-state.server";
+import { brokerNow, recordMarketTime, type BrokerConnectionRow } from "../broker.server";
+import { crashPoint } from "../crash-point.server";
+import { logger } from "../logger.server";
+import { sendMarketOrder } from "../order-send.server";
+import type { LiveTick } from "./live-tick";
+
+/** The executor's broker port over the user's broker client (core/trading/tick.ts TickBroker). */
+export function liveBroker(
+  { userId, conn, client }: Pick<LiveTick, "userId" | "conn" | "client">,
+  via: { quotes: (instruments: string[]) => Promise<ClientPrice[]>; account: ReturnType<typeof tickAccount>; instruments: () => Promise<readonly string[]> },
+): TickBroker {
+  return {
+    // Summary and open trades: the stored state valued at current quotes while no transaction happened (ADR 0025).
+    accountSummary: async () => (await via.account.snapshot()).summary,
+    openTrades: async () => (await via.account.snapshot()).trades,
+    prices: async (instruments) => {
+      const prices = await via.quotes(instruments);
+      // The broker clock's offset is stored when it moves (the simulator replays history; ≈0 on OANDA).
+      const market = prices.reduce((t, p) => Math.max(t, Date.parse(p.time)), 0);
+      if (market > 0 && Math.abs(market - brokerNow(conn)) > 1000) await recordMarketTime(userId, market);
+      return prices;
+    },
+    instruments: via.instruments,
+    closeTrade: async (trade, reason) => {
+      crashPoint("before-exit-close");
+      const r = await client.closeTrade(conn.account_id, trade.id);
+      crashPoint("after-exit-close");
+      if (!r.filled) logger().warn({ userId, tradeId: trade.id, reason, cancelReason: r.cancelReason }, "fechamento não executado");
+      return r.filled;
+    },
+    placeOrder: (decision) => placeOrder(userId, conn, client, decision),
+  };
+}
+
+/** The order's client id: derived from the user and the decision id, so a repeated tick can never open a second trade. */
+export function clientOrderId(userId: string, decisionId: string): string {
+  return `ia-${createHash("sha256").update(`${userId}:${decisionId}`).digest("hex").slice(0, 24)}`;
+}
+
+/**
+ * Sends the market order of an "open" decision with SL/TP (and trailing stop) attached on fill.
+ * The order intent row is written first (order-send.server.ts, shared with the manual orders); if it
+ * already exists this decision was already acted on (maybe by a tick that crashed after sending) and
+ * nothing is sent. Returns whether a trade opened.
+ */
+async function placeOrder(userId: string, conn: BrokerConnectionRow, client: BrokerPort, decision: Decision): Promise<boolean> {
+  const id = clientOrderId(userId, decision.id);
+  const order = marketOrderFor(decision, id);
+  const intent = { clientOrderId: id, decisionId: decision.id, instrument: decision.instrument, units: decision.units!, origin: "ai" as const };
+  return (await sendMarketOrder(userId, conn, client, intent, order)).status === "filled";
+}

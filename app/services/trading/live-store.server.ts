@@ -1,0 +1,50 @@
+/**
+ * The live trade store of a tick (core/trading/tick.ts TradeStore) over our PostgreSQL books of the
+ * account: the sync (reconcile), the risk counters' trades, the decisions and an order not placed.
+ */
+import type { TradeStore } from "../../../core/trading/tick";
+import { syncDue } from "../account-state.server";
+import { brokerNow } from "../broker.server";
+import { config } from "../config.server";
+import { db } from "../db.server";
+import { reconcile } from "../reconcile.server";
+import { counterTrades, countersFromPreRead } from "./counter-trades.server";
+import { recordTickDecisions } from "./decisions-store.server";
+import type { LiveTick } from "./live-tick";
+
+/**
+ * What a tick's syncs did: whether one recorded transactions (`changed`), when the first ran
+ * (`syncedAt`, broker clock), and whether the tick began from the stored state without one (`deferred`).
+ */
+export interface Books {
+  changed: boolean;
+  syncedAt?: Date;
+  deferred?: boolean;
+}
+
+/**
+ * The executor's trade store over our PostgreSQL books of the account (core/trading/tick.ts
+ * TradeStore). `tick.counters` are the counter trades read with the tick's context: used while
+ * no sync of this tick recorded anything (`books.changed`). The first sync is deferred while the
+ * stored account state is within its sync window (account-state.server.ts `syncDue`, ADR 0027),
+ * never for a forced tick (run-once: the user expects a tick on the broker's current state).
+ */
+export function liveStore(tick: LiveTick, books: Books): TradeStore {
+  const { userId, conn, client, settings } = tick;
+  const sql = db();
+  const pre = tick.counters;
+  return {
+    deferSync: () => (books.deferred = !tick.forced && !syncDue(tick.stored, conn, config().ACCOUNT_SYNC_MAX_AGE_SEC * 1000, brokerNow(conn))),
+    sync: async () => {
+      books.syncedAt ??= new Date(brokerNow(conn));
+      const before = conn.last_transaction_id;
+      await reconcile(userId, conn, client);
+      if (conn.last_transaction_id !== before) books.changed = true;
+    },
+    counterTrades: (dayStart) => (pre && !books.changed && dayStart >= pre.since ? countersFromPreRead(pre, dayStart) : counterTrades(userId, conn.account_id, dayStart)),
+    recordDecisions: (records, now) => recordTickDecisions(userId, records, settings, now),
+    orderNotPlaced: async (decision) => {
+      await sql`update decisions set executed = false where user_id = ${userId} and decision_id = ${decision.id} and executed`;
+    },
+  };
+}
