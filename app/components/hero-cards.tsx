@@ -13,7 +13,7 @@ import { formatInstrument, normaliseTimeframe } from "~/lib/format";
 import { heroDecisionView, timeframeLabel } from "~/lib/hero-decisions";
 import { useDisplay } from "~/lib/hooks";
 
-/** One of the loop status's last decisions (app/services/bot.server.ts botStatus), as the hero shows it. */
+/** One of the loop status's last decisions (app/services/trading/bot-status.server.ts botStatus), as the hero shows it. */
 export interface HeroDecision {
   instrument: string;
   action: string;

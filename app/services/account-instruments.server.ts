@@ -1,7 +1,7 @@
 /**
  * GET /api/account/instruments (PRODUCT.md §7 Account; issue 22): the instruments the connected
  * account offers, as the broker lists them (GET A/instruments, read through the bot's cached list:
- * bot.server.ts offeredInstrumentList), each with whether the AI trades it under the user's settings
+ * account-state.server.ts offeredInstrumentList), each with whether the AI trades it under the user's settings
  * (the settings' list, '*' = every pair the product supports: core/settings.ts resolveInstruments).
  */
 import { resolveInstruments } from "../../core/settings";

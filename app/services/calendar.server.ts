@@ -218,7 +218,7 @@ export async function calendarUsedFor(settings: TradingSettings, fromMs: number,
   };
 }
 
-/** The executor's calendar port for one user's news settings (app/services/bot.server.ts). */
+/** The executor's calendar port for one user's news settings (app/services/trading/live-tick.server.ts). */
 export async function newsCalendarFor(settings: TradingSettings): Promise<NewsCalendar> {
   return newsCalendar(await calendarIndex(), settings.aiSettings.news);
 }

@@ -154,7 +154,7 @@ const schema = z.object({
    */
   TICK_CONCURRENCY: z.coerce.number().int().min(1).max(128).default(64),
   /**
-   * Deadline of one bot tick, seconds (bot.server.ts): past it the tick's broker calls are abandoned,
+   * Deadline of one bot tick, seconds (trading/tick-runner.server.ts): past it the tick's broker calls are abandoned,
    * the error is stored on the bot and the lock released. At most 90: a tick ends well within a
    * few due slots of its bot (a slot that comes while it runs is skipped: the user's lock is held).
    */
@@ -171,7 +171,7 @@ const schema = z.object({
   ACCOUNT_SYNC_MAX_AGE_SEC: z.coerce.number().int().min(0).max(1800).default(300),
   /**
    * Per-attempt timeout of a request to OANDA, ms (core/oanda/http.ts), and retries of a failed
-   * idempotent GET (network error, 5xx, 429). A tick's deadline cancels both (bot.server.ts). Tests
+   * idempotent GET (network error, 5xx, 429). A tick's deadline cancels both (trading/tick-signal.server.ts). Tests
    * with broker faults shorten them (tests/integration/broker-faults.test.ts).
    */
   OANDA_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),

@@ -3,7 +3,7 @@
  * user's `preferences.currency` (BRL|USD|EUR, default BRL) against the connected account's currency,
  * at the broker's current mid price (app/lib/display-currency.ts `resolveDisplayRate`), read through
  * the environment's shared quote cache (quote-cache.server.ts, screen mode: no extra broker call while
- * a quote ≤ 5 s old is at hand) and the account's offered-instrument list (bot.server.ts, cached).
+ * a quote ≤ 5 s old is at hand) and the account's offered-instrument list (account-state.server.ts, cached).
  * Without a rate — the broker does not offer the pair, gives no price, or fails — the answer says
  * `unavailable` with the notice in the reader's language; a rate is never invented.
  */

@@ -1,6 +1,6 @@
 /**
  * What the graduated kill switch (issue 22, kill-switch.server.ts) leaves on the bot, read on its own
- * (bot.server.ts asks it before a forced tick; it imports nothing of the bot, so no import cycle).
+ * (trading/tick-runner.server.ts asks it before a forced tick; it imports nothing of the bot, so no import cycle).
  */
 import { db } from "./db.server";
 

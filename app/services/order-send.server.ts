@@ -1,6 +1,6 @@
 /**
  * Sends one market order behind its order intent (ADR 0002), for the AI's decisions
- * (bot.server.ts placeOrder) and the user's manual orders (manual-order.server.ts) alike: the intent
+ * (trading/live-broker.server.ts placeOrder) and the user's manual orders (manual-order.server.ts) alike: the intent
  * row is written first, keyed by the order's client id; when it already exists the order was already
  * acted on (a repeated tick, a crashed tick, the same idempotency key twice) and nothing is sent. The
  * reconcile links the fill to the intent by the client id and records the trade with the intent's

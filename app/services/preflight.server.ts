@@ -4,7 +4,7 @@
  * balance and account currency from account-view.server.ts `screenAccount` (the stored account state,
  * checked at the broker only when it was not looked at within SCREEN_CHECK_MAX_AGE_MS; the hero's
  * own account read, so the hero's view shares it), the offered instruments and their margin rates
- * from the bot's hourly list (bot.server.ts offeredInstrumentList: memory, else `account_states`),
+ * from the bot's hourly list (account-state.server.ts offeredInstrumentList: memory, else `account_states`),
  * and the prices of the traded and conversion pairs from the environment's shared quotes
  * (quote-cache.server.ts `sharedQuotes`, ≤ QUOTE_TTL_MS old). No broker request per view while all
  * of these are fresh.

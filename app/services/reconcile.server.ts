@@ -45,7 +45,7 @@ export interface ReconcileOptions {
 
 /**
  * PostgreSQL advisory lock namespace of reconcile, per user (`hashtext(user_id)`), taken for one
- * transaction. Not the bot tick's (bot.server.ts, 724002): the tick holds that one on another
+ * transaction. Not the bot tick's (trading/tick-runner.server.ts, 724002): the tick holds that one on another
  * connection for the whole tick and calls reconcile inside it, so reconcile must never wait on it.
  */
 export const RECONCILE_LOCK_NAMESPACE = 724_003;

@@ -24,7 +24,7 @@ export const POLL_MS = 1000;
 /** Shortest gap between two claims while due bots are left (slots freed by finished ticks), ms. */
 export const BACKLOG_POLL_MS = 100;
 
-/** What a scheduler runs for one claimed slot (bot.server.ts `runTick` in the product). */
+/** What a scheduler runs for one claimed slot (trading/tick-runner.server.ts `runTick` in the product). */
 export type TickRunner = (userId: string) => Promise<unknown>;
 
 export interface TickSchedulerOptions {

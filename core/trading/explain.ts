@@ -1,7 +1,7 @@
 /**
  * "Por que a IA entrou?" (issue 12): what a stored decision must carry so a trade can be explained later
  * — entry price, stop/target distances in pips and the indicator values of the chosen timeframe — and the
- * reading of that stored payload back. Pure; the live store (app/services/bot.server.ts decisionRow)
+ * reading of that stored payload back. Pure; the live store (app/services/trading/decisions-store.server.ts decisionRow)
  * adds `decisionExplainPayload` to `decisions.payload`; nothing here changes what the bot does.
  *
  * Pips: |entry − stop| / pip size (core/instruments pipSize: 0.0001, 0.01 for JPY quotes), one decimal.

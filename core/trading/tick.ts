@@ -1,7 +1,7 @@
 /**
  * The one executor (DESIGN.md §3): one bot tick as pure orchestration over ports, in the fixed
  * order sync → manage exits → decide → risk gate → size → place. Both the live bot
- * (app/services/bot.server.ts: OANDA or the simulator over HTTP, books in PostgreSQL, under the
+ * (app/services/trading/live-tick.server.ts: OANDA or the simulator over HTTP, books in PostgreSQL, under the
  * bot's advisory lock) and the backtest (core/backtest/run.ts: the simulator's own order and
  * trigger code in process, books in memory) call `executeTick`, so they cannot disagree on the
  * order of the steps, the exits, the risk counters (core/trading/counters.ts) or the risk gate.

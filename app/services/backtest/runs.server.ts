@@ -103,7 +103,7 @@ export interface SourceOffer {
 
 /**
  * The sources, their pairs and date ranges for a user. The broker source offers the supported pairs
- * the connected account itself trades (bot.server.ts offeredInstrumentList: the account's instrument
+ * the connected account itself trades (account-state.server.ts offeredInstrumentList: the account's instrument
  * list, cached per account for the bot and the pre-flight check, so no broker request per view while
  * it is fresh); no broker source when that list cannot be read or shares no supported pair.
  */

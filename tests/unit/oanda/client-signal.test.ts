@@ -1,5 +1,5 @@
 /**
- * A client-wide `signal` (a bot tick's deadline, bot.server.ts) ends a request with its retries and
+ * A client-wide `signal` (a bot tick's deadline, trading/tick-signal.server.ts) ends a request with its retries and
  * backoff waits: after the abort nothing more is sent, even when a 429 asked to retry later (issue 8:
  * the retry used to fire after the tick was over); and a 2xx body cut off mid-way is a retryable
  * network error, not an invalid response.
