@@ -16,10 +16,10 @@ import { msg } from "../../core/i18n/message";
 import { Badge, Banner, Button, Card, Field } from "~/components/ui";
 import { translateMsg } from "~/i18n";
 import { metaTitle } from "~/lib/hooks";
-import { readForm } from "~/lib/form.server";
+import { pageAction } from "~/lib/page-action.server";
 import { requireAdminPage } from "~/services/admin/access.server";
 import { getSettingsView, saveSystemSettings, SECRET_FIELDS, testSmtp, testStripe, type SecretField } from "~/services/admin/settings.server";
-import { DomainError, httpStatusOf } from "~/services/errors.server";
+import { httpStatusOf } from "~/services/errors.server";
 import { OPERATOR_FIELDS } from "~/lib/operator-fields";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "admin-config", "settings.meta");
@@ -49,43 +49,47 @@ interface ActionResult {
 const TEXT_FIELDS = ["brevoSmtpLogin", "brevoFromEmail", "brevoSenderName", "brevoSmtpHost", "brevoSmtpPort", "superAdminEmails", "vapidPublicKey", "vapidSubject", ...OPERATOR_FIELDS.map((f) => f.field)] as const;
 
 export async function action({ request }: ActionFunctionArgs) {
-  const actor = await requireAdminPage(request);
-  const language = actor.user.preferences?.language;
-  const form = await readForm(request, language);
-  const raw = String(form.get("intent") ?? "save");
-  const intent: Intent = raw === "testStripe" || raw === "testSmtp" ? raw : "save";
-  const value = (k: string) => String(form.get(k) ?? "");
   const at = Date.now();
-  try {
-    if (intent === "testStripe") {
-      const r = await testStripe({ stripeSecret: value("stripeSecret") });
-      return data<ActionResult>({ intent, ok: true, message: translateMsg(r.message, language), at });
-    }
-    if (intent === "testSmtp") {
-      const r = await testSmtp({ brevoSmtpLogin: value("brevoSmtpLogin"), brevoSmtpKey: value("brevoSmtpKey"), brevoSmtpHost: value("brevoSmtpHost"), brevoSmtpPort: value("brevoSmtpPort") || undefined });
-      return data<ActionResult>({ intent, ok: true, message: translateMsg(r.message, language), at });
-    }
-    const input: Record<string, unknown> = {};
-    for (const k of TEXT_FIELDS) if (form.has(k)) input[k] = value(k);
-    if (input.brevoSmtpPort === "") delete input.brevoSmtpPort;
-    for (const k of SECRET_FIELDS) if (value(k).trim()) input[k] = value(k);
-    const clear = form.getAll("clearSecrets").map(String).filter((s): s is SecretField => (SECRET_FIELDS as readonly string[]).includes(s));
-    if (clear.length) input.clearSecrets = clear;
-    await saveSystemSettings(actor, input);
-    return data<ActionResult>({ intent, ok: true, message: translateMsg(msg("admin-config:saved"), language), at });
-  } catch (err) {
-    if (err instanceof DomainError) {
+  const answer = (intent: string, ok: boolean, message: string, status = 200, field?: string) =>
+    data<ActionResult>({ intent: intent as Intent, ok, message, ...(field === undefined ? {} : { field }), at }, { status });
+  return pageAction(request, {
+    page: "/admin/configuracoes",
+    user: () => requireAdminPage(request),
+    language: (actor) => actor.user.preferences?.language,
+    intents: {
+      testStripe: async ({ intent, field, language }) => {
+        const r = await testStripe({ stripeSecret: field("stripeSecret") });
+        return answer(intent, true, translateMsg(r.message, language));
+      },
+      testSmtp: async ({ intent, field, language }) => {
+        const r = await testSmtp({ brevoSmtpLogin: field("brevoSmtpLogin"), brevoSmtpKey: field("brevoSmtpKey"), brevoSmtpHost: field("brevoSmtpHost"), brevoSmtpPort: field("brevoSmtpPort") || undefined });
+        return answer(intent, true, translateMsg(r.message, language));
+      },
+      save: async ({ user: actor, intent, form, field, language }) => {
+        const input: Record<string, unknown> = {};
+        for (const k of TEXT_FIELDS) if (form.has(k)) input[k] = field(k);
+        if (input.brevoSmtpPort === "") delete input.brevoSmtpPort;
+        for (const k of SECRET_FIELDS) if (field(k).trim()) input[k] = field(k);
+        const clear = form.getAll("clearSecrets").map(String).filter((s): s is SecretField => (SECRET_FIELDS as readonly string[]).includes(s));
+        if (clear.length) input.clearSecrets = clear;
+        await saveSystemSettings(actor, input);
+        return answer(intent, true, translateMsg(msg("admin-config:saved"), language));
+      },
+    },
+    fallback: "save",
+    domainError: (err, { intent, language }) => {
       const field = typeof err.extra.field === "string" ? err.extra.field : undefined;
       // A save that fails: 'Erro ao salvar: <reason>' (PRODUCT.md §8); test failures carry their own §8 text.
       const message = intent === "save" ? translateMsg(msg("admin-config:saveFailedWith", { detail: err.messageIn(language) }), language) : err.messageIn(language);
       // A failed connection test is an answer, not a server failure: the page shows it with 200 (the API says 502).
       const status = intent !== "save" && httpStatusOf(err) >= 500 ? 200 : httpStatusOf(err);
-      return data<ActionResult>({ intent, ok: false, message, field, at }, { status });
-    }
-    console.error(`[admin/configuracoes] ${intent} falhou:`, err);
-    const key = intent === "save" ? "admin-config:saveFailed" : intent === "testStripe" ? "admin-config:test.stripeFailedShort" : "admin-config:test.smtpFailedShort";
-    return data<ActionResult>({ intent, ok: false, message: translateMsg(msg(key), language), at }, { status: 500 });
-  }
+      return answer(intent, false, message, status, field);
+    },
+    internal: (_err, { intent, language }) => {
+      const key = intent === "save" ? "admin-config:saveFailed" : intent === "testStripe" ? "admin-config:test.stripeFailedShort" : "admin-config:test.smtpFailedShort";
+      return answer(intent, false, translateMsg(msg(key), language), 500);
+    },
+  });
 }
 
 /** The system settings page. */
