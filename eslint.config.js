@@ -50,6 +50,52 @@ const coreBoundary = {
   },
 };
 
+/**
+ * The layout around core (issue 23 item 4; docs/ARCHITECTURE.md): services are called, never call up — no
+ * server/ (composition roots and CLIs), routes or components; routes reach the database only through services;
+ * components import server modules for their types only (a value import would ship server code to the browser).
+ */
+const layoutBoundaries = [
+  {
+    files: ["app/services/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^((\\.\\./)+server(/.*)?|~/(routes|components)(/.*)?|(\\.\\./)+(routes|components)(/.*)?)$",
+              message: "Services are called, they do not call up: no server/, routes or components (docs/ARCHITECTURE.md).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/routes/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [{ regex: "^(postgres|pg-boss|.*/db\\.server)$", message: "Routes reach the database through a service, never db() or a driver." }],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/components/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [{ regex: "\\.server$", allowTypeImports: true, message: "Components import server modules for their types only (`import type`)." }],
+        },
+      ],
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ["build/**", "build-*/**", "node_modules/**", "test-results/**", "playwright-report/**", ".data/**", "public/build/**"] },
   js.configs.recommended,
@@ -66,6 +112,7 @@ export default tseslint.config(
     },
   },
   coreBoundary,
+  ...layoutBoundaries,
   {
     // Config is parsed once at boot (ADR 0009): only server/env.ts reads the environment
     // (tests/unit/architecture/process-env.test.ts checks the same, and who imports it).

@@ -19,7 +19,7 @@ import { randomBaseline } from "../core/backtest/baseline";
 import { runBacktest, type BacktestOptions } from "../core/backtest/run";
 import { defaultSettings } from "../core/settings";
 import { runMigrations } from "../db/migrate";
-import { loadCsvCandles } from "../server/cli/candle-files";
+import { loadCsvCandles } from "../app/services/backtest/candle-files";
 import { apiClient, startAppServer } from "../tests/setup/app-server";
 import { registerVerifiedAndLogin } from "../tests/setup/verify";
 import { BASELINE_SEEDS, CURVE_POINTS } from "../app/services/backtest/types";

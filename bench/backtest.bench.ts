@@ -15,7 +15,7 @@ import type { BaselineResult } from "../core/backtest/baseline";
 import { runBacktest } from "../core/backtest/run";
 import type { BacktestOptions, BacktestResult } from "../core/backtest/run";
 import { defaultSettings } from "../core/settings";
-import { loadCsvCandles } from "../server/cli/candle-files";
+import { loadCsvCandles } from "../app/services/backtest/candle-files";
 
 const DATA = process.argv[2] ?? "/work/shared/data/fx";
 const SEEDS = Number(process.argv[3] ?? "200");

@@ -1,7 +1,7 @@
 /**
  * Time source for `core/`: core code never calls `Date.now()` or `setTimeout` itself (DESIGN.md §2),
  * so the simulator, the backtest and tests can drive time. The wall clock lives outside core:
- * server/system-clock.ts.
+ * app/services/platform/system-clock.ts.
  */
 export interface Clock {
   /** Current instant (UTC). */

@@ -11,7 +11,7 @@ import { msg, type Msg } from "../../core/i18n/message";
 import { createOandaClient } from "../../core/oanda/client";
 import { BrokerError } from "../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
-import { systemClock } from "../../server/system-clock";
+import { systemClock } from "./platform/system-clock";
 import { config } from "./config.server";
 import { decryptSecret, encryptSecret } from "./crypto.server";
 import { db } from "./db.server";

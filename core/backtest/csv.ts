@@ -1,7 +1,7 @@
 /**
  * Candle CSV files for backtests (format of /work/shared/data/fx, see its SOURCE.md):
  * `<INSTRUMENT>_<GRANULARITY>.csv`, header `time,open,high,low,close,volume`, time = bar open,
- * ISO-8601 UTC. Pure: the files are read by server/cli/candle-files.ts.
+ * ISO-8601 UTC. Pure: the files are read by app/services/backtest/candle-files.ts.
  */
 import { parse } from "csv-parse/sync";
 import type { Candle } from "../candles";

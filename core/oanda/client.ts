@@ -64,7 +64,7 @@ export interface OandaClientOptions {
   apiUrl: string;
   /** Stream base URL (same form), e.g. `OANDA_HOSTS.practice.stream`. */
   streamUrl: string;
-  /** Time source: candle `to` check, backoff waits, stream watchdog (server side: `systemClock` of server/system-clock.ts). */
+  /** Time source: candle `to` check, backoff waits, stream watchdog (server side: `systemClock` of app/services/platform/system-clock.ts). */
   clock: Clock;
   /** Default: global `fetch`. */
   fetch?: FetchLike;

@@ -25,7 +25,7 @@ import { CalendarIndex, newsCalendar, parseCalendarCsv } from "../../core/calend
 import type { CalendarEvent } from "../../core/calendar";
 import { instrumentSpec } from "../../core/instruments";
 import { defaultSettings, parseSettingsUpdate } from "../../core/settings";
-import { loadCsvCandles } from "./candle-files";
+import { loadCsvCandles } from "../../app/services/backtest/candle-files";
 
 const USAGE =
   "Uso: npm run backtest -- --instrument EUR_USD[,GBP_USD] --data <pasta> [--from ISO] [--to ISO] [--balance 10000] [--currency USD] [--style swing] [--commission 3.5] [--financing 2] [--json arquivo] [--baseline random --seeds 200] [--calendar arquivo.csv|pasta]";

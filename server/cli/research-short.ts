@@ -40,7 +40,7 @@ import { WEEK_MS } from "../../core/research/walkforward";
 import type { Fold, OosMetrics, Window } from "../../core/research/walkforward";
 import { defaultSettings, parseSettingsUpdate, TRADING_STYLES } from "../../core/settings";
 import type { TradingSettings, TradingStyle } from "../../core/settings";
-import { availableGranularities, loadCsvCandles } from "./candle-files";
+import { availableGranularities, loadCsvCandles } from "../../app/services/backtest/candle-files";
 
 /** The 2016 USD_JPY HistData set (HistData.com terms; read in place, not copied into data/). */
 const DEFAULT_HOLDOUT = "../shared/data/fx/histdata_2016";

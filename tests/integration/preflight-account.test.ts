@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOandaClient } from "../../core/oanda/client";
 import { preflight, type PreflightResult } from "../../core/risk/preflight";
 import type { TradingSettings } from "../../core/settings";
-import { systemClock } from "../../server/system-clock";
+import { systemClock } from "../../app/services/platform/system-clock";
 import type { AppServer } from "../setup/app-server";
 import { startCountedApp, stopCountedApp } from "../setup/counted-app";
 import type { CountingProxy } from "../setup/counting-proxy";

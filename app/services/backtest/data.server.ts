@@ -11,7 +11,7 @@ import type { Candle } from "../../../core/candles";
 import type { CandlesByTimeframe } from "../../../core/engine/decide";
 import { AI_TIMEFRAMES, GRANULARITY_SECONDS, instrumentSpec, SUPPORTED_INSTRUMENTS } from "../../../core/instruments";
 import { MAX_CANDLE_COUNT } from "../../../core/oanda/client";
-import { availableGranularities, loadCsvCandles } from "../../../server/cli/candle-files";
+import { availableGranularities, loadCsvCandles } from "./candle-files";
 import { config } from "../config.server";
 
 const DAY_MS = 86_400_000;

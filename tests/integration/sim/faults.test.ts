@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createOandaClient } from "../../../core/oanda/client";
 import { BrokerError } from "../../../core/oanda/errors";
 import { startSimulator } from "../../../server/simulator/server";
-import { systemClock } from "../../../server/system-clock";
+import { systemClock } from "../../../app/services/platform/system-clock";
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 let sim: Sim;

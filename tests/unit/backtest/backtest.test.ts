@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Candle } from "../../../core/candles";
 import { Decimal } from "../../../core/decimal";
 import { bucketCandles } from "../../../core/backtest/csv";
-import { loadCsvCandles } from "../../../server/cli/candle-files";
+import { loadCsvCandles } from "../../../app/services/backtest/candle-files";
 import { runBacktest } from "../../../core/backtest/run";
 import type { BacktestResult } from "../../../core/backtest/run";
 import { renderMsg } from "../../../core/i18n";

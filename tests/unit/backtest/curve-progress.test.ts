@@ -8,7 +8,7 @@ import { PROGRESS_CALLS, runBacktest } from "../../../core/backtest/run";
 import type { BacktestOptions, BacktestResult } from "../../../core/backtest/run";
 import { Decimal } from "../../../core/decimal";
 import { defaultSettings } from "../../../core/settings";
-import { loadCsvCandles } from "../../../server/cli/candle-files";
+import { loadCsvCandles } from "../../../app/services/backtest/candle-files";
 import { edgeEverywhere } from "../../support/edge-tables";
 
 const opts: BacktestOptions = {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { runBacktest, type BacktestOptions } from "../../../core/backtest/run";
 import { defaultSettings } from "../../../core/settings";
-import { loadCsvCandles } from "../../../server/cli/candle-files";
+import { loadCsvCandles } from "../../../app/services/backtest/candle-files";
 import { edgeTable } from "../../support/edge-tables";
 
 const candles = { EUR_USD: loadCsvCandles("data", "EUR_USD"), GBP_USD: loadCsvCandles("data", "GBP_USD") };

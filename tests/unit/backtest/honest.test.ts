@@ -10,7 +10,7 @@ import { runBacktest } from "../../../core/backtest/run";
 import type { BacktestOptions, BacktestResult } from "../../../core/backtest/run";
 import { tradingDayStart } from "../../../core/risk/trading-day";
 import { defaultSettings } from "../../../core/settings";
-import { loadCsvCandles } from "../../../server/cli/candle-files";
+import { loadCsvCandles } from "../../../app/services/backtest/candle-files";
 import { edgeEverywhere } from "../../support/edge-tables";
 
 const DATA = "/work/shared/data/fx";

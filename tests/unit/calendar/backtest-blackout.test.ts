@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { runBacktest, type BacktestResult } from "../../../core/backtest/run";
 import { CalendarIndex, newsCalendar, parseCalendarCsv } from "../../../core/calendar";
 import { defaultSettings } from "../../../core/settings";
-import { loadCsvCandles } from "../../../server/cli/candle-files";
+import { loadCsvCandles } from "../../../app/services/backtest/candle-files";
 import { readFileSync } from "node:fs";
 import { edgeEverywhere } from "../../support/edge-tables";
 

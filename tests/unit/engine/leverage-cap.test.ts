@@ -11,7 +11,7 @@ import { decodeIssueMessage } from "../../../core/i18n/zod-message";
 import { renderMsg } from "../../../core/i18n";
 import { preflight, typicalStop } from "../../../core/risk/preflight";
 import { defaultSettings, MAX_LEVERAGE_LIMIT, normaliseLoadedSettings, parseSettingsUpdate, type TradingSettings } from "../../../core/settings";
-import { loadCsvCandles } from "../../../server/cli/candle-files";
+import { loadCsvCandles } from "../../../app/services/backtest/candle-files";
 import { edgeEverywhere } from "../../support/edge-tables";
 
 const eur = { instrument: "EUR_USD", side: "buy" as const, mode: "auto" as const, fixedLot: 0.01, balance: "10000", accountCurrency: "USD", price: "1.1" };

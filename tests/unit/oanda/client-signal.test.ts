@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { createOandaClient } from "../../../core/oanda/client";
 import { BrokerError } from "../../../core/oanda/errors";
-import { systemClock } from "../../../server/system-clock";
+import { systemClock } from "../../../app/services/platform/system-clock";
 
 const base = { environment: "practice" as const, token: "tok-signal", apiUrl: "http://broker.test", streamUrl: "http://broker.test", clock: systemClock };
 

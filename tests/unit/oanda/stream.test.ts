@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { ClientPrice } from "../../../core/broker/port";
 import { ManualClock } from "../../../core/clock";
 import { createOandaClient } from "../../../core/oanda/client";
-import { systemClock } from "../../../server/system-clock";
+import { systemClock } from "../../../app/services/platform/system-clock";
 import { BrokerError } from "../../../core/oanda/errors";
 import type { FetchLike } from "../../../core/oanda/http";
 import { backoffDelay, NdjsonDecoder, parsePriceStreamLine, runPriceStream } from "../../../core/oanda/stream";

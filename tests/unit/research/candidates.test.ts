@@ -6,7 +6,7 @@ import type { Features } from "../../../core/engine/features";
 import { allowedShare, researchBaseline, timeBlackoutCalendar } from "../../../core/research/baseline";
 import { CANDIDATES, flipDecision, inOverlapSession, regimeFilter, sessionFilter, trendOnlyFilter, volTargetFilter } from "../../../core/research/candidates";
 import { defaultSettings } from "../../../core/settings";
-import { loadCsvCandles } from "../../../server/cli/candle-files";
+import { loadCsvCandles } from "../../../app/services/backtest/candle-files";
 import { bestPooled } from "../../../server/cli/research-short";
 
 const NOON = new Date("2026-02-17T12:00:00Z"); // a Tuesday, normal spread (EUR_USD 1.0 pip)

@@ -5,7 +5,7 @@ import type { Decision } from "../../../core/engine/decide";
 import { freshSignalFilter, inOverlapSession, sessionFilter } from "../../../core/research/candidates";
 import { maxDrawdownPct, tradeMetrics, walkForwardFolds, WEEK_MS } from "../../../core/research/walkforward";
 import { defaultSettings } from "../../../core/settings";
-import { loadCsvCandles } from "../../../server/cli/candle-files";
+import { loadCsvCandles } from "../../../app/services/backtest/candle-files";
 import { tradesInside } from "../../../server/cli/research-short";
 
 const START = Date.parse("2026-01-04T00:00:00Z");

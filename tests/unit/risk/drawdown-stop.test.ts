@@ -16,7 +16,7 @@ import { drawdownFrom, drawdownStopRecord, resumeAfterStop, startRequest } from 
 import { maxDrawdownRule } from "../../../core/risk/rules";
 import { tradingDayStart } from "../../../core/risk/trading-day";
 import { defaultSettings, type TradingSettings } from "../../../core/settings";
-import { loadCsvCandles } from "../../../server/cli/candle-files";
+import { loadCsvCandles } from "../../../app/services/backtest/candle-files";
 import { riskContext as ctx } from "./context";
 
 describe("drawdown figures and the stop record", () => {

@@ -2,7 +2,7 @@
  * The wall clock (`Clock` of core/clock.ts) for the running process: `core/` never reads time or
  * sets timers itself (DESIGN.md §2), so the server side hands this one to it (e.g. the OANDA client).
  */
-import type { Clock } from "../core/clock";
+import type { Clock } from "../../../core/clock";
 
 /** Wall-clock time; `sleep` uses setTimeout and honours an AbortSignal. */
 export const systemClock: Clock = {

@@ -5,10 +5,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { candlesFromCsvTexts } from "../../core/backtest/csv";
-import { candleFileName, parseCandleFileName } from "../../core/candle-file-name";
-import type { CandlesByTimeframe } from "../../core/engine/decide";
-import { GRANULARITY_SECONDS } from "../../core/instruments";
+import { candlesFromCsvTexts } from "../../../core/backtest/csv";
+import { candleFileName, parseCandleFileName } from "../../../core/candle-file-name";
+import type { CandlesByTimeframe } from "../../../core/engine/decide";
+import { GRANULARITY_SECONDS } from "../../../core/instruments";
 
 /** Granularities present for an instrument in a folder, finest first. */
 export function availableGranularities(dir: string, instrument: string): string[] {
