@@ -29,7 +29,7 @@ COPY --from=build --chown=node:node /app/data ./data
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
 EXPOSE 3000
-# /health answers 200 only when the database, the queue and the broker answer (app/services/health.server.ts).
+# /health answers 200 only when the database, the queue and the broker answer (app/services/platform/health.server.ts).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health').then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
 # Plain node on the bundled entry (no tsx at run time): cold start ADR 0026. Node is PID 1 and handles

@@ -11,11 +11,11 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./lib/nonce";
 
-export { startBackground, stopBackground } from "./services/background.server";
+export { startBackground, stopBackground } from "../server/background";
 /** The SSE endpoints, mounted by the Express server on `/api/stream`, and their graceful close (ADR 0017). */
 export { closeStreams, handleStreamRequest } from "./services/streams/sse-routes.server";
 /** The Express server hands its boot config to this module graph (ADR 0009): `configure(cfg)`. */
-export { setConfig as configure } from "./services/config.server";
+export { setConfig as configure } from "./services/platform/config.server";
 
 const ABORT_DELAY = 5_000;
 

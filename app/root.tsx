@@ -17,7 +17,7 @@ import { I18nextProvider, useTranslation } from "react-i18next";
 import { useNonce } from "~/lib/nonce";
 import { AppHeader, NavDock } from "~/components/layout";
 import { i18nFor, INTL_LOCALE, loadLanguages, toLanguage } from "~/i18n";
-import { chromeData } from "~/lib/pages.server";
+import { chromeData } from "~/route-support/pages.server";
 import { usePushRegistration } from "~/lib/push-client";
 import styles from "./tailwind.css?url";
 

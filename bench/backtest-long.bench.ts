@@ -18,7 +18,7 @@ import { randomBaseline } from "../core/backtest/baseline";
 import { onH1 } from "../core/backtest/long-history";
 import { runBacktest, type BacktestOptions } from "../core/backtest/run";
 import { defaultSettings } from "../core/settings";
-import { parseConfig, setConfig } from "../app/services/config.server";
+import { parseConfig, setConfig } from "../app/services/platform/config.server";
 import { longCandles, longColumns, longRange } from "../app/services/backtest/long-history.server";
 import { BASELINE_SEEDS, CURVE_POINTS } from "../app/services/backtest/types";
 

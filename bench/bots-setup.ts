@@ -15,18 +15,18 @@
  *   encrypted by the product's own `encryptSecret` (the format `connectBroker` stores), the account's
  *   alias, currency and last transaction id as the simulator reports them (a new account: CREATE +
  *   TRANSFER_FUNDS, id 2: what connectBroker's reconcile would store) and the broker clock offset
- *   `recordMarketTime` would store; `bots` as `startBot` inserts them (active, due now, as `enqueueTick`).
+ *   `recordMarketTime` would store; `bots` as `startBot` inserts them (active, due now, as `makeTickDue`).
  *   What is skipped is broker traffic (summary, pricing, transactions since id 2, open trades per user)
  *   and the per-user transactions, not state: the first tick reads instruments, summary and open trades
  *   whichever way the bot was made.
  */
-import { hashPassword } from "../app/services/auth.server";
+import { hashPassword } from "../app/services/identity/auth.server";
 import { startBot } from "../app/services/trading/bot-control.server";
-import { connectBroker } from "../app/services/broker.server";
-import { parseConfig, setConfig } from "../app/services/config.server";
-import { encryptSecret } from "../app/services/crypto.server";
-import { closeDb, db } from "../app/services/db.server";
-import { createTrialLicence } from "../app/services/licence.server";
+import { connectBroker } from "../app/services/broker/broker.server";
+import { parseConfig, setConfig } from "../app/services/platform/config.server";
+import { encryptSecret } from "../app/services/platform/crypto.server";
+import { closeDb, db } from "../app/services/platform/db.server";
+import { createTrialLicence } from "../app/services/billing/licence.server";
 
 /** Users per batch of inserts. */
 export const BATCH = 500;

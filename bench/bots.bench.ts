@@ -28,7 +28,7 @@
  *      summary and open trades either way. Setup requests are not counted.
  *   4. One (or, with `--processes 2`, two) real product processes (`server/index.ts`, production build in
  *      BUILD_DIR, as tests/setup/app-server.ts), WORKERS=on, LOG_LEVEL=debug, same database: each process's
- *      tick scheduler claims the due bots from `bots.next_tick_at` (app/services/tick-scheduler.server.ts,
+ *      tick scheduler claims the due bots from `bots.next_tick_at` (app/services/trading/tick-scheduler.server.ts,
  *      ADR 0024). The bots' first due slots are spread uniformly over one interval after the setup (users start
  *      their bots at different moments); `--no-spread` leaves every bot due at once (a restart after downtime).
  *   5. After `--warmup` seconds, a window of `--minutes` minutes. Figures of that window:

@@ -1,7 +1,7 @@
 /** `npm run db:migrate`: applies pending migrations to DATABASE_URL (or the embedded database under DATA_DIR). */
 import postgres from "postgres";
 import { runMigrations } from "./migrate";
-import { parseConfig } from "../app/services/config.server";
+import { parseConfig } from "../app/services/platform/config.server";
 import { startEmbeddedPostgres } from "../server/embedded-db";
 import { readEnvironment } from "../server/env";
 

@@ -1,7 +1,7 @@
 /** Thin pg-boss handler for the `email-send` queue: parse the payload, deliver the outbox row. */
 import type { Job } from "pg-boss";
-import { deliverOutbox } from "../app/services/email.server";
-import { emailSendQueue } from "./queues";
+import { deliverOutbox } from "../app/services/notify/email.server";
+import { emailSendQueue } from "../app/services/platform/queue/queues";
 
 /** Sends each job's outbox message; a thrown SMTP error makes pg-boss retry the job. */
 export async function handleEmailSend(jobs: Job<unknown>[]): Promise<void> {

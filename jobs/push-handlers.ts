@@ -1,14 +1,14 @@
 /**
  * Web push handlers (issue 11, ADR 0016): `push-notify` picks a notification's devices and queues one
- * `push-send` per device; `push-send` delivers to one device (app/services/push/push.server.ts).
+ * `push-send` per device; `push-send` delivers to one device (app/services/notify/push/push.server.ts).
  * A 5xx or network failure throws, so pg-boss retries that device alone with backoff; a 429 queues a
  * fresh attempt after its Retry-After (at most `MAX_RATE_LIMITED_ATTEMPTS`).
  */
 import type { Job } from "pg-boss";
-import { logger } from "../app/services/logger.server";
-import { recipientsOf, sendToSubscription } from "../app/services/push/push.server";
-import { pushNotifyQueue, pushSendQueue } from "./queues";
-import { enqueuePushSend } from "./send";
+import { logger } from "../app/services/platform/logger.server";
+import { recipientsOf, sendToSubscription } from "../app/services/notify/push/push.server";
+import { pushNotifyQueue, pushSendQueue } from "../app/services/platform/queue/queues";
+import { enqueuePushSend } from "../app/services/platform/queue/send";
 
 /** Attempts of one push that a push service may rate-limit (429) before it is given up. */
 export const MAX_RATE_LIMITED_ATTEMPTS = 5;

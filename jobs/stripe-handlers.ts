@@ -1,8 +1,8 @@
-/** Thin pg-boss handlers of the Stripe queues (jobs/queues.ts): parse the payload, call the service. */
+/** Thin pg-boss handlers of the Stripe queues (app/services/platform/queue/queues.ts): parse the payload, call the service. */
 import type { Job } from "pg-boss";
-import { logger } from "../app/services/logger.server";
-import { processPendingEvents, processStripeEvent, sweepSubscriptions } from "../app/services/stripe-events.server";
-import { stripeEventQueue } from "./queues";
+import { logger } from "../app/services/platform/logger.server";
+import { processPendingEvents, processStripeEvent, sweepSubscriptions } from "../app/services/billing/stripe-events.server";
+import { stripeEventQueue } from "../app/services/platform/queue/queues";
 
 /** Applies each job's stored event; a thrown Stripe/database error makes pg-boss retry with backoff. */
 export async function handleStripeEvent(jobs: Job<unknown>[]): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * The pg-boss workers of this process (`WORKERS=on`): one for each queue and the crons. Bot ticks are
- * not a queue: the tick scheduler (app/services/tick-scheduler.server.ts, ADR 0024) runs them.
+ * not a queue: the tick scheduler (app/services/trading/tick-scheduler.server.ts, ADR 0024) runs them.
  */
 import type PgBoss from "pg-boss";
 import { handleBacktestRun } from "./backtest-handler";
@@ -8,7 +8,7 @@ import { handleCalendarRefresh } from "./calendar-handler";
 import { handleEmailSend } from "./email-handler";
 import { handleScheduler } from "./handlers";
 import { handlePushNotify, handlePushSend } from "./push-handlers";
-import { backtestRunQueue, botSchedulerQueue, calendarRefreshQueue, emailSendQueue, pushNotifyQueue, pushSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue } from "./queues";
+import { backtestRunQueue, botSchedulerQueue, calendarRefreshQueue, emailSendQueue, pushNotifyQueue, pushSendQueue, stripeEventQueue, stripePendingQueue, stripeSweepQueue } from "../app/services/platform/queue/queues";
 import { handleStripeEvent, handleStripePending, handleStripeSweep } from "./stripe-handlers";
 
 /** Registers the handlers on a started pg-boss and schedules the crons. */

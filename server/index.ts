@@ -23,10 +23,10 @@ import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import postgres from "postgres";
-import { CLIENT_IP_HEADER } from "../app/services/client-ip.server";
-import { ConfigError, parseConfig, withRuntime, type Config, type RuntimeValues } from "../app/services/config.server";
+import { CLIENT_IP_HEADER } from "../app/services/platform/client-ip.server";
+import { ConfigError, parseConfig, withRuntime, type Config, type RuntimeValues } from "../app/services/platform/config.server";
 import { runMigrations } from "../db/migrate";
-import { mergeOperatorIdentity, operatorBootError, storedOperator } from "../app/services/operator-boot";
+import { mergeOperatorIdentity, operatorBootError, storedOperator } from "../app/services/platform/operator-boot";
 import { startEmbeddedPostgres, type EmbeddedDb } from "./embedded-db";
 import { readEnvironment } from "./env";
 import { limitRequestBodies } from "./body-limit";
@@ -161,7 +161,7 @@ async function main() {
   app.disable("x-powered-by");
   // Who may set X-Forwarded-For (TRUST_PROXY, default loopback): req.ip is the right-most untrusted hop.
   app.set("trust proxy", cfg.TRUST_PROXY);
-  // req.ip into Remix through a header the client cannot set (app/services/client-ip.server.ts).
+  // req.ip into Remix through a header the client cannot set (app/services/platform/client-ip.server.ts).
   app.use((req, _res, next) => {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? "";
     next();

@@ -8,7 +8,7 @@
  * `/api/auth/%6Cogin`, `/auth/`, `/AUTH` and `/auth.data` all reach the same action and share one
  * bucket (`routeKey`). Every mutating method counts (Remix runs a route's action for POST, PUT,
  * PATCH and DELETE alike). The per-account backoff for failed logins lives in PostgreSQL
- * (app/services/login-throttle.server.ts).
+ * (app/services/identity/login-throttle.server.ts).
  */
 import type { RequestHandler } from "express";
 import { ipKeyGenerator, rateLimit } from "express-rate-limit";

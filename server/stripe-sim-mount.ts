@@ -13,7 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import express from "express";
-import type { StripeEmbedded } from "../app/services/config.server";
+import type { StripeEmbedded } from "../app/services/platform/config.server";
 import { listenApp } from "./listen";
 import { createStripeSimulator } from "./stripe-sim";
 import type { StoreSnapshot } from "./stripe-sim/store";

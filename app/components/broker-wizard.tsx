@@ -13,11 +13,11 @@ import { useTranslation } from "react-i18next";
 import { apiFetch } from "~/lib/api";
 import { wizardErrorText } from "~/lib/wizard-errors";
 import { useDisplay } from "~/lib/hooks";
-import { connectSchema, testTokenSchema } from "~/services/validation";
+import { connectSchema, testTokenSchema } from "~/lib/validation";
 import { AlertIcon, BoltIcon, ExternalIcon, EyeIcon, EyeOffIcon, ShieldIcon, TargetIcon, XIcon } from "./icons";
 import { Banner, Button } from "./ui";
 import { AccountRulesLists } from "./account-rules-card";
-import type { AccountRulesView } from "~/services/broker-rules.server";
+import type { AccountRulesView } from "~/services/broker/broker-rules.server";
 
 /** One account the token can reach (test-token response). */
 export interface BrokerAccountOption {

@@ -2,7 +2,7 @@
  * The display-currency figures of the screens (issue 22 item 11): `<Converted>` shows, beside an amount
  * in the account currency, the amount converted to the trader's display currency ("≈ R$ 5.312,40"), and
  * `<DisplayRateNotice>` says once when the broker has no rate. The rate comes from the current route's
- * loader data (`displayRate`, app/services/display-currency.server.ts), so cards need no new props;
+ * loader data (`displayRate`, app/services/broker/display-currency.server.ts), so cards need no new props;
  * the conversion is app/lib/display-currency.ts `convertAmount` (decimals), the formatting `useDisplay`.
  * No translations are loaded here (the notice arrives already in the reader's language), so the hero's
  * first load is unchanged.

@@ -2,7 +2,7 @@
  * The hero's economic-calendar card (issue 11, ADR 0018): a running news blackout as a timeline bar
  * ("Bloqueio por notícia: <evento> até HH:MM") and the next relevant events (user's instruments and
  * news settings, next 24 h, at most 5) with impact badge and currency, times in the user's time zone.
- * Data: the hero loader's `news` (app/services/calendar.server.ts heroNews; no broker call). With the
+ * Data: the hero loader's `news` (app/services/trading/calendar.server.ts heroNews; no broker call). With the
  * news filter off it only says so.
  */
 import { Link } from "@remix-run/react";

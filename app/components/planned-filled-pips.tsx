@@ -1,7 +1,7 @@
 /**
  * "Por que a IA entrou?" stop/target distance (issue 22 item 11): the planned distance (the decision's
  * planned entry → planned stop/target) and beside it the filled one (the fill price → the stop/target set
- * on the trade, app/services/trade-detail.server.ts), each labelled 'planejado' / 'executado'; when both
+ * on the trade, app/services/trading/trade-detail.server.ts), each labelled 'planejado' / 'executado'; when both
  * are equal it says so briefly. Pips with one decimal in the reader's notation. `${testId}-pips` holds
  * the planned value alone ("12,5 pips"), `${testId}-filled` the filled one (or the "same" phrase).
  */

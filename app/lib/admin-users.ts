@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { zMsg } from "../../core/i18n/zod-message";
-import { passwordField } from "~/services/validation";
+import { passwordField } from "~/lib/validation";
 import { LANGUAGES, TIMEZONES } from "./settings-form";
 
 /** The time zones of the admin form (PRODUCT.md §5), the default first: the settings page's list. */

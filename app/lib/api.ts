@@ -16,7 +16,7 @@ export class ApiCallError extends Error {
     message: string,
     public status: number,
     public code: ApiErrorCode = "http",
-    /** On a 401: "missing" when the request carried no session, "invalid" when it was refused (app/services/auth.server.ts `requireApiUser`). */
+    /** On a 401: "missing" when the request carried no session, "invalid" when it was refused (app/services/identity/auth.server.ts `requireApiUser`). */
     public session?: "missing" | "invalid",
   ) {
     super(message);

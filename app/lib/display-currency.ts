@@ -9,7 +9,7 @@
  * such pair or gives no price (the simulator has no USD_BRL), there is NO rate: nothing is converted and
  * the screens say so once ("Cotação USD/BRL indisponível na corretora: valores em USD"). A rate is never
  * invented. Decimals only (core/decimal.ts). Pure and safe on server and client: the server resolves the
- * rate (app/services/display-currency.server.ts), loaders pass it down, the UI converts with
+ * rate (app/services/broker/display-currency.server.ts), loaders pass it down, the UI converts with
  * `convertAmount` and formats with the usual money helper.
  */
 import { conversionInstruments, conversionRate, midsOf, type PriceQuote } from "../../core/conversion";

@@ -61,7 +61,7 @@ export function useNow(ms = 30_000): Date {
   return now;
 }
 
-/** Root loader fields the display helpers need (see app/lib/pages.server.ts chromeData). */
+/** Root loader fields the display helpers need (see app/route-support/pages.server.ts chromeData). */
 interface RootDisplayData {
   language?: string;
   timezone?: string;

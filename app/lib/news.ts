@@ -1,4 +1,4 @@
-/** The hero's news data (app/services/calendar.server.ts heroNews → app/components/news-card.tsx), shared by server and browser. */
+/** The hero's news data (app/services/trading/calendar.server.ts heroNews → app/components/news-card.tsx), shared by server and browser. */
 
 /** One event as the hero shows it (times UTC ISO; the page formats them in the user's time zone). */
 export interface HeroNewsEvent {

@@ -1,7 +1,7 @@
 /**
  * The operator identity's fields (issue 22 item 10): settings form/API field → stored field
  * (system_settings key 'operator') → the environment variable that overrides it. Shared by the admin
- * settings page (browser) and app/services/operator.server.ts.
+ * settings page (browser) and app/services/platform/operator.server.ts.
  */
 export const OPERATOR_FIELDS = [
   { field: "operatorCompany", stored: "company", env: "OPERATOR_COMPANY" },

@@ -18,7 +18,7 @@ import { StatCard } from "~/components/admin/stat-card";
 import { Badge, Banner, Button, Card, type Tone } from "~/components/ui";
 import { INTL_LOCALE, toLanguage, translateMsg, type Language } from "~/i18n";
 import { SUBSCRIPTION_STATUSES } from "~/lib/admin-plans";
-import { pageAction } from "~/lib/page-action.server";
+import { pageAction } from "~/route-support/page-action.server";
 import { formatDate } from "~/lib/format";
 import { metaTitle } from "~/lib/hooks";
 import { formatPlanPrice, formatPlanPricePerInterval } from "~/lib/plans";
@@ -31,7 +31,7 @@ import {
   type SubscriptionMetrics,
   type SubscriptionPage,
 } from "~/services/admin/subscriptions.server";
-import { DomainError, httpStatusOf } from "~/services/errors.server";
+import { DomainError, httpStatusOf } from "~/services/platform/errors.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "admin-billing", "subs.meta");
 

@@ -16,10 +16,10 @@ import { msg } from "../../core/i18n/message";
 import { Badge, Banner, Button, Card, Field } from "~/components/ui";
 import { translateMsg } from "~/i18n";
 import { metaTitle } from "~/lib/hooks";
-import { pageAction } from "~/lib/page-action.server";
+import { pageAction } from "~/route-support/page-action.server";
 import { requireAdminPage } from "~/services/admin/access.server";
 import { getSettingsView, saveSystemSettings, SECRET_FIELDS, testSmtp, testStripe, type SecretField } from "~/services/admin/settings.server";
-import { httpStatusOf } from "~/services/errors.server";
+import { httpStatusOf } from "~/services/platform/errors.server";
 import { OPERATOR_FIELDS } from "~/lib/operator-fields";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "admin-config", "settings.meta");

@@ -19,13 +19,13 @@ import { CheckIcon } from "~/components/icons";
 import { Badge, Banner, Button, Card, Field } from "~/components/ui";
 import { toLanguage, translateMsg } from "~/i18n";
 import { centsToUnits, planInputSchema, unitsToCents } from "~/lib/admin-plans";
-import { pageAction } from "~/lib/page-action.server";
+import { pageAction } from "~/route-support/page-action.server";
 import { metaTitle } from "~/lib/hooks";
 import { PLAN_CARD_FEATURES } from "~/lib/plans";
 import { requireAdminPage } from "~/services/admin/access.server";
 import { createPlan, deletePlan, listAdminPlans, updatePlan, type AdminPlanView } from "~/services/admin/plans.server";
-import { httpStatusOf } from "~/services/errors.server";
-import { logger } from "~/services/logger.server";
+import { httpStatusOf } from "~/services/platform/errors.server";
+import { logger } from "~/services/platform/logger.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "admin-billing", "plans.meta");
 

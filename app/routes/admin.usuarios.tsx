@@ -20,12 +20,12 @@ import { AccountBadge, AdminBadge, BrokerBadge, ConfirmDelete, displayName, Lice
 import { Banner, Button, Card } from "~/components/ui";
 import { translateMsg } from "~/i18n";
 import { adminUserCreateSchema, adminUserUpdateSchema, EXTEND_DAYS_DEFAULT, parseUserListQuery, USER_STATUS_FILTERS, userFormToInput } from "~/lib/admin-users";
-import { pageAction, type PageActionContext } from "~/lib/page-action.server";
+import { pageAction, type PageActionContext } from "~/route-support/page-action.server";
 import { metaTitle } from "~/lib/hooks";
 import { requireAdminPage } from "~/services/admin/access.server";
 import { adminUserById, createAdminUser, deleteAdminUser, extendUserLicence, listAdminUsers, updateAdminUser } from "~/services/admin/users.server";
-import { httpStatusOf } from "~/services/errors.server";
-import { logger } from "~/services/logger.server";
+import { httpStatusOf } from "~/services/platform/errors.server";
+import { logger } from "~/services/platform/logger.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "admin-accounts", "meta");
 

@@ -15,7 +15,7 @@ import { formatInstrument, formatNumber } from "~/lib/format";
 import { metaTitle } from "~/lib/hooks";
 import { requireAdminPage } from "~/services/admin/access.server";
 import { adminUserDetail } from "~/services/admin/users.server";
-import { NotFoundError } from "~/services/errors.server";
+import { NotFoundError } from "~/services/platform/errors.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "admin-accounts", "metaDetail");
 

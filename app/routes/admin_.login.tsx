@@ -17,10 +17,10 @@ import { ShieldIcon } from "~/components/icons";
 import { Logo } from "~/components/layout";
 import { Banner, Button, Field } from "~/components/ui";
 import { i18nFor, translateMsg } from "~/i18n";
-import { readForm } from "~/lib/form.server";
-import { createSession, getUser } from "~/services/auth.server";
-import { authenticator } from "~/services/authenticator.server";
-import { DomainError, httpStatusOf } from "~/services/errors.server";
+import { readForm } from "~/route-support/form.server";
+import { createSession, getUser } from "~/services/identity/auth.server";
+import { authenticator } from "~/services/identity/authenticator.server";
+import { DomainError, httpStatusOf } from "~/services/platform/errors.server";
 
 export const meta: MetaFunction = () => [{ title: i18nFor("pt").t("admin-config:login.meta") }];
 

@@ -5,8 +5,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiError } from "~/services/api.server";
-import { requestLanguage } from "~/services/request-language.server";
+import { apiError } from "~/services/platform/api.server";
+import { requestLanguage } from "~/services/identity/request-language.server";
 
 /** The 404 of an unknown API route. */
 export const loader = async ({ request }: LoaderFunctionArgs) => apiError(404, translateMsg(msg("guard:notFound"), await requestLanguage(request)));

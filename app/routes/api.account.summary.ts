@@ -5,13 +5,13 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
-import { cachedAccountState } from "~/services/account-cache.server";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { brokerFailure, requireBroker } from "~/services/broker.server";
-import { requireValidLicence } from "~/services/licence.server";
+import { cachedAccountState } from "~/services/broker/account-cache.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { brokerFailure, requireBroker } from "~/services/broker/broker.server";
+import { requireValidLicence } from "~/services/billing/licence.server";
 import { convertAmount } from "~/lib/display-currency";
-import { displayRateFor } from "~/services/display-currency.server";
+import { displayRateFor } from "~/services/broker/display-currency.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {

@@ -10,7 +10,7 @@ import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { getSettingsView, saveSystemSettings } from "~/services/admin/settings.server";
-import { apiRoute, readBody } from "~/services/api.server";
+import { apiRoute, readBody } from "~/services/platform/api.server";
 
 /** GET reads, PUT saves; any other method → 405 with `Allow: GET, HEAD, PUT`. */
 export const loader = ({ request }: LoaderFunctionArgs) =>

@@ -13,7 +13,7 @@ import { adminUserUpdateSchema } from "~/lib/admin-users";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { adminFailure } from "~/services/admin/user-errors.server";
 import { adminUserDetail, deleteAdminUser, updateAdminUser } from "~/services/admin/users.server";
-import { apiRoute, readBody } from "~/services/api.server";
+import { apiRoute, readBody } from "~/services/platform/api.server";
 
 export const loader = ({ request, params }: ActionFunctionArgs) =>
   apiRoute(request, {

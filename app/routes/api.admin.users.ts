@@ -12,7 +12,7 @@ import { adminUserCreateSchema, parseUserListQuery } from "~/lib/admin-users";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { adminFailure } from "~/services/admin/user-errors.server";
 import { createAdminUser, listAdminUsers } from "~/services/admin/users.server";
-import { apiRoute, json, readBody } from "~/services/api.server";
+import { apiRoute, json, readBody } from "~/services/platform/api.server";
 
 export const loader = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, {

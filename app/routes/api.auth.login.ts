@@ -4,9 +4,9 @@
  * without a session (§4: the client shows the error and does not log in).
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute, json, readBody } from "~/services/api.server";
-import { createSession, NEEDS_VERIFICATION_MESSAGE, publicUser, verifyLogin } from "~/services/auth.server";
-import { loginSchema } from "~/services/validation";
+import { apiRoute, json, readBody } from "~/services/platform/api.server";
+import { createSession, NEEDS_VERIFICATION_MESSAGE, publicUser, verifyLogin } from "~/services/identity/auth.server";
+import { loginSchema } from "~/lib/validation";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

@@ -1,7 +1,7 @@
 /** POST /api/auth/logout: revokes the session (cookie and bearer token alike). */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute, json } from "~/services/api.server";
-import { logout } from "~/services/auth.server";
+import { apiRoute, json } from "~/services/platform/api.server";
+import { logout } from "~/services/identity/auth.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => json({ success: true }, { headers: { "Set-Cookie": await logout(request) } }));

@@ -1,7 +1,7 @@
 /** GET /api/auth/me → {user} of the session (401 'Token inválido ou expirado' without one). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/api.server";
-import { publicUser, requireApiUser } from "~/services/auth.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { publicUser, requireApiUser } from "~/services/identity/auth.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => ({ success: true, user: await publicUser(await requireApiUser(request)) }));

@@ -10,11 +10,11 @@
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { translateMsg } from "~/i18n";
-import { apiRoute, json, readBody } from "~/services/api.server";
-import { createSession, createUser, publicUser } from "~/services/auth.server";
-import { emailVerificationRequired, VERIFY_TO_ACTIVATE } from "~/services/registration.server";
-import { registerSchema } from "~/services/validation";
-import { sendVerificationEmail } from "~/services/verification.server";
+import { apiRoute, json, readBody } from "~/services/platform/api.server";
+import { createSession, createUser, publicUser } from "~/services/identity/auth.server";
+import { emailVerificationRequired, VERIFY_TO_ACTIVATE } from "~/services/identity/registration.server";
+import { registerSchema } from "~/lib/validation";
+import { sendVerificationEmail } from "~/services/identity/verification.server";
 
 const REGISTERED = "Cadastro iniciado! Redirecionando para aceitar os termos...";
 

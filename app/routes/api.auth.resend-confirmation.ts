@@ -4,9 +4,9 @@
  * 5 per hour for that e-mail.
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute, readBody } from "~/services/api.server";
-import { emailRequestSchema } from "~/services/validation";
-import { clientIp, requestVerificationResend } from "~/services/verification.server";
+import { apiRoute, readBody } from "~/services/platform/api.server";
+import { emailRequestSchema } from "~/lib/validation";
+import { clientIp, requestVerificationResend } from "~/services/identity/verification.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

@@ -6,8 +6,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
 import { deleteRun, getRun } from "~/services/backtest/runs.server";
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>

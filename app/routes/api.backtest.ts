@@ -9,8 +9,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiRoute, json, readBody } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
+import { apiRoute, json, readBody } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
 import { createRun, listRuns, sourceOffer } from "~/services/backtest/runs.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>

@@ -4,9 +4,9 @@
  * returning to /billing. 400 without a Stripe customer, 502 when Stripe fails.
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { createPortalSession } from "~/services/billing.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { createPortalSession } from "~/services/billing/billing.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => ({ success: true, ...(await createPortalSession(await requireApiUser(request))) }));

@@ -4,9 +4,9 @@
  * subscription from Stripe's invoice preview; `upcoming: null` when there is none.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { upcomingInvoice } from "~/services/billing.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { upcomingInvoice } from "~/services/billing/billing.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {

@@ -2,11 +2,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiRoute, json } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { sendTestNotification } from "~/services/notifications.server";
-import { subscriptionCount } from "~/services/push/push.server";
-import { consumeUserAction } from "~/services/user-rate-limit.server";
+import { apiRoute, json } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { sendTestNotification } from "~/services/notify/notifications.server";
+import { subscriptionCount } from "~/services/notify/push/push.server";
+import { consumeUserAction } from "~/services/platform/user-rate-limit.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

@@ -2,9 +2,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { markAllNotificationsRead } from "~/services/notifications.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { markAllNotificationsRead } from "~/services/notify/notifications.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "PUT", async () => {

@@ -8,10 +8,10 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { toLanguage, translateMsg } from "~/i18n";
 import { parseListQuery } from "~/lib/notifications";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { clearNotifications, listNotifications } from "~/services/notifications.server";
-import { ValidationError } from "~/services/errors.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { clearNotifications, listNotifications } from "~/services/notify/notifications.server";
+import { ValidationError } from "~/services/platform/errors.server";
 
 /** GET lists, DELETE clears; any other method → 405 with `Allow: GET, HEAD, DELETE`. */
 export const loader = ({ request }: LoaderFunctionArgs) =>

@@ -1,8 +1,8 @@
 /** GET /api/notifications/unread-count → {count, unreadCount} (polled every 30 s by the header bell, PRODUCT.md §7, §9). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { unreadCount } from "~/services/notifications.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { unreadCount } from "~/services/notify/notifications.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {

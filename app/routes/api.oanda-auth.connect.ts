@@ -6,14 +6,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiRoute, readBody } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { clientFor, connectBroker } from "~/services/broker.server";
-import { checkAccountRules, rulesView } from "~/services/broker-rules.server";
-import { logger } from "~/services/logger.server";
+import { apiRoute, readBody } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { clientFor, connectBroker } from "~/services/broker/broker.server";
+import { checkAccountRules, rulesView } from "~/services/broker/broker-rules.server";
+import { logger } from "~/services/platform/logger.server";
 import { notices } from "~/lib/notifications";
-import { notify } from "~/services/notifications.server";
-import { connectSchema } from "~/services/validation";
+import { notify } from "~/services/notify/notifications.server";
+import { connectSchema } from "~/lib/validation";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

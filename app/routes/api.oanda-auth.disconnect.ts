@@ -2,10 +2,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { disconnectBroker, NOT_CONNECTED } from "~/services/broker.server";
-import { ValidationError } from "~/services/errors.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { disconnectBroker, NOT_CONNECTED } from "~/services/broker/broker.server";
+import { ValidationError } from "~/services/platform/errors.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

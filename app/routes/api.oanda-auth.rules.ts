@@ -4,11 +4,11 @@
  * language; `rules: null` before the first check. 400 'Nenhuma conta Oanda conectada.' without a connection.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { getConnection, NOT_CONNECTED } from "~/services/broker.server";
-import { readAccountRules } from "~/services/broker-rules.server";
-import { ValidationError } from "~/services/errors.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { getConnection, NOT_CONNECTED } from "~/services/broker/broker.server";
+import { readAccountRules } from "~/services/broker/broker-rules.server";
+import { ValidationError } from "~/services/platform/errors.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {

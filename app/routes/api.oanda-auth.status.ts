@@ -1,9 +1,9 @@
 /** GET /api/oanda-auth/status → {isConnected, account} (PRODUCT.md §7 Broker, §3 Broker connection). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { brokerIdentityStatus, brokerStatus } from "~/services/broker.server";
-import { hasValidLicence } from "~/services/licence.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { brokerIdentityStatus, brokerStatus } from "~/services/broker/broker.server";
+import { hasValidLicence } from "~/services/billing/licence.server";
 import { translateMsg } from "~/i18n";
 import { msg } from "../../core/i18n/message";
 

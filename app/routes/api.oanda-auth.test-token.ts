@@ -1,9 +1,9 @@
 /** POST /api/oanda-auth/test-token {token, environment} → {accounts} (PRODUCT.md §7 Broker). */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute, readBody } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { testToken } from "~/services/broker.server";
-import { testTokenSchema } from "~/services/validation";
+import { apiRoute, readBody } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { testToken } from "~/services/broker/broker.server";
+import { testTokenSchema } from "~/lib/validation";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

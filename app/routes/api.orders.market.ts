@@ -6,10 +6,10 @@
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { forgetAccountState } from "~/services/account-cache.server";
-import { apiRoute, json, readBody } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { placeManualOrder } from "~/services/manual-order.server";
+import { forgetAccountState } from "~/services/broker/account-cache.server";
+import { apiRoute, json, readBody } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { placeManualOrder } from "~/services/trading/manual-order.server";
 
 /** Any JSON object: the fields are read (with Portuguese messages) by core/trading/manual-order.ts. */
 const body = z.unknown();

@@ -5,9 +5,9 @@
  * page and any pre-signup page read the same list (PRODUCT.md §6 names no role for it).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/api.server";
-import { activePlans } from "~/services/plans.server";
-import { requestLanguage } from "~/services/request-language.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { activePlans } from "~/services/billing/plans.server";
+import { requestLanguage } from "~/services/identity/request-language.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => ({ success: true, plans: await activePlans(await requestLanguage(request)) }));

@@ -9,9 +9,9 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiRoute, readBody } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { getPreferences, savePreferences } from "~/services/preferences.server";
+import { apiRoute, readBody } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { getPreferences, savePreferences } from "~/services/identity/preferences.server";
 
 /** The body's preferences: the bare object, or wrapped in `preferences` (as the admin API sends them). */
 function preferencesOf(body: unknown): unknown {

@@ -5,8 +5,8 @@
  * users (session cookie or bearer token); any other method → 405 with `Allow: GET, HEAD`.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
 import { edgeTableView } from "~/services/research/edge-table.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>

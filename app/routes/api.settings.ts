@@ -3,9 +3,9 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiRoute, readBody } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { getSettings, saveSettings } from "~/services/settings.server";
+import { apiRoute, readBody } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { getSettings, saveSettings } from "~/services/trading/settings.server";
 
 /** GET reads, PUT saves; any other method → 405 with `Allow: GET, HEAD, PUT`. */
 export const loader = ({ request }: LoaderFunctionArgs) =>

@@ -9,10 +9,10 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { msg } from "../../core/i18n/message";
 import { SUPPORTED_INSTRUMENTS } from "../../core/instruments";
-import { apiRoute, readBody } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { getConnection } from "~/services/broker.server";
-import { ValidationError } from "~/services/errors.server";
+import { apiRoute, readBody } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { getConnection } from "~/services/broker/broker.server";
+import { ValidationError } from "~/services/platform/errors.server";
 import { priceHub } from "~/services/streams/price-hub.server";
 
 /** Most instrument names in one call. */

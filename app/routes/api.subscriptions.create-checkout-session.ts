@@ -6,9 +6,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { zMsg } from "../../core/i18n/zod-message";
-import { apiRoute, readBody } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { createCheckout } from "~/services/billing.server";
+import { apiRoute, readBody } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { createCheckout } from "~/services/billing/billing.server";
 
 const planRequired = zMsg("validation:billing.planRequired");
 const body = z.object({ planId: z.string({ error: planRequired }).trim().min(1, { error: planRequired }).max(100, { error: planRequired }) });

@@ -1,8 +1,8 @@
 /** GET /api/subscriptions/status → the §3 Subscription status response from our books (PRODUCT.md §7; issue 9). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { subscriptionStatus } from "~/services/billing.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { subscriptionStatus } from "~/services/billing/billing.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => subscriptionStatus(await requireApiUser(request)));

@@ -4,9 +4,9 @@
  * applied at once; 404 for someone else's or an unknown session.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { validateCheckoutSession } from "~/services/billing.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { validateCheckoutSession } from "~/services/billing/billing.server";
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {

@@ -2,10 +2,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { zMsg } from "../../core/i18n/zod-message";
-import { forgetAccountState } from "~/services/account-cache.server";
-import { apiRoute, readBody } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { closeTrade } from "~/services/trades.server";
+import { forgetAccountState } from "~/services/broker/account-cache.server";
+import { apiRoute, readBody } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { closeTrade } from "~/services/trading/trades.server";
 
 const body = z.object({
   units: z

@@ -1,15 +1,15 @@
 /**
  * GET /api/trades/:id → {trade, decision, decisionMissing} (issue 12): one of the user's trades (broker trade
- * id) with the decision that opened it, texts in the user's language (app/services/trade-detail.server.ts).
+ * id) with the decision that opened it, texts in the user's language (app/services/trading/trade-detail.server.ts).
  * Another user's id answers 404 'Trade não encontrado.' like an unknown one; 402 without a valid licence (as
  * the history). The nested POST /api/trades/:id/close keeps its own route (api.trades.$id.close.ts).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { requireValidLicence } from "~/services/licence.server";
-import { tradeDetail, tradeDetailJson } from "~/services/trade-detail.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { requireValidLicence } from "~/services/billing/licence.server";
+import { tradeDetail, tradeDetailJson } from "~/services/trading/trade-detail.server";
 
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {

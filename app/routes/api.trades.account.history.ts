@@ -2,11 +2,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { msg } from "../../core/i18n/message";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { requireValidLicence } from "~/services/licence.server";
-import { tradeHistory } from "~/services/trades.server";
-import { ValidationError } from "~/services/errors.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { requireValidLicence } from "~/services/billing/licence.server";
+import { tradeHistory } from "~/services/trading/trades.server";
+import { ValidationError } from "~/services/platform/errors.server";
 
 const days = z.coerce.number().int().min(1).max(3650).default(30);
 

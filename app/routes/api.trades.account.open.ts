@@ -1,10 +1,10 @@
 /** GET /api/trades/account/open → {trades} open on the connected account, P&L at current quotes from the stored account state (ADR 0028; PRODUCT.md §7 Account); 402 without a valid licence (§6). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
-import { screenOpenTrades } from "~/services/account-view.server";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { requireValidLicence } from "~/services/licence.server";
+import { screenOpenTrades } from "~/services/trading/account-view.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { requireValidLicence } from "~/services/billing/licence.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {

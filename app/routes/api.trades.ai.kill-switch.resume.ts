@@ -1,12 +1,12 @@
 /**
  * POST /api/trades/ai/kill-switch/resume → {success, level: "resume_entries", isActive, message}: "Retomar entradas"
- * ends the user's 'Parar novas entradas' (issue 22, app/services/kill-switch.server.ts); audited in the notifications.
+ * ends the user's 'Parar novas entradas' (issue 22, app/services/trading/kill-switch.server.ts); audited in the notifications.
  * Session auth; like starting the AI it needs a valid licence (402); 409 when entries are not stopped by the user.
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { resumeEntries } from "~/services/kill-switch.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { resumeEntries } from "~/services/trading/kill-switch.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

@@ -1,6 +1,6 @@
 /**
  * POST /api/trades/ai/kill-switch {level: "stop_entries"|"pause"|"close_all", confirm: true} → {success, level,
- * changed, isActive, message, closed?, failed?}: the graduated kill switch (issue 22, app/services/kill-switch.server.ts),
+ * changed, isActive, message, closed?, failed?}: the graduated kill switch (issue 22, app/services/trading/kill-switch.server.ts),
  * audited in the notifications. Session auth; like stopping the loop it needs no licence (stopping is always allowed).
  * 400 'Nível inválido…' on another level, 400 'Confirme a parada de emergência…' without `confirm: true`; 409 for
  * 'stop_entries' with the AI off; 'close_all' without a broker connection: 400 (the loop is stopped anyway).
@@ -9,10 +9,10 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { msg } from "../../core/i18n/message";
 import { isKillSwitchLevel } from "~/lib/kill-switch";
-import { apiRoute, readBody } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { ValidationError } from "~/services/errors.server";
-import { runKillSwitch } from "~/services/kill-switch.server";
+import { apiRoute, readBody } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { ValidationError } from "~/services/platform/errors.server";
+import { runKillSwitch } from "~/services/trading/kill-switch.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

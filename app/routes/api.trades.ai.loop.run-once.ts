@@ -7,13 +7,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { isMsg, msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { forgetAccountState } from "~/services/account-cache.server";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
+import { forgetAccountState } from "~/services/broker/account-cache.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
 import { localizeOutcome } from "~/services/trading/tick-outcome";
 import { runTick } from "~/services/trading/tick-runner.server";
-import { consumeUserAction } from "~/services/user-rate-limit.server";
-import { DomainError, UpstreamError } from "~/services/errors.server";
+import { consumeUserAction } from "~/services/platform/user-rate-limit.server";
+import { DomainError, UpstreamError } from "~/services/platform/errors.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

@@ -7,11 +7,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { msg } from "../../core/i18n/message";
-import { apiRoute, readBody } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
+import { apiRoute, readBody } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
 import { DEFAULT_INTERVAL_SEC } from "~/services/trading/bot-status.server";
 import { startBot } from "~/services/trading/bot-control.server";
-import { ValidationError } from "~/services/errors.server";
+import { ValidationError } from "~/services/platform/errors.server";
 
 // Errors are `bot` message keys, turned into messages below.
 const body = z.object({

@@ -5,8 +5,8 @@
  * ones (issue 9). Texts in the user's language, with their messages alongside (ADR 0007).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
 import { botStatus } from "~/services/trading/bot-status.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>

@@ -8,9 +8,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { needsConfirmation } from "../../core/risk/preflight";
 import { translateMsg } from "~/i18n";
-import { apiRoute } from "~/services/api.server";
-import { requireApiUser } from "~/services/auth.server";
-import { userPreflight } from "~/services/preflight.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { requireApiUser } from "~/services/identity/auth.server";
+import { userPreflight } from "~/services/trading/preflight.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {

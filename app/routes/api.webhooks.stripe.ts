@@ -4,8 +4,8 @@
  * once (a duplicate is a 200 no-op) and processed by a pg-boss job; the answer is immediate.
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/api.server";
-import { receiveStripeEvent } from "~/services/stripe-events.server";
+import { apiRoute } from "~/services/platform/api.server";
+import { receiveStripeEvent } from "~/services/billing/stripe-events.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

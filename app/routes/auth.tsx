@@ -18,13 +18,13 @@ import { CheckIcon } from "~/components/icons";
 import { Logo } from "~/components/layout";
 import { Banner, Button, Field } from "~/components/ui";
 import { i18nFor } from "~/i18n";
-import { DomainError, httpStatusOf } from "~/services/errors.server";
-import { createSession, createUser, getUser, registrationCookieHeader } from "~/services/auth.server";
-import { authenticator } from "~/services/authenticator.server";
-import { emailVerificationRequired } from "~/services/registration.server";
-import { emailField, PASSWORD_RULES, registerSchema } from "~/services/validation";
-import { clientIp, requestPasswordReset, requestVerificationResend } from "~/services/verification.server";
-import { readForm } from "~/lib/form.server";
+import { DomainError, httpStatusOf } from "~/services/platform/errors.server";
+import { createSession, createUser, getUser, registrationCookieHeader } from "~/services/identity/auth.server";
+import { authenticator } from "~/services/identity/authenticator.server";
+import { emailVerificationRequired } from "~/services/identity/registration.server";
+import { emailField, PASSWORD_RULES, registerSchema } from "~/lib/validation";
+import { clientIp, requestPasswordReset, requestVerificationResend } from "~/services/identity/verification.server";
+import { readForm } from "~/route-support/form.server";
 
 export const meta: MetaFunction = () => [{ title: i18nFor("pt").t("auth:meta.title") }];
 

@@ -16,10 +16,10 @@ import { useHydrated } from "~/components/auth/use-hydrated";
 import { Logo } from "~/components/layout";
 import { Banner, Button } from "~/components/ui";
 import { metaTitle } from "~/lib/hooks";
-import { acceptTerms, pendingRegistration, userById } from "~/services/auth.server";
-import { TERMS_VERSION, termsSchema } from "~/services/validation";
-import { sendVerificationEmail } from "~/services/verification.server";
-import { readForm } from "~/lib/form.server";
+import { acceptTerms, pendingRegistration, userById } from "~/services/identity/auth.server";
+import { TERMS_VERSION, termsSchema } from "~/lib/validation";
+import { sendVerificationEmail } from "~/services/identity/verification.server";
+import { readForm } from "~/route-support/form.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "auth", "meta.contractTitle");
 

@@ -14,10 +14,10 @@ import { inboxUrl, maskEmail, mmss } from "~/components/auth/email-utils";
 import { Logo } from "~/components/layout";
 import { Banner, Button } from "~/components/ui";
 import { metaTitle } from "~/lib/hooks";
-import { DomainError, httpStatusOf } from "~/services/errors.server";
-import { pendingRegistration } from "~/services/auth.server";
-import { emailField } from "~/services/validation";
-import { clientIp, requestVerificationResend } from "~/services/verification.server";
+import { DomainError, httpStatusOf } from "~/services/platform/errors.server";
+import { pendingRegistration } from "~/services/identity/auth.server";
+import { emailField } from "~/lib/validation";
+import { clientIp, requestVerificationResend } from "~/services/identity/verification.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "auth", "meta.doneTitle");
 

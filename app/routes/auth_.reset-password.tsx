@@ -12,10 +12,10 @@ import { PasswordInput } from "~/components/auth/password-input";
 import { Logo } from "~/components/layout";
 import { Banner, Button } from "~/components/ui";
 import { i18nFor } from "~/i18n";
-import { DomainError, httpStatusOf } from "~/services/errors.server";
-import { PASSWORD_RULES, resetPasswordSchema } from "~/services/validation";
-import { peekEmailToken, resetPassword } from "~/services/verification.server";
-import { readForm } from "~/lib/form.server";
+import { DomainError, httpStatusOf } from "~/services/platform/errors.server";
+import { PASSWORD_RULES, resetPasswordSchema } from "~/lib/validation";
+import { peekEmailToken, resetPassword } from "~/services/identity/verification.server";
+import { readForm } from "~/route-support/form.server";
 
 export const meta: MetaFunction = () => [{ title: i18nFor("pt").t("auth:meta.resetTitle") }, { name: "referrer", content: "no-referrer" }];
 

@@ -4,7 +4,7 @@
  * (PRODUCT.md §2). A link is necessarily a GET; the token is single-use, so replaying it changes nothing.
  */
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { verifyEmailToken } from "~/services/verification.server";
+import { verifyEmailToken } from "~/services/identity/verification.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token")?.trim() || null;

@@ -12,10 +12,10 @@ import { useTranslation } from "react-i18next";
 import { DrawdownChart, EquityChart, pairsLabel, SettingsSummary, StatsTable, StatusBadge, TradeList, Verdict } from "~/components/backtest/backtest-views";
 import { Banner, Card } from "~/components/ui";
 import { metaTitle, useDisplay } from "~/lib/hooks";
-import { requireAppUser } from "~/lib/pages.server";
+import { requireAppUser } from "~/route-support/pages.server";
 import { getRun } from "~/services/backtest/runs.server";
 import type { RunView } from "~/services/backtest/types";
-import { NotFoundError } from "~/services/errors.server";
+import { NotFoundError } from "~/services/platform/errors.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "backtest", "metaTitle");
 

@@ -47,17 +47,17 @@ import { ScheduledCancelBanner } from "~/components/subscription-state";
 import { SubscriptionModal, type ModalNotice, type ModalPlan, type SubscribeResult } from "~/components/subscription-modal";
 import { Badge, Banner, Button, Card, Spinner } from "~/components/ui";
 import { toLanguage, translateMsg, type Language } from "~/i18n";
-import { readForm } from "~/lib/form.server";
+import { readForm } from "~/route-support/form.server";
 import { metaTitle, useDisplay } from "~/lib/hooks";
-import { requireAppUser } from "~/lib/pages.server";
+import { requireAppUser } from "~/route-support/pages.server";
 import { subscriptionState } from "~/lib/subscription-state";
 import { licenceLabel, subscriptionLabel } from "~/lib/trading";
-import { assertSameOrigin } from "~/services/api.server";
-import { publicUser } from "~/services/auth.server";
-import { createCheckout, createPortalSession, recheckSubscription, subscriptionStatus, upcomingInvoice, type SubscriptionStatusView } from "~/services/billing.server";
-import { DomainError, httpStatusOf } from "~/services/errors.server";
-import { activePlans } from "~/services/plans.server";
-import { requestLanguage } from "~/services/request-language.server";
+import { assertSameOrigin } from "~/services/platform/api.server";
+import { publicUser } from "~/services/identity/auth.server";
+import { createCheckout, createPortalSession, recheckSubscription, subscriptionStatus, upcomingInvoice, type SubscriptionStatusView } from "~/services/billing/billing.server";
+import { DomainError, httpStatusOf } from "~/services/platform/errors.server";
+import { activePlans } from "~/services/billing/plans.server";
+import { requestLanguage } from "~/services/identity/request-language.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "billing", "meta");
 

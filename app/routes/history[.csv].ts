@@ -8,9 +8,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { i18nFor, translateMsg } from "~/i18n";
 import { csvFileName, historyCsv } from "~/lib/history";
-import { loadHistory } from "~/lib/history.server";
-import { requireAppUser } from "~/lib/pages.server";
-import { publicUser } from "~/services/auth.server";
+import { loadHistory } from "~/route-support/history.server";
+import { requireAppUser } from "~/route-support/pages.server";
+import { publicUser } from "~/services/identity/auth.server";
 
 function text(status: number, message: string): Response {
   return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });

@@ -20,11 +20,11 @@ import { Badge, Banner, Card, signTone, Stat } from "~/components/ui";
 import { ManualBadge } from "~/components/history/origin";
 import { formatInstrument, formatPrice, normaliseTimeframe, pricePrecision, toNumber } from "~/lib/format";
 import { metaTitle, useDisplay } from "~/lib/hooks";
-import { requireAppUser } from "~/lib/pages.server";
-import { publicUser } from "~/services/auth.server";
-import { getConnection } from "~/services/broker.server";
-import { NotFoundError } from "~/services/errors.server";
-import { tradeCandles, tradeDetail, type TradeCandles, type TradeDetailView } from "~/services/trade-detail.server";
+import { requireAppUser } from "~/route-support/pages.server";
+import { publicUser } from "~/services/identity/auth.server";
+import { getConnection } from "~/services/broker/broker.server";
+import { NotFoundError } from "~/services/platform/errors.server";
+import { tradeCandles, tradeDetail, type TradeCandles, type TradeDetailView } from "~/services/trading/trade-detail.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "trade", "metaTitle");
 

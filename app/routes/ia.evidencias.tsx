@@ -16,7 +16,7 @@ import { TRADING_STYLES, type TradingStyle } from "../../core/settings";
 import { Badge, Card } from "~/components/ui";
 import { formatInstrument } from "~/lib/format";
 import { metaTitle, useDisplay } from "~/lib/hooks";
-import { requireAppUser } from "~/lib/pages.server";
+import { requireAppUser } from "~/route-support/pages.server";
 import { formatEdgeFigures, NO_FIGURE, verdictSentenceKey, verdictTone, yearSpan } from "~/lib/report-card";
 import { edgeTableView } from "~/services/research/edge-table.server";
 

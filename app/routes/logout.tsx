@@ -1,6 +1,6 @@
 /** POST /logout: revokes the session, clears the cookie and goes to /auth (GET just goes home). */
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { logout } from "~/services/auth.server";
+import { logout } from "~/services/identity/auth.server";
 
 export const loader = () => redirect("/");
 

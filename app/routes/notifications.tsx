@@ -18,15 +18,15 @@ import { ConfirmClear, EmptyState, NotificationItem, StatTiles, TypeChips } from
 import { Banner, Button, Spinner } from "~/components/ui";
 import { metaTitle, useNow, usePolling } from "~/lib/hooks";
 import { NOTIFICATIONS_PAGE_SIZE, NOTIFICATIONS_POLL_MS, pageQuery, parseListQuery, type ListQuery, type TypeChip } from "~/lib/notifications";
-import { requireAppUser } from "~/lib/pages.server";
-import { pageAction } from "~/lib/page-action.server";
+import { requireAppUser } from "~/route-support/pages.server";
+import { pageAction } from "~/route-support/page-action.server";
 import {
   clearNotifications,
   listNotifications,
   markAllNotificationsRead,
   markNotificationRead,
   notificationStats,
-} from "~/services/notifications.server";
+} from "~/services/notify/notifications.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "notifications", "meta");
 

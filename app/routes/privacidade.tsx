@@ -2,7 +2,7 @@
  * /privacidade — Privacy Policy, public (PRODUCT.md §2: linked from the subscription modal): what
  * data the product handles, why and on which LGPD basis, with whom it is shared, cookies, retention,
  * security, the holder's rights and the DPO. The controller's and DPO's details are the configured
- * operator's (app/services/operator.server.ts; marked placeholders outside production when unset).
+ * operator's (app/services/platform/operator.server.ts; marked placeholders outside production when unset).
  * pt/en/es through the catalogs.
  */
 import type { MetaFunction } from "@remix-run/node";
@@ -10,7 +10,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LegalPage, LegalSections, useLegalEntity, type LegalSection } from "~/components/legal/legal-page";
 import { metaTitle } from "~/lib/hooks";
-import { operatorIdentity } from "~/services/operator.server";
+import { operatorIdentity } from "~/services/platform/operator.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "legal", "privacy.metaTitle");
 

@@ -25,11 +25,11 @@ import { CheckboxField, DaysField, NumberField, SelectField, TextField, TimeFiel
 import { LeverageField } from "~/components/settings/leverage-field";
 import { TradingDayField } from "~/components/settings/trading-day-field";
 import { EDGE_OVERRIDE_INTENT, EdgeOverridesSection } from "~/components/settings/edge-overrides";
-import { edgePairs, setEdgeOverride } from "~/services/edge-overrides.server";
+import { edgePairs, setEdgeOverride } from "~/services/trading/edge-overrides.server";
 import { Banner, Button, Card, Spinner } from "~/components/ui";
 import { toLanguage, translateMsg } from "~/i18n";
 import { metaTitle } from "~/lib/hooks";
-import { requireAppUser } from "~/lib/pages.server";
+import { requireAppUser } from "~/route-support/pages.server";
 import {
   firstFormError,
   LANGUAGES,
@@ -43,19 +43,19 @@ import {
   WEEKDAYS_FIELD,
   WEEKEND_MODE_OPTIONS,
 } from "~/lib/settings-form";
-import { ApiError, assertSameOrigin, DomainError, INTERNAL_ERROR } from "~/services/api.server";
-import { publicUser } from "~/services/auth.server";
+import { ApiError, assertSameOrigin, DomainError, INTERNAL_ERROR } from "~/services/platform/api.server";
+import { publicUser } from "~/services/identity/auth.server";
 import { stopBot } from "~/services/trading/bot-stop.server";
-import { disconnectBroker, getConnection, NOT_CONNECTED } from "~/services/broker.server";
-import { getPreferences } from "~/services/preferences.server";
-import { getPushTopics, savePushTopics } from "~/services/push/push.server";
-import { requestLanguage } from "~/services/request-language.server";
-import { getSettings, saveSettingsAndPreferences } from "~/services/settings.server";
+import { disconnectBroker, getConnection, NOT_CONNECTED } from "~/services/broker/broker.server";
+import { getPreferences } from "~/services/identity/preferences.server";
+import { getPushTopics, savePushTopics } from "~/services/notify/push/push.server";
+import { requestLanguage } from "~/services/identity/request-language.server";
+import { getSettings, saveSettingsAndPreferences } from "~/services/trading/settings.server";
 import { ReportCard } from "~/components/research/report-card";
 import { reportCards } from "~/services/research/edge-table.server";
-import { readForm } from "~/lib/form.server";
+import { readForm } from "~/route-support/form.server";
 import { AccountRulesCard } from "~/components/account-rules-card";
-import { readAccountRules } from "~/services/broker-rules.server";
+import { readAccountRules } from "~/services/broker/broker-rules.server";
 import { DISPLAY_CURRENCIES, toDisplayCurrency } from "~/lib/display-currency";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "settings", "meta");

@@ -10,7 +10,7 @@ import { MODAL_PARAM } from "~/components/billing/billing-view";
 import { RESULT_PRIMARY, RESULT_SECONDARY, ResultPage } from "~/components/billing/result-page";
 import { XIcon } from "~/components/icons";
 import { metaTitle } from "~/lib/hooks";
-import { requireAppUser } from "~/lib/pages.server";
+import { requireAppUser } from "~/route-support/pages.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "billing", "canceled.meta");
 

@@ -15,9 +15,9 @@ import { RESULT_PRIMARY, RESULT_SECONDARY, ResultPage } from "~/components/billi
 import { AlertIcon } from "~/components/icons";
 import { Spinner } from "~/components/ui";
 import { metaTitle } from "~/lib/hooks";
-import { requireAppUser } from "~/lib/pages.server";
-import { validateCheckoutSession } from "~/services/billing.server";
-import { DomainError } from "~/services/errors.server";
+import { requireAppUser } from "~/route-support/pages.server";
+import { validateCheckoutSession } from "~/services/billing/billing.server";
+import { DomainError } from "~/services/platform/errors.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "billing", "success.meta");
 

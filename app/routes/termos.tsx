@@ -9,8 +9,8 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LegalPage, LegalSections, type LegalSection } from "~/components/legal/legal-page";
 import { metaTitle } from "~/lib/hooks";
-import { operatorIdentity } from "~/services/operator.server";
-import { TERMS_VERSION } from "~/services/validation";
+import { operatorIdentity } from "~/services/platform/operator.server";
+import { TERMS_VERSION } from "~/lib/validation";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "legal", "terms.metaTitle");
 

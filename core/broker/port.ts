@@ -203,7 +203,7 @@ export interface BrokerPort {
    * integer, an invalid price, or a stop loss with both or neither of price and distance; BrokerError
    * (`bad_request` with `rejectTransaction` when the broker rejects it). Never retried. Not idempotent:
    * OANDA opens a second trade for a second identical order; the product makes it at most once with
-   * order intents keyed by `clientExtensions.id` (app/services/order-send.server.ts, ADR 0002).
+   * order intents keyed by `clientExtensions.id` (app/services/trading/order-send.server.ts, ADR 0002).
    */
   createMarketOrder(accountId: string, order: MarketOrderRequest): Promise<MarketOrderResult>;
   /** The account's open trades with their attached orders (`GET …/openTrades`). Throws BrokerError. Retried; idempotent (read-only). */

@@ -27,7 +27,7 @@ export class SimClock {
 
   /**
    * How many times the clock was re-anchored (a jump or a new speed): a broker client sharing
-   * quotes across accounts (app/services/quote-cache.server.ts) drops those read before a change.
+   * quotes across accounts (app/services/broker/quote-cache.server.ts) drops those read before a change.
    */
   get generation(): number {
     return this.adjustments;

@@ -2,7 +2,7 @@
  * The risk gate's verdict on opening one trade now (DESIGN.md §3 step 3), from what the caller has
  * read: the account, the instrument's quote, the open trades, the risk counters and the news
  * blackout. The one place that builds the gate's context: the AI's tick (core/trading/tick.ts) and
- * the user's manual market order (app/services/manual-order.server.ts) ask the same question with it,
+ * the user's manual market order (app/services/trading/manual-order.server.ts) ask the same question with it,
  * so a manual order meets exactly the AI's protections (issue 22, PRODUCT.md §7 Orders).
  */
 import type { AccountSummary } from "../broker/port";

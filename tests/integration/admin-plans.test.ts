@@ -14,7 +14,7 @@
 import fc from "fast-check";
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stripeClientFor } from "../../app/services/stripe.server";
+import { stripeClientFor } from "../../app/services/billing/stripe.server";
 import { CARDS, startStripeSimulator } from "../../server/stripe-sim";
 import { apiClient, type AppServer } from "../setup/app-server";
 import { isPortugueseMessage, rawRequest } from "../setup/probe";

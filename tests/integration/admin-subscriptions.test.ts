@@ -15,7 +15,7 @@
  */
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stripeClientFor } from "../../app/services/stripe.server";
+import { stripeClientFor } from "../../app/services/billing/stripe.server";
 import { CARDS, startStripeSimulator } from "../../server/stripe-sim";
 import { apiClient, type AppServer } from "../setup/app-server";
 import { rawRequest } from "../setup/probe";

@@ -10,9 +10,9 @@
  * rules (duplicates, reordering, bad and stale signatures, 50 concurrent deliveries of one event).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig, setConfig } from "../../app/services/config.server";
-import { closeDb } from "../../app/services/db.server";
-import { sweepSubscriptions } from "../../app/services/stripe-events.server";
+import { parseConfig, setConfig } from "../../app/services/platform/config.server";
+import { closeDb } from "../../app/services/platform/db.server";
+import { sweepSubscriptions } from "../../app/services/billing/stripe-events.server";
 import { CARDS, signatureHeader, startStripeSimulator } from "../../server/stripe-sim";
 import { apiClient, type AppServer } from "../setup/app-server";
 import { createTradingEnv, type TradingEnv } from "../setup/trading-env";

@@ -4,7 +4,7 @@
  * soak) at random points across ticks, manual closes and reconciles, and restarted each time on the
  * same database, with a standalone simulator over HTTP (the broker's state
  * survives every restart). Each life of the server gets one of:
- * - a named crash point and call number (`CRASH_AT=<point>@<n>`, app/services/crash-points.ts): the
+ * - a named crash point and call number (`CRASH_AT=<point>@<n>`, app/services/platform/crash-points.ts): the
  *   points are drawn in turn, and the last lives are forced onto the points no life has died at yet
  *   (ADR 0023: 24 kills instead of 50 halve the test's time; every point is reached or aimed at);
  * - a seeded probability on every point (`CRASH_AT=random:<seed>:<p>`);
@@ -24,7 +24,7 @@
  * `CRASH_SEED` replays a run's draws (the wall-clock moments still vary). Figures: docs/RELIABILITY.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CRASH_POINTS, seededRandom } from "../../app/services/crash-points";
+import { CRASH_POINTS, seededRandom } from "../../app/services/platform/crash-points";
 import { Decimal } from "../../core/decimal";
 import { deriveRiskCounters, type CounterTrade } from "../../core/trading/counters";
 import { apiClient, type AppServer } from "../setup/app-server";

@@ -10,7 +10,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarIndex, calendarUsedFor, heroNews, refreshCalendar } from "../../app/services/calendar.server";
+import { calendarIndex, calendarUsedFor, heroNews, refreshCalendar } from "../../app/services/trading/calendar.server";
 import { blackoutAt } from "../../core/calendar";
 import { defaultSettings } from "../../core/settings";
 import type { AppServer } from "../setup/app-server";

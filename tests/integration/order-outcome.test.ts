@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { BrokerPort, Transaction } from "../../core/broker/port";
-import type { BrokerConnectionRow } from "../../app/services/broker.server";
-import { settleUnknownOrders } from "../../app/services/order-intents.server";
-import { reconcile } from "../../app/services/reconcile.server";
+import type { BrokerConnectionRow } from "../../app/services/broker/broker.server";
+import { settleUnknownOrders } from "../../app/services/trading/order-intents.server";
+import { reconcile } from "../../app/services/trading/reconcile.server";
 import { inProcessApp } from "../setup/in-process";
 
 const testDb = inProcessApp();

@@ -11,9 +11,9 @@
  *   the marked placeholders.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig, setConfig } from "../../app/services/config.server";
-import { closeDb } from "../../app/services/db.server";
-import { DEMO_PLAN, seedDemoPlan } from "../../app/services/plans.server";
+import { parseConfig, setConfig } from "../../app/services/platform/config.server";
+import { closeDb } from "../../app/services/platform/db.server";
+import { DEMO_PLAN, seedDemoPlan } from "../../app/services/billing/plans.server";
 import type { AppServer } from "../setup/app-server";
 import { createTestDatabase, type TestDatabase } from "../setup/db";
 import { rawRequest } from "../setup/probe";

@@ -6,7 +6,7 @@
  * time fails with a clear error instead of waiting for ever.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPool, DatabaseBusyError } from "../../app/services/db.server";
+import { createPool, DatabaseBusyError } from "../../app/services/platform/db.server";
 import type { AppServer } from "../setup/app-server";
 import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
 

@@ -25,7 +25,7 @@ import path from "node:path";
 import ece from "http_ece";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { actionKey, signActionToken } from "../../app/services/push/action-token";
+import { actionKey, signActionToken } from "../../app/services/notify/push/action-token";
 import { apiClient, type AppServer } from "../setup/app-server";
 import { registerVerifiedAndLogin } from "../setup/verify";
 import { createTradingEnv, userWithBroker, type TradingEnv, tradeWithoutEdge } from "../setup/trading-env";

@@ -9,8 +9,8 @@
 import { describe, expect, it } from "vitest";
 import type { BrokerPort, Trade, Transaction } from "../../core/broker/port";
 import { BrokerError } from "../../core/oanda/errors";
-import type { BrokerConnectionRow } from "../../app/services/broker.server";
-import { reconcile } from "../../app/services/reconcile.server";
+import type { BrokerConnectionRow } from "../../app/services/broker/broker.server";
+import { reconcile } from "../../app/services/trading/reconcile.server";
 import { inProcessApp } from "../setup/in-process";
 
 const testDb = inProcessApp();

@@ -4,9 +4,9 @@
  * statement fail (a trigger) and finding the first one rolled back.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { disconnectBroker } from "../../app/services/broker.server";
-import { ValidationError } from "../../app/services/errors.server";
-import { getSettings, saveSettings, saveSettingsAndPreferences } from "../../app/services/settings.server";
+import { disconnectBroker } from "../../app/services/broker/broker.server";
+import { ValidationError } from "../../app/services/platform/errors.server";
+import { getSettings, saveSettings, saveSettingsAndPreferences } from "../../app/services/trading/settings.server";
 import { inProcessApp } from "../setup/in-process";
 
 const testDb = inProcessApp();

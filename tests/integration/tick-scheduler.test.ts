@@ -10,10 +10,10 @@
  * tick-concurrency.test.ts and bot-loop.test.ts on a real app process).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { enqueueTick } from "../../app/services/queue.server";
+import { makeTickDue } from "../../app/services/trading/tick-due.server";
 import { stopBot } from "../../app/services/trading/bot-stop.server";
-import { claimDueTicks } from "../../app/services/tick-due.server";
-import { TICK_RETRY_DELAY_SEC, TickScheduler } from "../../app/services/tick-scheduler.server";
+import { claimDueTicks } from "../../app/services/trading/tick-due.server";
+import { TICK_RETRY_DELAY_SEC, TickScheduler } from "../../app/services/trading/tick-scheduler.server";
 import { inProcessApp } from "../setup/in-process";
 
 const testDb = inProcessApp();
@@ -118,14 +118,14 @@ describe("tick scheduler on one database", () => {
     expect(next.getTime()).toBeGreaterThan(now.getTime() + (TICK_RETRY_DELAY_SEC - 5) * 1000);
   });
 
-  it("a stopped bot is not claimed, and starting a bot (enqueueTick) makes it due now", async () => {
+  it("a stopped bot is not claimed, and starting a bot (makeTickDue) makes it due now", async () => {
     const [stopped, later] = await bots(2, { intervalSec: 60, dueAgoSec: 1 });
     expect(await stopBot(stopped!)).toBe(true);
     await testDb().sql`update bots set next_tick_at = now() + interval '50 seconds' where user_id = ${later!}`;
     expect(await claimDueTicks(10)).toEqual([]);
-    expect(await enqueueTick(stopped!)).toBe(false); // inactive: nothing to make due
+    expect(await makeTickDue(stopped!)).toBe(false); // inactive: nothing to make due
 
-    expect(await enqueueTick(later!)).toBe(true);
+    expect(await makeTickDue(later!)).toBe(true);
     const claimed = await claimDueTicks(10);
     expect(claimed.map((c) => c.userId)).toEqual([later]);
   });

@@ -4,8 +4,8 @@
  * Returns a getter for the database (available once `beforeAll` has run).
  */
 import { afterAll, beforeAll } from "vitest";
-import { parseConfig, setConfig } from "../../app/services/config.server";
-import { closeDb } from "../../app/services/db.server";
+import { parseConfig, setConfig } from "../../app/services/platform/config.server";
+import { closeDb } from "../../app/services/platform/db.server";
 import { createTestDatabase, type TestDatabase } from "./db";
 
 export function inProcessApp(): () => TestDatabase {

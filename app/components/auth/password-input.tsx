@@ -2,7 +2,7 @@
 import clsx from "clsx";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { PASSWORD_RULES } from "~/services/validation";
+import { PASSWORD_RULES } from "~/lib/validation";
 import { CheckIcon, EyeIcon, EyeOffIcon, XIcon } from "../icons";
 import { Field } from "../ui";
 

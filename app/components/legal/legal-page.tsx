@@ -10,7 +10,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Logo } from "~/components/layout";
 
-/** The operator's identity as the page receives it (app/services/operator.server.ts; null = not configured). */
+/** The operator's identity as the page receives it (app/services/platform/operator.server.ts; null = not configured). */
 export type OperatorFields = Record<"company" | "cnpj" | "address" | "dpoName" | "dpoEmail" | "supportEmail", string | null>;
 
 /**

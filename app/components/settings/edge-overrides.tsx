@@ -1,6 +1,6 @@
 /**
  * /settings "Vantagem estatística por par" (issue 21): the user's pairs with the edge table's verdict
- * for the chosen style (app/services/edge-overrides.server.ts `edgePairs`) and, for each pair without a
+ * for the chosen style (app/services/trading/edge-overrides.server.ts `edgePairs`) and, for each pair without a
  * proven edge, an "Operar mesmo assim" switch (core/trading/edge-gate.ts lets the AI enter it then).
  *
  * Each switch is its own POST form (`intent=edge-override`, `instrument`, `enable`), so it works without

@@ -6,9 +6,9 @@
  */
 import { redirect } from "@remix-run/node";
 import { msg } from "../../../core/i18n/message";
-import { getUser, requireApiUser, type UserRow } from "../auth.server";
-import { clientIp } from "../client-ip.server";
-import { ForbiddenError } from "../errors.server";
+import { getUser, requireApiUser, type UserRow } from "../identity/auth.server";
+import { clientIp } from "../platform/client-ip.server";
+import { ForbiddenError } from "../platform/errors.server";
 
 /** The admin behind a request, with what the audit log records of the request. */
 export interface AdminActor {

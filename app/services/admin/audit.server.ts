@@ -6,7 +6,7 @@
  * (passwords, keys, tokens, webhook/SMTP/VAPID secrets) with "[redacted]" or, when set, a mask.
  */
 import type postgres from "postgres";
-import { db } from "../db.server";
+import { db } from "../platform/db.server";
 import type { AdminActor } from "./access.server";
 
 /** Field names whose values are secrets (case-insensitive, anywhere in the name). */

@@ -7,7 +7,7 @@
  * Soft-deleted users (`deleted_at`) are left out of every figure.
  */
 import { monthlyCents } from "../../../core/plans";
-import { db } from "../db.server";
+import { db } from "../platform/db.server";
 
 /**
  * USD per unit of each plan currency, for the revenue card: a FIXED reference rate, not a live

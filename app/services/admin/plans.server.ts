@@ -17,12 +17,12 @@ import type postgres from "postgres";
 import type Stripe from "stripe";
 import { msg, type Msg } from "../../../core/i18n/message";
 import type { PlanInput } from "~/lib/admin-plans";
-import { ensurePlanPrice } from "../billing.server";
-import { db } from "../db.server";
-import { DomainError, InternalError, NotFoundError } from "../errors.server";
-import { logger } from "../logger.server";
-import { planView, type PlanRow, type PlanView } from "../plans.server";
-import { isMissingResource, PaymentsNotConfiguredError, stripe } from "../stripe.server";
+import { ensurePlanPrice } from "../billing/billing.server";
+import { db } from "../platform/db.server";
+import { DomainError, InternalError, NotFoundError } from "../platform/errors.server";
+import { logger } from "../platform/logger.server";
+import { planView, type PlanRow, type PlanView } from "../billing/plans.server";
+import { isMissingResource, PaymentsNotConfiguredError, stripe } from "../billing/stripe.server";
 import type { AdminActor } from "./access.server";
 import { recordAudit } from "./audit.server";
 

@@ -3,12 +3,12 @@
  * /api/admin/settings and the Stripe/SMTP tests, §8 messages; issue 10 "Configurações").
  *
  * Storage: `system_settings`, one jsonb row per area, read by the services that use them:
- * - 'stripe' {secretKey, webhookSecret} — both encrypted (app/services/stripe.server.ts);
- * - 'smtp' {host, port, login, key, fromEmail, senderName} — key encrypted (app/services/email.server.ts);
+ * - 'stripe' {secretKey, webhookSecret} — both encrypted (app/services/billing/stripe.server.ts);
+ * - 'smtp' {host, port, login, key, fromEmail, senderName} — key encrypted (app/services/notify/email.server.ts);
  * - 'vapid' {publicKey, privateKey, subject} — private key encrypted (web push, issue 11);
  * - 'admins' {superAdminEmails: string[]};
  * - 'operator' {company, cnpj, address, dpoName, dpoEmail, supportEmail} — the operator's public identity on the
- *   legal pages (issue 22 item 10; app/services/operator.server.ts merges it under the OPERATOR_* variables).
+ *   legal pages (issue 22 item 10; app/services/platform/operator.server.ts merges it under the OPERATOR_* variables).
  * Secrets are write-only: stored with `encryptSecret` (ENCRYPTION_KEY), shown only masked
  * (`maskSecret`), replaced only when a non-empty value is sent (empty or absent keeps the stored
  * one; `clearSecrets` removes one). Environment variables override stored values (STRIPE_*,
@@ -26,14 +26,14 @@ import Stripe from "stripe";
 import { z } from "zod";
 import { msg } from "../../../core/i18n/message";
 import { issueMsg, zMsg } from "../../../core/i18n/zod-message";
-import { config } from "../config.server";
-import { decryptSecret, encryptSecret, maskSecret } from "../crypto.server";
-import { OPERATOR_FIELDS, type OperatorField, type StoredOperator } from "../operator-boot";
-import { db } from "../db.server";
-import { resolveTransport, type StoredSmtp } from "../email.server";
-import { UpstreamError, ValidationError } from "../errors.server";
-import { logger } from "../logger.server";
-import { stripeSettings, type StoredStripe } from "../stripe.server";
+import { config } from "../platform/config.server";
+import { decryptSecret, encryptSecret, maskSecret } from "../platform/crypto.server";
+import { OPERATOR_FIELDS, type OperatorField, type StoredOperator } from "../platform/operator-boot";
+import { db } from "../platform/db.server";
+import { resolveTransport, type StoredSmtp } from "../notify/email.server";
+import { UpstreamError, ValidationError } from "../platform/errors.server";
+import { logger } from "../platform/logger.server";
+import { stripeSettings, type StoredStripe } from "../billing/stripe.server";
 import type { AdminActor } from "./access.server";
 import { recordAudit } from "./audit.server";
 

@@ -10,11 +10,11 @@ import type Stripe from "stripe";
 import { msg, type Msg } from "../../../core/i18n/message";
 import { monthlyCents as planMonthlyCents } from "../../../core/plans";
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatusFilter } from "~/lib/admin-plans";
-import { db } from "../db.server";
-import { ConflictError, DomainError, NotFoundError, UpstreamError, ValidationError } from "../errors.server";
-import { logger } from "../logger.server";
-import { isMissingResource, PaymentsNotConfiguredError, stripe } from "../stripe.server";
-import { idOf, subscriptionPeriod, syncSubscription } from "../subscription-sync.server";
+import { db } from "../platform/db.server";
+import { ConflictError, DomainError, NotFoundError, UpstreamError, ValidationError } from "../platform/errors.server";
+import { logger } from "../platform/logger.server";
+import { isMissingResource, PaymentsNotConfiguredError, stripe } from "../billing/stripe.server";
+import { idOf, subscriptionPeriod, syncSubscription } from "../billing/subscription-sync.server";
 import type { AdminActor } from "./access.server";
 import { recordAudit } from "./audit.server";
 

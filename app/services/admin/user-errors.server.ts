@@ -5,8 +5,8 @@
  * usuário' — as a 500.
  */
 import { msg } from "../../../core/i18n/message";
-import { DomainError, InternalError } from "../errors.server";
-import { logger } from "../logger.server";
+import { DomainError, InternalError } from "../platform/errors.server";
+import { logger } from "../platform/logger.server";
 
 /**
  * Runs `fn`; an unexpected failure becomes InternalError(`key`).

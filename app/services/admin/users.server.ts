@@ -27,17 +27,17 @@ import type postgres from "postgres";
 import { isMsg, msg } from "../../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { type AdminUserCreate, type AdminUserUpdate, ADMIN_USERS_PAGE_SIZE, type UserStatusFilter } from "~/lib/admin-users";
-import { hashPassword } from "../auth.server";
+import { hashPassword } from "../identity/auth.server";
 import { botStatus, decisionReason, type DecisionRow } from "../trading/bot-status.server";
-import { db } from "../db.server";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors.server";
-import { createTrialLicence, joinedLicence, LICENCE_JOIN_COLUMNS, licenceView, type JoinedLicenceColumns } from "../licence.server";
-import { logger } from "../logger.server";
-import { notificationView } from "../notifications.server";
-import { randomToken } from "../crypto.server";
-import { enqueueTick } from "../queue.server";
-import { lockReconcile } from "../reconcile.server";
-import { withUserLock } from "../user-lock.server";
+import { db } from "../platform/db.server";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors.server";
+import { createTrialLicence, joinedLicence, LICENCE_JOIN_COLUMNS, licenceView, type JoinedLicenceColumns } from "../billing/licence.server";
+import { logger } from "../platform/logger.server";
+import { notificationView } from "../notify/notifications.server";
+import { randomToken } from "../platform/crypto.server";
+import { makeTickDue } from "../trading/tick-due.server";
+import { lockReconcile } from "../trading/reconcile.server";
+import { withUserLock } from "../platform/user-lock.server";
 import type { AdminActor } from "./access.server";
 import { recordAudit } from "./audit.server";
 
@@ -362,7 +362,7 @@ export async function extendUserLicence(actor: AdminActor, id: string, days: num
     return { change, endBefore, endAfter };
   });
   const [bot] = await db()<{ manage_only_since: Date | null }[]>`select manage_only_since from bots where user_id = ${id} and is_active`;
-  if (bot?.manage_only_since) await enqueueTick(id).catch((err: unknown) => logger().warn({ userId: id, err: (err as Error).message }, "falha ao enfileirar o ciclo após estender a licença"));
+  if (bot?.manage_only_since) await makeTickDue(id).catch((err: unknown) => logger().warn({ userId: id, err: (err as Error).message }, "falha ao enfileirar o ciclo após estender a licença"));
   return { user: await adminUserById(id), change: out.change, days, endBefore: out.endBefore?.toISOString() ?? null, endAfter: out.endAfter.toISOString() };
 }
 

@@ -12,7 +12,7 @@ import type { CandlesByTimeframe } from "../../../core/engine/decide";
 import { AI_TIMEFRAMES, GRANULARITY_SECONDS, instrumentSpec, SUPPORTED_INSTRUMENTS } from "../../../core/instruments";
 import { MAX_CANDLE_COUNT } from "../../../core/oanda/client";
 import { availableGranularities, loadCsvCandles } from "./candle-files";
-import { config } from "../config.server";
+import { config } from "../platform/config.server";
 
 const DAY_MS = 86_400_000;
 /** Longest period of one run, days (a quarter of M5 bars: the page's "three months"). */

@@ -21,7 +21,7 @@ import { bidToMidColumns, sliceH1, type CandleColumns } from "../../../core/back
 import { parseCandleFileName, candleFileName } from "../../../core/candle-file-name";
 import type { CandlesByTimeframe } from "../../../core/engine/decide";
 import { SUPPORTED_INSTRUMENTS } from "../../../core/instruments";
-import { config } from "../config.server";
+import { config } from "../platform/config.server";
 import type { LongRange } from "./types";
 
 /**

@@ -57,7 +57,7 @@ export interface CurvePoint {
 /** A trade of the result, as the page lists it (reason as a translatable message). */
 export type RunTrade = Omit<BacktestTrade, "reason" | "costs">;
 
-/** The economic calendar a run used (issue 22 item 12; app/services/calendar.server.ts calendarUsedFor). */
+/** The economic calendar a run used (issue 22 item 12; app/services/trading/calendar.server.ts calendarUsedFor). */
 export interface CalendarUsed {
   /** The user's news blackout (settings.aiSettings.news.enabled). */
   newsFilter: boolean;

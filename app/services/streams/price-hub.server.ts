@@ -30,12 +30,12 @@ import postgres from "postgres";
 import type { ClientPrice, Environment } from "../../../core/broker/port";
 import { Decimal } from "../../../core/decimal";
 import { BrokerError } from "../../../core/oanda/errors";
-import { clientFor } from "../broker.server";
-import { config } from "../config.server";
-import { decryptSecret } from "../crypto.server";
-import { logger } from "../logger.server";
-import { forgetAccountState } from "../account-cache.server";
-import { demandedInstruments } from "../quote-cache.server";
+import { clientFor } from "../broker/broker.server";
+import { config } from "../platform/config.server";
+import { decryptSecret } from "../platform/crypto.server";
+import { logger } from "../platform/logger.server";
+import { forgetAccountState } from "../broker/account-cache.server";
+import { demandedInstruments } from "../broker/quote-cache.server";
 import { HUB_CHANNEL, type StreamPrice } from "./sse";
 
 export { HUB_CHANNEL };

@@ -29,12 +29,12 @@ import type { Environment } from "../../../core/broker/port";
 import { msg } from "../../../core/i18n/message";
 import { SUPPORTED_INSTRUMENTS } from "../../../core/instruments";
 import { translateMsg } from "~/i18n";
-import { getUser, type UserRow } from "../auth.server";
-import { getConnection } from "../broker.server";
-import { config } from "../config.server";
-import { db } from "../db.server";
-import { logger } from "../logger.server";
-import { requestLanguage } from "../request-language.server";
+import { getUser, type UserRow } from "../identity/auth.server";
+import { getConnection } from "../broker/broker.server";
+import { config } from "../platform/config.server";
+import { db } from "../platform/db.server";
+import { logger } from "../platform/logger.server";
+import { requestLanguage } from "../identity/request-language.server";
 import { priceHub, stopPriceHub, type HubPrice, type HubSubscriber, type TradeEvent } from "./price-hub.server";
 import { sseFrame, sseRetry } from "./sse";
 

@@ -6,7 +6,7 @@
  * to that user's `/api/stream/prices` connections.
  */
 import type postgres from "postgres";
-import type { NewNotification } from "../notifications.server";
+import type { NewNotification } from "../notify/notifications.server";
 import { HUB_CHANNEL } from "./sse";
 
 /** The trade events told by reconcile's notices: a close notice carries `result`, an open notice `units`. */

@@ -5,11 +5,11 @@
 import { msg } from "../../../core/i18n/message";
 import { startRequest } from "../../../core/risk/drawdown";
 import { translateMsg } from "~/i18n";
-import { getConnection } from "../broker.server";
-import { db } from "../db.server";
-import { ConflictError, PaymentRequiredError, ValidationError } from "../errors.server";
-import { logger } from "../logger.server";
-import { enqueueTick } from "../queue.server";
+import { getConnection } from "../broker/broker.server";
+import { db } from "../platform/db.server";
+import { ConflictError, PaymentRequiredError, ValidationError } from "../platform/errors.server";
+import { logger } from "../platform/logger.server";
+import { makeTickDue } from "./tick-due.server";
 import { DEFAULT_INTERVAL_SEC, type BotRow } from "./bot-status.server";
 import { tickContext } from "./tick-context.server";
 
@@ -48,7 +48,7 @@ export async function startBot(userId: string, intervalSec = DEFAULT_INTERVAL_SE
     returning user_id`;
   if (started.length === 0) throw refusal();
   if (rearm) logger().info({ userId, highWaterMark: state?.peak_balance ?? null }, "IA reativada após drawdown máximo: máxima zerada");
-  await enqueueTick(userId);
+  await makeTickDue(userId);
   return { success: true, message: translateMsg(msg("bot:started"), language), isActive: true };
 }
 

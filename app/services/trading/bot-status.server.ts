@@ -7,7 +7,7 @@ import { isMsg, msg, type Msg } from "../../../core/i18n/message";
 import { manageOnlyMsg } from "../../../core/risk";
 import type { DrawdownStop } from "../../../core/risk/drawdown";
 import { translateMsg } from "~/i18n";
-import { db } from "../db.server";
+import { db } from "../platform/db.server";
 import { stopReasonText } from "./bot-stop.server";
 
 /** Default loop interval (PRODUCT.md §9). */

@@ -1,13 +1,13 @@
 /**
  * Stopping the AI loop (PRODUCT.md §4 "AI loop"): the one statement that deactivates a bot with a
  * stop reason, used by the stop button, the tick's stops, the kill switch and the broker's
- * disconnect (app/services/broker.server.ts, in its transaction), and the labels of stop reasons.
+ * disconnect (app/services/broker/broker.server.ts, in its transaction), and the labels of stop reasons.
  * Imports nothing of the broker or the tick, so any of them may import it.
  */
 import type postgres from "postgres";
 import { msg, type Msg } from "../../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { db } from "../db.server";
+import { db } from "../platform/db.server";
 
 /** Stop reasons with a label of their own (PRODUCT.md §4 "AI loop"); any other reads 'Inativo'. */
 export const LABELLED_STOP_REASONS = ["manual", "max_consecutive_losses", "daily_loss_limit", "max_drawdown", "trading_hours", "server_shutdown"] as const;

@@ -5,7 +5,7 @@
  */
 import type postgres from "postgres";
 import { selectCounterTrades, STREAK_WINDOW, type CounterTrade } from "../../../core/trading/counters";
-import { db } from "../db.server";
+import { db } from "../platform/db.server";
 
 /** A trade row as the counter query reads it (realized P&L as decimal text). */
 export interface CounterTradeRow {

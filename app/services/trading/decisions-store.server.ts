@@ -9,10 +9,10 @@ import type { TradingSettings } from "../../../core/settings";
 import { decisionExplainPayload } from "../../../core/trading/explain";
 import type { DecisionRecord } from "../../../core/trading/tick";
 import { notices } from "../../lib/notifications";
-import { crashPoint } from "../crash-point.server";
-import { db } from "../db.server";
-import { notify } from "../notifications.server";
-import { StatementBatcher } from "../sql-batch.server";
+import { crashPoint } from "../platform/crash-point.server";
+import { db } from "../platform/db.server";
+import { notify } from "../notify/notifications.server";
+import { StatementBatcher } from "../platform/sql-batch.server";
 
 /** One tick's decisions to store: its rows, and the instruments whose previous timeframe it needs. */
 interface DecisionsInsert {

@@ -8,11 +8,11 @@ import type { BrokerPort, ClientPrice } from "../../../core/broker/port";
 import type { Decision } from "../../../core/engine/decide";
 import { marketOrderFor } from "../../../core/trading/orders";
 import type { TickBroker } from "../../../core/trading/tick";
-import type { tickAccount } from "../account-state.server";
-import { brokerNow, recordMarketTime, type BrokerConnectionRow } from "../broker.server";
-import { crashPoint } from "../crash-point.server";
-import { logger } from "../logger.server";
-import { sendMarketOrder } from "../order-send.server";
+import type { tickAccount } from "../broker/account-state.server";
+import { brokerNow, recordMarketTime, type BrokerConnectionRow } from "../broker/broker.server";
+import { crashPoint } from "../platform/crash-point.server";
+import { logger } from "../platform/logger.server";
+import { sendMarketOrder } from "./order-send.server";
 import type { LiveTick } from "./live-tick";
 
 /** The executor's broker port over the user's broker client (core/trading/tick.ts TickBroker). */

@@ -3,11 +3,11 @@
  * account: the sync (reconcile), the risk counters' trades, the decisions and an order not placed.
  */
 import type { TradeStore } from "../../../core/trading/tick";
-import { syncDue } from "../account-state.server";
-import { brokerNow } from "../broker.server";
-import { config } from "../config.server";
-import { db } from "../db.server";
-import { reconcile } from "../reconcile.server";
+import { syncDue } from "../broker/account-state.server";
+import { brokerNow } from "../broker/broker.server";
+import { config } from "../platform/config.server";
+import { db } from "../platform/db.server";
+import { reconcile } from "./reconcile.server";
 import { counterTrades, countersFromPreRead } from "./counter-trades.server";
 import { recordTickDecisions } from "./decisions-store.server";
 import type { LiveTick } from "./live-tick";

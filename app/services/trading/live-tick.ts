@@ -1,8 +1,8 @@
 /** The `LiveTick` object: what one live tick reads and produces (app/services/trading/live-tick.server.ts). */
 import type { BrokerPort } from "../../../core/broker/port";
 import type { TradingSettings } from "../../../core/settings";
-import type { StoredAccountState } from "../account-state.server";
-import type { BrokerConnectionRow } from "../broker-connection";
+import type { StoredAccountState } from "../broker/account-state.server";
+import type { BrokerConnectionRow } from "../broker/broker-connection";
 import type { CounterPreRead } from "./counter-trades.server";
 import type { TickBotRow } from "./tick-context.server";
 

@@ -4,8 +4,8 @@
  */
 import { msg } from "../../../core/i18n/message";
 import { manageOnlyVerdict } from "../../../core/risk";
-import { db } from "../db.server";
-import { notify } from "../notifications.server";
+import { db } from "../platform/db.server";
+import { notify } from "../notify/notifications.server";
 import type { TickBotRow } from "./tick-context.server";
 
 /**

@@ -8,9 +8,9 @@ import type { StopBotReason } from "../../../core/risk";
 import { drawdownStopRecord } from "../../../core/risk/drawdown";
 import { translateMsg } from "~/i18n";
 import { notices } from "../../lib/notifications";
-import type { BrokerConnectionRow } from "../broker-connection";
-import { db } from "../db.server";
-import { notify } from "../notifications.server";
+import type { BrokerConnectionRow } from "../broker/broker-connection";
+import { db } from "../platform/db.server";
+import { notify } from "../notify/notifications.server";
 import { hasLabel, stopBot, stopReasonMsg, stopReasonText } from "./bot-stop.server";
 
 /**

@@ -3,13 +3,13 @@
  * ADR 0032): licence validity, the user's timezone, the bot's row, the trading settings, the broker
  * connection, the stored account state and the risk counters' trades.
  */
-import type { StoredAccountState } from "../account-state.server";
-import { ACCOUNT_STATE_JSON, parseAccountState } from "../account-state.server";
-import type { BrokerConnectionRow } from "../broker.server";
-import { db } from "../db.server";
-import { joinedLicence, LICENCE_JOIN_COLUMNS, licenceView, type JoinedLicenceColumns } from "../licence.server";
-import { settingsFromRow } from "../settings.server";
-import { StatementBatcher } from "../sql-batch.server";
+import type { StoredAccountState } from "../broker/account-state.server";
+import { ACCOUNT_STATE_JSON, parseAccountState } from "../broker/account-state.server";
+import type { BrokerConnectionRow } from "../broker/broker.server";
+import { db } from "../platform/db.server";
+import { joinedLicence, LICENCE_JOIN_COLUMNS, licenceView, type JoinedLicenceColumns } from "../billing/licence.server";
+import { settingsFromRow } from "./settings.server";
+import { StatementBatcher } from "../platform/sql-batch.server";
 import type { TradingSettings } from "../../../core/settings";
 import type { BotRow } from "./bot-status.server";
 import { counterTradeRowsSql, type CounterPreRead } from "./counter-trades.server";

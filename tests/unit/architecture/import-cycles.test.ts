@@ -90,8 +90,8 @@ describe("import graph", () => {
 
   it("resolves relative, extensionless, index and ~/ imports", () => {
     const graph = importGraph(sourceFiles(["app", "core", "jobs", "server", "db"]));
-    expect(graph.get("app/services/background.server.ts")).toContain("jobs/boss.ts");
-    expect(graph.get("app/routes/api.settings.ts")).toContain("app/services/settings.server.ts");
+    expect(graph.get("server/background.ts")).toContain("app/services/platform/queue/boss.ts");
+    expect(graph.get("app/routes/api.settings.ts")).toContain("app/services/trading/settings.server.ts");
     expect(graph.get("server/simulator/server.ts")).toContain("core/simulator/simulator.ts");
   });
 

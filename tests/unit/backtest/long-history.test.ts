@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conversionPairs, onH1 } from "../../../core/backtest/long-history";
 import { runBacktest } from "../../../core/backtest/run";
 import { defaultSettings } from "../../../core/settings";
-import { parseConfig, setConfig } from "../../../app/services/config.server";
+import { parseConfig, setConfig } from "../../../app/services/platform/config.server";
 import { longCandles, longRange, LONG_MAX_PERIOD_DAYS } from "../../../app/services/backtest/long-history.server";
 import { validateRequest, type SourceOffer } from "../../../app/services/backtest/runs.server";
-import { DomainError } from "../../../app/services/errors.server";
+import { DomainError } from "../../../app/services/platform/errors.server";
 import { writeLongFixture } from "../../setup/fx-long-fixture";
 
 let dir: string;

@@ -1,13 +1,13 @@
 /**
  * Which subscription a Stripe event is about, and the period and summary read from a subscription
- * (app/services/subscription-sync.server.ts, stripe-events.server.ts), on the hand-written Stripe reply
+ * (app/services/billing/subscription-sync.server.ts, stripe-events.server.ts), on the hand-written Stripe reply
  * shapes of API version 2026-10-28 (tests/integration/stripe-sim/fixtures): an invoice's subscription
  * is under `parent.subscription_details`, a subscription's period under its items.
  */
 import type Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { subscriptionOfEvent } from "../../../app/services/stripe-events.server";
-import { idOf, subscriptionPeriod, summarize } from "../../../app/services/subscription-sync.server";
+import { subscriptionOfEvent } from "../../../app/services/billing/stripe-events.server";
+import { idOf, subscriptionPeriod, summarize } from "../../../app/services/billing/subscription-sync.server";
 import invoice from "../../integration/stripe-sim/fixtures/invoice.json";
 import session from "../../integration/stripe-sim/fixtures/checkout.session.json";
 import subscription from "../../integration/stripe-sim/fixtures/subscription.json";

@@ -12,7 +12,7 @@ import { decodeIssueMessage, issueMsg, registeredIssueMessages, translateIssue, 
 import { DEFAULT_SETTINGS, parseSettingsUpdate } from "../../../core/settings";
 import { i18nFor, translateMsg } from "../../../app/i18n";
 import { settingsFormSchema } from "../../../app/lib/settings-form";
-import { loginSchema, registerSchema, testTokenSchema } from "../../../app/services/validation";
+import { loginSchema, registerSchema, testTokenSchema } from "../../../app/lib/validation";
 
 const LANGS = ["pt", "en", "es"] as const;
 

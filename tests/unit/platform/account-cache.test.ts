@@ -4,7 +4,7 @@
  * the TTL the last value is answered while one reload runs (a page view does not wait on the broker).
  */
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_STATE_TTL_MS, cachedAccountState, forgetAccountState } from "../../../app/services/account-cache.server";
+import { ACCOUNT_STATE_TTL_MS, cachedAccountState, forgetAccountState } from "../../../app/services/broker/account-cache.server";
 
 describe("account state cache", () => {
   it("shares one broker call between concurrent reads and serves it until the TTL", async () => {

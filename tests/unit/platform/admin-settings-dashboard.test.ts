@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { monthlyCents, revenueOf, USD_PER_UNIT } from "~/services/admin/dashboard.server";
 import { parseSettingsUpdate } from "~/services/admin/settings.server";
-import { ValidationError } from "~/services/errors.server";
+import { ValidationError } from "~/services/platform/errors.server";
 
 describe("settings update schema", () => {
   it("splits, trims, lower-cases and de-duplicates the super-admin e-mails", () => {

@@ -1,8 +1,8 @@
 /** Configuration is validated once at boot; a bad value names its variable (DESIGN.md §5). */
 import { describe, expect, it } from "vitest";
 import { afterEach } from "vitest";
-import { ConfigError, config, parseConfig, setConfig, withRuntime } from "../../../app/services/config.server";
-import { mergeOperatorIdentity, operatorBootError } from "../../../app/services/operator-boot";
+import { ConfigError, config, parseConfig, setConfig, withRuntime } from "../../../app/services/platform/config.server";
+import { mergeOperatorIdentity, operatorBootError } from "../../../app/services/platform/operator-boot";
 
 /** A configured operator identity (issue 22 item 10). */
 const OPERATOR = {

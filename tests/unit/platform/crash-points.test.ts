@@ -1,10 +1,10 @@
 /**
- * CRASH_AT, the crash tests' fault injection (app/services/crash-points.ts): its forms, its refusal
+ * CRASH_AT, the crash tests' fault injection (app/services/platform/crash-points.ts): its forms, its refusal
  * of bad values and of production, and the seeded draws that make a failing crash run replayable.
  */
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../../../app/services/config.server";
-import { CRASH_POINTS, parseCrashSpec, seededRandom } from "../../../app/services/crash-points";
+import { ConfigError, parseConfig } from "../../../app/services/platform/config.server";
+import { CRASH_POINTS, parseCrashSpec, seededRandom } from "../../../app/services/platform/crash-points";
 
 describe("CRASH_AT", () => {
   it("names points, with the call number to die at (first by default)", () => {

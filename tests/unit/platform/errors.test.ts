@@ -1,11 +1,11 @@
 /**
- * Domain errors (app/services/errors.server.ts) and the one place that maps them to HTTP
+ * Domain errors (app/services/platform/errors.server.ts) and the one place that maps them to HTTP
  * (`toResponse` in api.server.ts, over the HTTP_STATUS table): status, body, reader's language,
  * and the ApiError kept for older callers (ADR 0009).
  */
 import { describe, expect, it } from "vitest";
 import { msg } from "../../../core/i18n/message";
-import { apiRoute, toResponse } from "../../../app/services/api.server";
+import { apiRoute, toResponse } from "../../../app/services/platform/api.server";
 import {
   ApiError,
   ConflictError,
@@ -21,7 +21,7 @@ import {
   UnauthorizedError,
   UpstreamError,
   ValidationError,
-} from "../../../app/services/errors.server";
+} from "../../../app/services/platform/errors.server";
 
 const body = async (r: Response) => (await r.json()) as { success: boolean; message: string; error: string; [k: string]: unknown };
 

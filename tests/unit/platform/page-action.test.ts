@@ -1,5 +1,5 @@
 /**
- * app/lib/page-action.server.ts (issue 23 item 5): the one shape of a page form action — a cross-site post
+ * app/route-support/page-action.server.ts (issue 23 item 5): the one shape of a page form action — a cross-site post
  * refused with 403 before any handler runs, the posted intent's handler (an unknown one served by the
  * fallback), a domain error answered by the page in the user's language with its status, an unexpected
  * error logged and answered by the page's 500, a non-form body refused with 415.
@@ -7,12 +7,12 @@
 import { describe, expect, it, vi } from "vitest";
 
 const logged = vi.hoisted(() => [] as unknown[]);
-vi.mock("~/services/logger.server", () => ({ logger: () => ({ error: (o: unknown) => logged.push(o) }) }));
-vi.mock("~/services/request-language.server", () => ({ requestLanguage: async () => "pt" }));
+vi.mock("~/services/platform/logger.server", () => ({ logger: () => ({ error: (o: unknown) => logged.push(o) }) }));
+vi.mock("~/services/identity/request-language.server", () => ({ requestLanguage: async () => "pt" }));
 
 import { msg } from "../../../core/i18n/message";
-import { pageAction, type PageActionSpec } from "~/lib/page-action.server";
-import { NotFoundError } from "~/services/errors.server";
+import { pageAction, type PageActionSpec } from "~/route-support/page-action.server";
+import { NotFoundError } from "~/services/platform/errors.server";
 
 const URL_ = "http://localhost:3000/pagina";
 const post = (body: string, headers: Record<string, string> = {}) =>

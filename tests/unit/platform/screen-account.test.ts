@@ -4,7 +4,7 @@
  * closed it, so the screen checks the account's transactions at once.
  */
 import { describe, expect, it } from "vitest";
-import { crossedExit } from "../../../app/services/account-view.server";
+import { crossedExit } from "../../../app/services/trading/account-view.server";
 
 const quote = (bid: string, ask: string) => [{ instrument: "EUR_USD", time: "2026-01-14T10:00:00Z", tradeable: true, bid, ask }];
 const trade = (units: string, sl?: string, tp?: string) => ({

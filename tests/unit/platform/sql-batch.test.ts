@@ -1,12 +1,12 @@
 /**
- * The statement batcher of the bot ticks (app/services/sql-batch.server.ts, ADR 0032): the ticks a
+ * The statement batcher of the bot ticks (app/services/platform/sql-batch.server.ts, ADR 0032): the ticks a
  * claim starts together send one statement for all, each still gets its own answer, a statement
  * PostgreSQL refuses fails only the tick whose item is bad (the others are sent again one by one),
  * and a lost connection fails every tick of the batch (outcome unknown: nothing is sent twice).
  */
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { StatementBatcher } from "../../../app/services/sql-batch.server";
+import { StatementBatcher } from "../../../app/services/platform/sql-batch.server";
 
 /** A fake statement runner: records each statement's items; refuses any batch holding "bad" (as PostgreSQL would). */
 function fakeStatements(opts: { lost?: boolean } = {}) {

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { AccountSummary } from "../../../core/broker/port";
-import { syncDue, syncPhase, type StoredAccountState } from "../../../app/services/account-state.server";
+import { syncDue, syncPhase, type StoredAccountState } from "../../../app/services/broker/account-state.server";
 
 /** The default sync age (config ACCOUNT_SYNC_MAX_AGE_SEC = 300 s), ms. */
 const AGE = 300_000;

@@ -1,12 +1,12 @@
 /**
  * Issue 8 item 8: the per-process tick limits are configuration (`TICK_CONCURRENCY`,
  * `TICK_TIMEOUT_SEC`). Since ADR 0024 ticks are not pg-boss jobs: the tick scheduler claims due bots
- * from the `bots` table (app/services/tick-scheduler.server.ts), so no tick queue is created, and a
- * database that still has the old `bot-tick` queue gets it deleted at boot (jobs/boss.ts).
+ * from the `bots` table (app/services/trading/tick-scheduler.server.ts), so no tick queue is created, and a
+ * database that still has the old `bot-tick` queue gets it deleted at boot (app/services/platform/queue/boss.ts).
  */
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../../../app/services/config.server";
-import { ALL_QUEUES, RETIRED_QUEUES } from "../../../jobs/queues";
+import { ConfigError, parseConfig } from "../../../app/services/platform/config.server";
+import { ALL_QUEUES, RETIRED_QUEUES } from "../../../app/services/platform/queue/queues";
 
 describe("tick limits", () => {
   it("defaults to 64 ticks at once and a 45 s deadline", () => {

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { msg } from "../../../core/i18n/message";
 import { buildPushPayload, deepLinkOf, enabledTopics, isAllowedPushEndpoint, MAX_PAYLOAD_BYTES, payloadBytes, topicOf } from "../../../app/lib/push";
-import { actionKey, ACTION_TOKEN_TTL_SEC, signActionToken, verifyActionToken } from "../../../app/services/push/action-token";
-import { retryAfterSeconds } from "../../../app/services/push/push.server";
+import { actionKey, ACTION_TOKEN_TTL_SEC, signActionToken, verifyActionToken } from "../../../app/services/notify/push/action-token";
+import { retryAfterSeconds } from "../../../app/services/notify/push/push.server";
 
 const USER = "0b6f3f1e-8a59-4a3c-9f0e-1d2c3b4a5f60";
 const key = actionKey("segredo-de-sessao-de-teste-com-32-chars");

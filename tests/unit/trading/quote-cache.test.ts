@@ -1,5 +1,5 @@
 /**
- * Issue 13 (ADR 0025): the shared quote cache of an environment (app/services/quote-cache.server.ts)
+ * Issue 13 (ADR 0025): the shared quote cache of an environment (app/services/broker/quote-cache.server.ts)
  * over a fake pricing endpoint that counts its reads: ticks within a second share one read, the
  * read carries every instrument ticks asked for, a simulator clock jump drops the cached quotes, a
  * failing read of another user's token does not fail the others, and a read nobody waits for any
@@ -11,7 +11,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ClientPrice, Environment } from "../../../core/broker/port";
-import { demandedInstruments, noteBrokerClock, QUOTE_TTL_MS, SCREEN_QUOTE_MAX_AGE_MS, sharedQuotes } from "../../../app/services/quote-cache.server";
+import { demandedInstruments, noteBrokerClock, QUOTE_TTL_MS, SCREEN_QUOTE_MAX_AGE_MS, sharedQuotes } from "../../../app/services/broker/quote-cache.server";
 
 let env = 0;
 /** A fresh environment key per test (the cache is process-wide). */

@@ -25,7 +25,7 @@ vi.mock("@remix-run/react", () => ({
 const { StatsTable, DrawdownChart } = await import("../../../app/components/backtest/backtest-views");
 const { brokerRange } = await import("../../../app/services/backtest/data.server");
 const { validateRequest } = await import("../../../app/services/backtest/runs.server");
-const { ValidationError } = await import("../../../app/services/errors.server");
+const { ValidationError } = await import("../../../app/services/platform/errors.server");
 
 const now = Date.parse("2026-04-10T12:00:00Z");
 const accountPairs = ["EUR_USD", "GBP_USD", "USD_JPY", "XAU_USD"];

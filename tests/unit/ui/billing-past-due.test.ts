@@ -36,13 +36,13 @@ vi.mock("@remix-run/react", () => {
   };
 });
 // The route module's server imports are not exercised by rendering.
-vi.mock("~/services/billing.server", () => ({}));
-vi.mock("~/services/plans.server", () => ({}));
-vi.mock("~/services/auth.server", () => ({}));
-vi.mock("~/services/api.server", () => ({}));
-vi.mock("~/services/request-language.server", () => ({}));
-vi.mock("~/lib/pages.server", () => ({}));
-vi.mock("~/lib/form.server", () => ({}));
+vi.mock("~/services/billing/billing.server", () => ({}));
+vi.mock("~/services/billing/plans.server", () => ({}));
+vi.mock("~/services/identity/auth.server", () => ({}));
+vi.mock("~/services/platform/api.server", () => ({}));
+vi.mock("~/services/identity/request-language.server", () => ({}));
+vi.mock("~/route-support/pages.server", () => ({}));
+vi.mock("~/route-support/form.server", () => ({}));
 
 const { default: BillingPage } = await import("../../../app/routes/billing");
 

@@ -1,0 +1,288 @@
+/**
+ * The user's broker connection (PRODUCT.md §7 Broker, §3 Broker connection): token test, connect
+ * (token stored encrypted with ENCRYPTION_KEY, never returned), status, disconnect, and the OANDA
+ * client for a connected user. A broker 401/403 is reported to our API callers as 400 with the
+ * broker message: our own 401 means "your session is over" and would log the user out (§8).
+ * Broker messages are translatable (`BrokerError.messageMsg`, core namespace `broker`): the API
+ * renders them in the user's language (ADR 0007).
+ */
+import type { AccountSummary, BrokerPort, Environment } from "../../../core/broker/port";
+import { msg, type Msg } from "../../../core/i18n/message";
+import { createOandaClient } from "../../../core/oanda/client";
+import { BrokerError } from "../../../core/oanda/errors";
+import { translateMsg } from "~/i18n";
+import { systemClock } from "../platform/system-clock";
+import { config } from "../platform/config.server";
+import { decryptSecret, encryptSecret } from "../platform/crypto.server";
+import { db } from "../platform/db.server";
+import { ConflictError, DomainError, InternalError, UpstreamError, ValidationError } from "../platform/errors.server";
+import { logger } from "../platform/logger.server";
+import { forgetAccountState } from "./account-cache.server";
+import { noteBrokerClock } from "./quote-cache.server";
+import { lockReconcile, reconcile } from "../trading/reconcile.server";
+import { stopBot } from "../trading/bot-stop.server";
+
+/** The simulator's reply header with its clock's tag (server/simulator/server.ts SIM_CLOCK_HEADER; not imported: the simulator stays out of the app bundle). */
+const SIM_CLOCK_HEADER = "x-sim-clock";
+
+import type { BrokerConnectionRow } from "./broker-connection";
+export type { BrokerConnectionRow };
+
+/**
+ * An OANDA client for a token and environment, on the hosts of the configured mode, with the
+ * configured per-attempt timeout and GET retries (`OANDA_TIMEOUT_MS`, `OANDA_RETRIES`). `signal`
+ * cancels its requests, retries and backoff waits included (a bot tick's deadline).
+ */
+export function clientFor(token: string, environment: Environment, signal?: AbortSignal): BrokerPort {
+  const cfg = config();
+  const hosts = cfg.oanda[environment];
+  return createOandaClient({
+    environment, token, apiUrl: hosts.api, streamUrl: hosts.stream, clock: systemClock,
+    // The simulator's clock tag on every reply (absent on OANDA): the shared quotes follow its jumps.
+    fetch: async (input, init) => {
+      const res = await fetch(input, init);
+      noteBrokerClock(environment, res.headers.get(SIM_CLOCK_HEADER));
+      return res;
+    },
+    timeoutMs: cfg.OANDA_TIMEOUT_MS, retries: cfg.OANDA_RETRIES,
+    ...(signal && { signal }),
+  });
+}
+
+/**
+ * A broker failure as a domain error: the broker unreachable, failing (5xx), rate-limiting (429) or
+ * answering garbage → UpstreamError (502: not the caller's fault, worth retrying later); a refusal
+ * (including a revoked token) → ValidationError (400; never 401: see module doc); ours unchanged,
+ * else InternalError. The message is the broker's of PRODUCT.md §8 either way.
+ */
+export function brokerFailure(err: unknown): DomainError {
+  if (err instanceof BrokerError)
+    return err.retryable || err.kind === "invalid_response"
+      ? new UpstreamError(err.messageMsg, { brokerStatus: err.status })
+      : new ValidationError(err.messageMsg, { brokerStatus: err.status });
+  if (err instanceof DomainError) return err;
+  return new InternalError(msg("api:broker.unexpected"));
+}
+
+/** The broker's current time for a connection (our clock corrected by the last observed offset). */
+export function brokerNow(conn: Pick<BrokerConnectionRow, "market_clock_offset_ms"> | undefined, now = Date.now()): number {
+  return now + Number(conn?.market_clock_offset_ms ?? 0);
+}
+
+/** Records the broker's clock as seen in a price time (RFC3339), so windows follow the market's "now". */
+export async function recordMarketTime(userId: string, marketTimeMs: number): Promise<void> {
+  if (!Number.isFinite(marketTimeMs) || marketTimeMs <= 0) return;
+  await db()`update broker_connections set market_clock_offset_ms = ${Math.round(marketTimeMs - Date.now())} where user_id = ${userId}`;
+}
+
+/** Accounts the token can reach in the environment, with name, currency and balance (wizard step 3). */
+export async function testToken(token: string, environment: Environment) {
+  const client = clientFor(token, environment);
+  try {
+    const refs = await client.listAccounts();
+    const accounts = await Promise.all(
+      refs.map(async (ref) => {
+        try {
+          const s = await client.getAccountSummary(ref.id);
+          return { id: s.id, name: s.alias || `Conta ${s.id}`, alias: s.alias ?? null, currency: s.currency, balance: s.balance, environment };
+        } catch {
+          return { id: ref.id, name: `Conta ${ref.id}`, alias: null, currency: null, balance: null, environment };
+        }
+      }),
+    );
+    return accounts;
+  } catch (err) {
+    throw brokerFailure(err);
+  }
+}
+
+/**
+ * Connects (or reconnects) the user's account: checks the token reaches it, stores it encrypted.
+ * The broker transaction id reconciled so far is kept per account (issue 8 item 5): the current
+ * connection's goes to `broker_cursors`, and connecting an account seen before resumes from its
+ * stored id instead of the broker's "now". Then, under the user's reconcile lock, what happened
+ * while disconnected is replayed and every trade we hold as open on the account is checked against
+ * the broker (`reconcile` with `sweepOpen`), so trades closed meanwhile reach history and the risk
+ * counters. A failure of that catch-up does not undo the connection: the next reconcile resumes it.
+ */
+export async function connectBroker(userId: string, input: { token: string; environment: Environment; accountId: string }) {
+  const client = clientFor(input.token, input.environment);
+  let summary;
+  try {
+    summary = await client.getAccountSummary(input.accountId);
+  } catch (err) {
+    throw brokerFailure(err);
+  }
+  const conn = await db().begin(async (sql) => {
+    await lockReconcile(sql, userId);
+    // One app user per broker account (the unique index is the guard; this gives the message).
+    const [taken] = await sql`select 1 from broker_connections
+      where environment = ${input.environment} and account_id = ${summary.id} and user_id <> ${userId}`;
+    if (taken) throw new ConflictError(ACCOUNT_IN_USE);
+    await sql`insert into broker_cursors (user_id, environment, account_id, last_transaction_id)
+      select user_id, environment, account_id, last_transaction_id from broker_connections
+      where user_id = ${userId} and last_transaction_id is not null
+      on conflict (user_id, environment, account_id) do update set last_transaction_id = excluded.last_transaction_id, updated_at = now()`;
+    const [kept] = await sql<{ last_transaction_id: string }[]>`delete from broker_cursors
+      where user_id = ${userId} and environment = ${input.environment} and account_id = ${summary.id} returning last_transaction_id`;
+    const [row] = await sql<BrokerConnectionRow[]>`insert into broker_connections (user_id, environment, account_id, account_alias, account_currency, token_encrypted, last_transaction_id)
+      values (${userId}, ${input.environment}, ${summary.id}, ${summary.alias ?? null}, ${summary.currency},
+              ${encryptSecret(input.token)}, ${kept?.last_transaction_id ?? summary.lastTransactionID})
+      on conflict (user_id) do update set environment = excluded.environment, account_id = excluded.account_id,
+        account_alias = excluded.account_alias, account_currency = excluded.account_currency,
+        token_encrypted = excluded.token_encrypted, last_transaction_id = excluded.last_transaction_id,
+        status = 'connected', last_error = null, connected_at = now(), updated_at = now()
+      returning *`;
+    return row!;
+  }).catch((err: unknown) => {
+    // Two users connecting the same account at once: the unique index refuses the second.
+    if ((err as { code?: string }).code === "23505") throw new ConflictError(ACCOUNT_IN_USE);
+    throw err;
+  });
+  const price = await client.getPricing(summary.id, ["EUR_USD"]).catch(() => []);
+  if (price[0]) await recordMarketTime(userId, Date.parse(price[0].time));
+  try {
+    await reconcile(userId, conn, client, { sweepOpen: true });
+  } catch (err) {
+    logger().warn(
+      { userId, err: err instanceof BrokerError ? { kind: err.kind, status: err.status } : err },
+      "reconciliação após conectar falhou; a próxima reconciliação retoma do id armazenado",
+    );
+  }
+  forgetAccountState(userId); // a screen read of a moment ago still says "no connection" (or the old account)
+  return summary;
+}
+
+/** The stored connection of a user, if any. */
+export async function getConnection(userId: string): Promise<BrokerConnectionRow | undefined> {
+  const [row] = await db()<BrokerConnectionRow[]>`select * from broker_connections where user_id = ${userId}`;
+  return row;
+}
+
+/** The broker account is connected by another user of the app (issue 8: one app user per broker account). */
+export const ACCOUNT_IN_USE: Msg = msg("api:broker.accountInUse");
+
+/** No connection: 'Nenhuma conta Oanda conectada.' (PRODUCT.md §8). */
+export const NOT_CONNECTED: Msg = msg("api:broker.notConnected");
+
+/**
+ * The user's connection and a client for it (`signal`: see `clientFor`).
+ * @throws ValidationError 'Nenhuma conta Oanda conectada.'
+ */
+export async function requireBroker(userId: string, signal?: AbortSignal) {
+  const conn = await getConnection(userId);
+  if (!conn) throw new ValidationError(NOT_CONNECTED);
+  return { conn, client: clientFor(decryptSecret(conn.token_encrypted), conn.environment, signal) };
+}
+
+/**
+ * The connection status of PRODUCT.md §3 Broker connection (`isConnected`, `account` with the
+ * figures) built from what was read: `read.summary` the account summary (live or stored), or
+ * `read.error` the failure that kept it from being read — then `balance` is '0.0000', `error` its
+ * text in `language` (Portuguese by default) and `errorMsg` the message itself. The one builder of
+ * GET /api/oanda-auth/status (`brokerStatus`) and the screens (account-view.server.ts `accountStatus`).
+ */
+export function connectionStatus(
+  conn: Pick<BrokerConnectionRow, "account_id" | "account_alias" | "environment" | "account_currency"> | undefined,
+  read: { summary: AccountSummary } | { error: unknown },
+  language: unknown = "pt",
+) {
+  if (!conn) return { isConnected: false as const, account: null };
+  const base = accountIdentity(conn);
+  if ("error" in read) {
+    const errorMsg = statusErrorMsg(read.error);
+    return { isConnected: true as const, account: { ...base, balance: "0.0000" }, error: translateMsg(errorMsg, language), errorMsg };
+  }
+  const s = read.summary;
+  return {
+    isConnected: true as const,
+    account: {
+      ...base,
+      currency: s.currency,
+      balance: s.balance,
+      nav: s.NAV,
+      unrealizedPL: s.unrealizedPL,
+      marginUsed: s.marginUsed,
+      marginAvailable: s.marginAvailable,
+      openTradeCount: s.openTradeCount,
+      openPositionCount: s.openPositionCount,
+      lastTransactionID: s.lastTransactionID,
+    },
+  };
+}
+
+/** What identifies a connected account (no figures): id, name (alias or 'Conta {id}'), environment, platform, currency. */
+function accountIdentity(conn: Pick<BrokerConnectionRow, "account_id" | "account_alias" | "environment" | "account_currency">) {
+  return {
+    id: conn.account_id,
+    name: conn.account_alias || `Conta ${conn.account_id}`,
+    environment: conn.environment,
+    platform: "OANDA v20",
+    currency: conn.account_currency ?? "USD",
+  };
+}
+
+/**
+ * Connection status without account figures, for a user without a valid licence (PRODUCT.md §6:
+ * account data needs one): isConnected and the account's id, name, environment — no balance, NAV,
+ * P&L or margin, and no broker call.
+ */
+export async function brokerIdentityStatus(userId: string) {
+  const conn = await getConnection(userId);
+  if (!conn) return { isConnected: false as const, account: null };
+  return { isConnected: true as const, account: accountIdentity(conn) };
+}
+
+/** The message of a failed account read: the broker's, else 'Erro ao carregar dados da conta' (api:broker.accountLoadError). */
+export function statusErrorMsg(err: unknown): Msg {
+  return err instanceof BrokerError ? err.messageMsg : msg("api:broker.accountLoadError");
+}
+
+/**
+ * Connection status with live account figures (PRODUCT.md §3 Broker connection Status), read from
+ * the broker now (GET /api/oanda-auth/status); the connection's status is recorded (the stored
+ * `last_error` always Portuguese). Shape and texts: `connectionStatus`.
+ */
+export async function brokerStatus(userId: string, language: unknown = "pt") {
+  const conn = await getConnection(userId);
+  if (!conn) return connectionStatus(undefined, { error: null }, language);
+  try {
+    const summary = await clientFor(decryptSecret(conn.token_encrypted), conn.environment).getAccountSummary(conn.account_id);
+    await markConnection(userId, "connected");
+    return connectionStatus(conn, { summary }, language);
+  } catch (error) {
+    await markConnection(userId, "error", translateMsg(statusErrorMsg(error), "pt"));
+    return connectionStatus(conn, { error }, language);
+  }
+}
+
+/** Records whether the last broker call of a user's connection worked. */
+export async function markConnection(userId: string, status: "connected" | "error", error?: string) {
+  await db()`update broker_connections set status = ${status}, last_error = ${error ?? null}, updated_at = now()
+    where user_id = ${userId} and status is distinct from ${status}`;
+}
+
+/**
+ * Disconnects the broker, in one transaction: the bot stops (reason 'manual', as the stop button:
+ * the AI cannot run without a broker) and the connection with its stored token is deleted — both
+ * or neither. The account's last reconciled transaction id is kept (`broker_cursors`) for a
+ * reconnect of the same account (`connectBroker`). The stop is bot control's own (trading/bot-stop.server.ts
+ * `stopBot`), run in this transaction.
+ * @returns whether there was a connection to remove
+ */
+export async function disconnectBroker(userId: string): Promise<boolean> {
+  return db().begin(async (tx) => {
+    // Under the reconcile lock, so the id kept below is the one of the last reconcile that committed.
+    await lockReconcile(tx, userId);
+    await stopBot(userId, "manual", tx);
+    const rows = await tx`with gone as (
+        delete from broker_connections where user_id = ${userId} returning user_id, environment, account_id, last_transaction_id
+      ), kept as (
+        insert into broker_cursors (user_id, environment, account_id, last_transaction_id)
+        select user_id, environment, account_id, last_transaction_id from gone where last_transaction_id is not null
+        on conflict (user_id, environment, account_id) do update set last_transaction_id = excluded.last_transaction_id, updated_at = now()
+      )
+      select user_id from gone`;
+    return rows.length > 0;
+  }).finally(() => forgetAccountState(userId)); // the screens must not show the gone account from their 1 s cache
+}

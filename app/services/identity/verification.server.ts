@@ -1,0 +1,141 @@
+/**
+ * E-mail verification and password reset (PRODUCT.md §2, §8; DESIGN.md §7): single-use tokens stored
+ * as SHA-256 hashes (verification valid 24 h, reset 1 h), the e-mails that carry them, and the
+ * per-e-mail / per-IP limits of resend-confirmation and forgot-password kept in PostgreSQL so every
+ * process agrees. Both request endpoints answer the same whether or not the e-mail exists.
+ */
+import { msg } from "../../../core/i18n/message";
+import { hashPassword, type UserRow } from "./auth.server";
+import { hashToken, randomToken } from "../platform/crypto.server";
+import { db } from "../platform/db.server";
+import { appLink, queueEmail, renderEmail } from "../notify/email.server";
+import { RateLimitedError, ValidationError } from "../platform/errors.server";
+
+/** Verification link lifetime. */
+export const VERIFY_TTL_HOURS = 24;
+/** Password-reset link lifetime. */
+export const RESET_TTL_HOURS = 1;
+/** Minimum seconds between two resend/forgot requests for the same e-mail (PRODUCT.md §9: 60 s). */
+export const EMAIL_COOLDOWN_SECONDS = 60;
+/** Requests per e-mail per hour (per kind). */
+export const EMAIL_HOURLY_LIMIT = 5;
+/** Requests per IP per hour (per kind). */
+export const IP_HOURLY_LIMIT = 30;
+
+type Purpose = "verify" | "reset";
+
+/** Creates a single-use token for a user; a new reset token invalidates the earlier unused ones. */
+export async function createEmailToken(userId: string, purpose: Purpose): Promise<string> {
+  const token = randomToken();
+  const hours = purpose === "verify" ? VERIFY_TTL_HOURS : RESET_TTL_HOURS;
+  const sql = db();
+  if (purpose === "reset") await sql`update email_tokens set used_at = now() where user_id = ${userId} and purpose = 'reset' and used_at is null`;
+  await sql`insert into email_tokens (user_id, purpose, token_hash, expires_at)
+    values (${userId}, ${purpose}, ${hashToken(token)}, now() + ${hours} * interval '1 hour')`;
+  return token;
+}
+
+/** The user a still-valid (unused, unexpired) token belongs to, without consuming it; null otherwise. */
+export async function peekEmailToken(token: string, purpose: Purpose): Promise<string | null> {
+  const [row] = await db()<{ user_id: string }[]>`select user_id from email_tokens
+    where token_hash = ${hashToken(token)} and purpose = ${purpose} and used_at is null and expires_at > now()`;
+  return row?.user_id ?? null;
+}
+
+/** Sends (queues) the verification e-mail with a fresh 24 h link. */
+export async function sendVerificationEmail(user: Pick<UserRow, "id" | "email" | "first_name" | "preferences">): Promise<void> {
+  const token = await createEmailToken(user.id, "verify");
+  const link = appLink(`/auth/verify?token=${encodeURIComponent(token)}`);
+  const mail = renderEmail("verify", user.preferences?.language, { name: user.first_name || user.email, link });
+  await queueEmail({ userId: user.id, kind: "verify", to: user.email, ...mail });
+}
+
+/** Sends (queues) the password-reset e-mail with a fresh 1 h link. */
+export async function sendResetEmail(user: Pick<UserRow, "id" | "email" | "first_name" | "preferences">): Promise<void> {
+  const token = await createEmailToken(user.id, "reset");
+  const link = appLink(`/auth/reset-password?token=${encodeURIComponent(token)}`);
+  const mail = renderEmail("reset", user.preferences?.language, { name: user.first_name || user.email, link });
+  await queueEmail({ userId: user.id, kind: "reset", to: user.email, ...mail });
+}
+
+/**
+ * Records a resend/forgot request and enforces the limits (the request is counted even for unknown
+ * e-mails, so the answer never reveals whether an account exists).
+ * @throws RateLimitedError with a translatable message (and `retryAfter` seconds).
+ */
+export async function checkEmailRequestLimit(kind: "resend" | "forgot", email: string, ip: string | null): Promise<void> {
+  const sql = db();
+  await sql.begin(async (tx) => {
+    // Serialise requests for the same e-mail so two processes cannot both pass the cooldown.
+    await tx`select pg_advisory_xact_lock(hashtext(${`${kind}:${email}`}))`;
+    const [last] = await tx<{ ago: number; hour: number }[]>`
+      select extract(epoch from now() - max(created_at))::float as ago,
+             count(*) filter (where created_at > now() - interval '1 hour')::int as hour
+      from auth_email_requests where kind = ${kind} and email = ${email} and created_at > now() - interval '1 hour'`;
+    if (last && last.ago !== null && last.ago < EMAIL_COOLDOWN_SECONDS) {
+      const wait = Math.max(1, Math.ceil(EMAIL_COOLDOWN_SECONDS - last.ago));
+      throw new RateLimitedError(msg("api:email.cooldown", { seconds: wait }), { retryAfter: wait });
+    }
+    if (last && last.hour >= EMAIL_HOURLY_LIMIT) throw new RateLimitedError(msg("api:email.hourlyLimit"), { retryAfter: 3600 });
+    if (ip) {
+      const [byIp] = await tx<{ n: number }[]>`select count(*)::int as n from auth_email_requests
+        where kind = ${kind} and ip = ${ip} and created_at > now() - interval '1 hour'`;
+      if ((byIp?.n ?? 0) >= IP_HOURLY_LIMIT) throw new RateLimitedError(msg("api:email.ipLimit"), { retryAfter: 3600 });
+    }
+    await tx`insert into auth_email_requests (kind, email, ip) values (${kind}, ${email}, ${ip})`;
+  });
+}
+
+/** The client IP as Express resolved it (`req.ip` under TRUST_PROXY), if any: client-ip.server.ts. */
+export { clientIp } from "../platform/client-ip.server";
+
+/** Resend-confirmation: same outcome whether the e-mail exists; sends only to unverified, active users. */
+export async function requestVerificationResend(email: string, ip: string | null): Promise<void> {
+  await checkEmailRequestLimit("resend", email, ip);
+  const [user] = await db()<UserRow[]>`select * from users where email = ${email} and is_active`;
+  if (user && !user.email_verified_at) await sendVerificationEmail(user);
+}
+
+/** Forgot-password: same outcome whether the e-mail exists; sends the reset link to active users. */
+export async function requestPasswordReset(email: string, ip: string | null): Promise<void> {
+  await checkEmailRequestLimit("forgot", email, ip);
+  const [user] = await db()<UserRow[]>`select * from users where email = ${email} and is_active`;
+  if (user) await sendResetEmail(user);
+}
+
+/** Outcome of following a verification link (the /auth?error= codes of PRODUCT.md §2). */
+export type VerifyOutcome = "verified" | "token_missing" | "token_invalid" | "verification_failed";
+
+/** Consumes a verification token and marks the e-mail verified. */
+export async function verifyEmailToken(token: string | null): Promise<VerifyOutcome> {
+  if (!token) return "token_missing";
+  try {
+    return await db().begin(async (tx) => {
+      const [row] = await tx<{ user_id: string }[]>`update email_tokens set used_at = now()
+        where token_hash = ${hashToken(token)} and purpose = 'verify' and used_at is null and expires_at > now()
+        returning user_id`;
+      if (!row) return "token_invalid" as const;
+      await tx`update users set email_verified_at = coalesce(email_verified_at, now()) where id = ${row.user_id}`;
+      return "verified" as const;
+    });
+  } catch {
+    return "verification_failed";
+  }
+}
+
+/**
+ * Consumes a reset token, sets the new password, marks the e-mail verified (the link proved it) and
+ * revokes every session of the user. @throws ValidationError when the link is invalid, used or expired.
+ */
+export async function resetPassword(token: string, password: string): Promise<string> {
+  const hash = await hashPassword(password);
+  return db().begin(async (tx) => {
+    const [row] = await tx<{ user_id: string }[]>`update email_tokens set used_at = now()
+      where token_hash = ${hashToken(token)} and purpose = 'reset' and used_at is null and expires_at > now()
+      returning user_id`;
+    if (!row) throw new ValidationError(msg("api:email.resetLinkExpired"));
+    await tx`update users set password_hash = ${hash}, email_verified_at = coalesce(email_verified_at, now()) where id = ${row.user_id}`;
+    await tx`update sessions set revoked_at = now() where user_id = ${row.user_id} and revoked_at is null`;
+    return row.user_id;
+  }) as Promise<string>;
+}

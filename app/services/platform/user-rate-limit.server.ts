@@ -1,0 +1,38 @@
+/**
+ * Per-user rate limits on costly on-demand actions (issue 8 item 10): a test notification (a row and
+ * a push per call) and a forced bot tick (several broker calls and an AI decision per call). Counted
+ * in PostgreSQL (`user_rate_limits`) so every process shares one count: a fixed window of
+ * `USER_ACTION_WINDOW_SECONDS`, at most `config().USER_ACTION_RATE_LIMIT` calls in it (default 10 a
+ * minute), counted and checked in one atomic upsert before the action runs.
+ */
+import { msg } from "../../../core/i18n/message";
+import { config } from "./config.server";
+import { db } from "./db.server";
+import { RateLimitedError } from "./errors.server";
+
+/** Length of a window, seconds. */
+export const USER_ACTION_WINDOW_SECONDS = 60;
+
+/** The limited actions (the `action` column). */
+export type LimitedUserAction = "notifications.test" | "bot.run-once";
+
+/**
+ * Counts one call of `action` by `userId` and refuses it past the limit.
+ * @param limit calls per window (default: config USER_ACTION_RATE_LIMIT)
+ * @throws RateLimitedError (429, `extra.retryAfter` = seconds until the window ends) with 'Muitas requisições…'.
+ */
+export async function consumeUserAction(userId: string, action: LimitedUserAction, limit: number = config().USER_ACTION_RATE_LIMIT): Promise<void> {
+  const sql = db();
+  const expired = sql`r.window_start <= now() - ${USER_ACTION_WINDOW_SECONDS}::int * interval '1 second'`;
+  const [row] = await sql<{ hits: number; left: number }[]>`
+    insert into user_rate_limits as r (user_id, action, window_start, hits)
+    values (${userId}, ${action}, now(), 1)
+    on conflict (user_id, action) do update set
+      window_start = case when ${expired} then now() else r.window_start end,
+      hits = case when ${expired} then 1 else least(r.hits + 1, 1000000) end
+    returning hits, extract(epoch from window_start + ${USER_ACTION_WINDOW_SECONDS}::int * interval '1 second' - now())::float as left`;
+  if (row && row.hits > limit) {
+    const seconds = Math.max(1, Math.ceil(row.left));
+    throw new RateLimitedError(msg("guard:tooManyRequests", { seconds }), { retryAfter: seconds });
+  }
+}

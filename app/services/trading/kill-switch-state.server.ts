@@ -1,0 +1,17 @@
+/**
+ * What the graduated kill switch (issue 22, kill-switch.server.ts) leaves on the bot, read on its own
+ * (trading/tick-runner.server.ts asks it before a forced tick; it imports nothing of the bot, so no import cycle).
+ */
+import { db } from "../platform/db.server";
+
+/**
+ * True while a 'Fechar tudo e pausar' holds: the user closed everything (bots.closed_all_at,
+ * migration 0021) and has not started the AI since (last_started_at is older). The tick then refuses
+ * even a forced run, so nothing reopens until the user turns the AI on again.
+ */
+export async function closedAllHolds(userId: string): Promise<boolean> {
+  const [row] = await db()<{ holds: boolean }[]>`
+    select (closed_all_at is not null and not is_active and (last_started_at is null or closed_all_at > last_started_at)) as holds
+    from bots where user_id = ${userId}`;
+  return row?.holds === true;
+}
