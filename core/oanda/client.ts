@@ -26,7 +26,7 @@ import type {
 import type { Candle } from "../candles";
 import type { Clock } from "../clock";
 import { GRANULARITY_SECONDS } from "../instruments";
-import type { FetchLike, OandaLogger } from "./http";
+import type { FetchLike, OandaLogger, RequestLimiter } from "./http";
 import { createHttp, withQuery } from "./http";
 import {
   accountsResponseSchema,
@@ -84,6 +84,8 @@ export interface OandaClientOptions {
   random?: () => number;
   /** Cancels every REST request of the client, retries and backoff included (a bot tick's deadline). */
   signal?: AbortSignal;
+  /** The process's OANDA rate limits (http.ts `RequestLimiter`; default none). */
+  limiter?: RequestLimiter;
 }
 
 /** A BrokerPort that also says which environment it talks to. */
@@ -124,6 +126,7 @@ export function createOandaClient(options: OandaClientOptions): OandaClient {
     ...(options.maxRetryDelayMs !== undefined && { maxRetryDelayMs: options.maxRetryDelayMs }),
     ...(options.random && { random: options.random }),
     ...(options.signal && { signal: options.signal }),
+    ...(options.limiter && { limiter: options.limiter }),
   });
   /** displayPrecision learnt from `getInstruments` (preferred over instruments.ts defaults). */
   const precision = new Map<string, number>();

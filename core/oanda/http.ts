@@ -5,10 +5,9 @@
  * Rules (oanda/PROTOCOL.md §2, §4, §5; PITFALLS.md §10):
  * - headers `Authorization: Bearer`, `Accept-Datetime-Format: RFC3339`, `Content-Type:
  *   application/json` on every request;
- * - one module-level limiter shared by every client instance: at most 120 requests per second
- *   (OANDA's per-IP REST limit), each retry attempt counted; in front of it one limiter per token
- *   (a user's fair share, OANDA_TOKEN_REQUESTS_PER_SECOND), so a user flooding the API cannot
- *   queue everyone else behind their requests; orders and closes (POST/PUT) go ahead of reads;
+ * - every attempt (each retry counted) passes the `RequestLimiter` the caller gives: the process's
+ *   one limiter of 120 requests per second (OANDA's per-IP REST limit) behind a per-token fair
+ *   share (OANDA_TOKEN_REQUESTS_PER_SECOND), orders and closes ahead of reads; none by default;
  * - timeout per attempt (default 10 s) through `AbortSignal.timeout`;
  * - retries (p-retry) only for idempotent requests (GET) and only on network errors, 5xx and 429
  *   (honouring `Retry-After`); POST/PUT are never retried. Backoff waits go through the `Clock`.
@@ -16,7 +15,6 @@
  *   `invalid_response`; a 2xx body cut off mid-way (connection dropped, timeout) → `network`.
  *   The token never appears in a log line or error message.
  */
-import Bottleneck from "bottleneck";
 import pRetry from "p-retry";
 import type { z } from "zod";
 import type { Clock } from "../clock";
@@ -38,36 +36,30 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 export const OANDA_REQUESTS_PER_SECOND = 120;
 
 /**
- * The one limiter shared by all client instances of this process (module level): a reservoir of
- * 120 requests refilled every second.
- */
-export const oandaLimiter = new Bottleneck({
-  reservoir: OANDA_REQUESTS_PER_SECOND,
-  reservoirRefreshAmount: OANDA_REQUESTS_PER_SECOND,
-  reservoirRefreshInterval: 1000,
-});
-
-/**
- * One token's share of the process-wide limit (issue 8 item 7: a user at 97 req/s made another's
- * summary wait 704 ms). Half of the OANDA limit: one user's burst always leaves the other half to
- * everyone else, and a bot tick (about ten requests) never feels it.
+ * One token's share of the per-IP limit (issue 8 item 7: a user at 97 req/s made another's summary
+ * wait 704 ms). Half of the OANDA limit: one user's burst always leaves the other half to everyone
+ * else, and a bot tick (about ten requests) never feels it.
  */
 export const OANDA_TOKEN_REQUESTS_PER_SECOND = 60;
 
-/** Bottleneck priorities (0 runs first): what moves money before what reads it. */
-const PRIORITY = { write: 1, read: 5 } as const;
+/** What a request is for: orders and closes (POST/PUT) move money and go ahead of reads (GET). */
+export type RequestPriority = "write" | "read";
 
-/** Per-token limiters (idle ones dropped after 5 minutes), each feeding the shared one. */
-const tokenLimiters = new Bottleneck.Group({
-  reservoir: OANDA_TOKEN_REQUESTS_PER_SECOND,
-  reservoirRefreshAmount: OANDA_TOKEN_REQUESTS_PER_SECOND,
-  reservoirRefreshInterval: 1000,
-  timeout: 5 * 60_000,
-});
-tokenLimiters.on("created", (limiter) => limiter.chain(oandaLimiter));
+/**
+ * Admission of request attempts against OANDA's rate limits. The process owns one (its limits are
+ * per client IP: app/services/broker/oanda-limiter.server.ts) and passes it to every client; core
+ * keeps no module-level state (ADR 0038). `key` identifies the token without holding it.
+ */
+export interface RequestLimiter {
+  /** Runs `attempt` when the limits admit it; resolves or rejects with its outcome. */
+  schedule<T>(key: string, priority: RequestPriority, attempt: () => Promise<T>): Promise<T>;
+}
 
-/** A short, non-reversible key for a token (FNV-1a): the limiter map never holds the token itself. */
-function tokenKey(token: string): string {
+/** No limits (tests, one-off CLIs): every attempt runs at once. */
+export const UNLIMITED: RequestLimiter = { schedule: (_key, _priority, attempt) => attempt() };
+
+/** A short, non-reversible key for a token (FNV-1a): a limiter never holds the token itself. */
+export function tokenKey(token: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 0x01000193) >>> 0;
   return `${h.toString(16)}:${token.length}`;
@@ -92,6 +84,8 @@ export interface HttpOptions {
    * deadline): once aborted, a request rejects with the signal's reason and nothing more is sent.
    */
   signal?: AbortSignal;
+  /** The process's rate limits (default UNLIMITED). */
+  limiter?: RequestLimiter;
 }
 
 export interface RequestSpec<S extends z.ZodType> {
@@ -149,6 +143,7 @@ export function createHttp(opts: HttpOptions): HttpClient {
   const random = opts.random ?? Math.random;
   const r = (s: string) => redact(s, opts.token);
   const limiterKey = tokenKey(opts.token);
+  const limiter = opts.limiter ?? UNLIMITED;
 
   const headers = (): Record<string, string> => ({
     Authorization: `Bearer ${opts.token}`,
@@ -262,8 +257,8 @@ export function createHttp(opts: HttpOptions): HttpClient {
     if (spec.signal?.aborted) throw spec.signal.reason;
     const url = withQuery(spec.url, spec.query);
     const what = describe(spec.method, spec.url);
-    const priority = spec.method === "GET" ? PRIORITY.read : PRIORITY.write;
-    const once = () => tokenLimiters.key(limiterKey).schedule({ priority }, () => attempt(spec, url, what));
+    const priority: RequestPriority = spec.method === "GET" ? "read" : "write";
+    const once = () => limiter.schedule(limiterKey, priority, () => attempt(spec, url, what));
     if (spec.method !== "GET") return once();
 
     const isRetryable = (e: unknown) => e instanceof BrokerError && e.retryable && !spec.signal?.aborted;

@@ -8,8 +8,8 @@ export { createOandaClient, formatUnits, MAX_CANDLE_COUNT, OANDA_HOSTS, toWireTi
 export type { OandaClient, OandaClientOptions } from "./client";
 export { BrokerError, isBrokerError, kindForStatus, MESSAGES_PT, messageFor, messagePtFor, redact } from "./errors";
 export type { BrokerErrorInit, BrokerErrorKind } from "./errors";
-export { oandaLimiter, OANDA_REQUESTS_PER_SECOND, parseRetryAfter } from "./http";
-export type { FetchLike, OandaLogger } from "./http";
+export { OANDA_REQUESTS_PER_SECOND, OANDA_TOKEN_REQUESTS_PER_SECOND, parseRetryAfter, tokenKey, UNLIMITED } from "./http";
+export type { FetchLike, OandaLogger, RequestLimiter, RequestPriority } from "./http";
 export * from "./schemas";
 export { backoffDelay, NdjsonDecoder, parsePriceStreamLine, runPriceStream, sleepOrAbort } from "./stream";
 export type { PriceStreamMessage, PriceStreamOptions } from "./stream";

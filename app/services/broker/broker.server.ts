@@ -19,6 +19,7 @@ import { ConflictError, DomainError, InternalError, UpstreamError, ValidationErr
 import { logger } from "../platform/logger.server";
 import { forgetAccountState } from "./account-cache.server";
 import { noteBrokerClock } from "./quote-cache.server";
+import { oandaLimiter } from "./oanda-limiter.server";
 import { lockReconcile, reconcile } from "../trading/reconcile.server";
 import { stopBot } from "../trading/bot-stop.server";
 
@@ -44,7 +45,7 @@ export function clientFor(token: string, environment: Environment, signal?: Abor
       noteBrokerClock(environment, res.headers.get(SIM_CLOCK_HEADER));
       return res;
     },
-    timeoutMs: cfg.OANDA_TIMEOUT_MS, retries: cfg.OANDA_RETRIES,
+    timeoutMs: cfg.OANDA_TIMEOUT_MS, retries: cfg.OANDA_RETRIES, limiter: oandaLimiter,
     ...(signal && { signal }),
   });
 }

@@ -8,7 +8,8 @@ import type { Clock } from "../../../core/clock";
 import type { OandaClientOptions } from "../../../core/oanda/client";
 import { createOandaClient, formatUnits, OANDA_HOSTS } from "../../../core/oanda/client";
 import { BrokerError } from "../../../core/oanda/errors";
-import { OANDA_REQUESTS_PER_SECOND, oandaLimiter } from "../../../core/oanda/http";
+import { OANDA_REQUESTS_PER_SECOND } from "../../../core/oanda/http";
+import { oandaLimiter, processReservoir } from "../../../app/services/broker/oanda-limiter.server";
 
 const FIXTURES = "/work/shared/oanda/fixtures";
 const fixture = (p: string): unknown => JSON.parse(readFileSync(`${FIXTURES}/${p}`, "utf8"));
@@ -396,18 +397,18 @@ describe("formatUnits", () => {
 });
 
 describe("rate limiter", () => {
-  it("one module-level limiter (120 req/s) schedules every request of every client", async () => {
+  it("the process's one limiter (120 req/s) schedules every request of every client it is given to", async () => {
     expect(OANDA_REQUESTS_PER_SECOND).toBe(120);
     const s = await serve(() => ({ status: 200, body: { accounts: [] } }));
-    const a = makeClient(s.base).client;
-    const b = makeClient(s.base).client;
+    const a = makeClient(s.base, { limiter: oandaLimiter }).client;
+    const b = makeClient(s.base, { limiter: oandaLimiter }).client;
     const spy = vi.spyOn(oandaLimiter, "schedule");
     try {
       await a.listAccounts();
       await b.listAccounts();
       await b.createMarketOrder(ACCOUNT, { instrument: "EUR_USD", units: "1" }).catch(() => undefined);
       expect(spy).toHaveBeenCalledTimes(3);
-      expect(await oandaLimiter.currentReservoir()).toBeLessThanOrEqual(120);
+      expect(await processReservoir.currentReservoir()).toBeLessThanOrEqual(120);
     } finally {
       spy.mockRestore();
     }

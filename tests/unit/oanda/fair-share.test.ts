@@ -7,10 +7,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Clock } from "../../../core/clock";
 import { createHttp } from "../../../core/oanda/http";
+import { oandaLimiter } from "../../../app/services/broker/oanda-limiter.server";
 
 const clock: Clock = { now: () => new Date(), sleep: (ms: number) => new Promise((r) => setTimeout(r, ms)) } as unknown as Clock;
 const ok = async () => new Response("{}", { status: 200, headers: { "content-type": "application/json" } });
-const client = (token: string) => createHttp({ token, clock, fetch: ok });
+const client = (token: string) => createHttp({ token, clock, fetch: ok, limiter: oandaLimiter });
 const get = (c: ReturnType<typeof client>) => c.request({ method: "GET", url: "http://broker.test/v3/accounts/A/summary", schema: z.object({}) });
 
 describe("OANDA request limiter", () => {
