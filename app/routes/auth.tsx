@@ -11,20 +11,23 @@ import { Form, useActionData, useLocation, useNavigate, useNavigation, type Shou
 import clsx from "clsx";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { z } from "zod";
+import { msg } from "../../core/i18n/message";
+import { issueMsg } from "../../core/i18n/zod-message";
+import { ForgotForm, LoginForm, RegisterForm } from "~/components/auth/auth-forms";
 import { BrokerCta } from "~/components/auth/broker-cta";
-import { PasswordInput } from "~/components/auth/password-input";
 import { useHydrated } from "~/components/auth/use-hydrated";
 import { CheckIcon } from "~/components/icons";
 import { Logo } from "~/components/layout";
-import { Banner, Button, Field } from "~/components/ui";
+import { Banner } from "~/components/ui";
 import { i18nFor } from "~/i18n";
-import { DomainError, httpStatusOf } from "~/services/platform/errors.server";
+import { emailRequestSchema, registerSchema } from "~/lib/validation";
+import { pageAction, type PageActionContext } from "~/route-support/page-action.server";
 import { createSession, createUser, getUser, registrationCookieHeader } from "~/services/identity/auth.server";
 import { authenticator } from "~/services/identity/authenticator.server";
 import { emailVerificationRequired } from "~/services/identity/registration.server";
-import { emailField, PASSWORD_RULES, registerSchema } from "~/lib/validation";
 import { clientIp, requestPasswordReset, requestVerificationResend } from "~/services/identity/verification.server";
-import { readForm } from "~/route-support/form.server";
+import { httpStatusOf, ValidationError } from "~/services/platform/errors.server";
 
 export const meta: MetaFunction = () => [{ title: i18nFor("pt").t("auth:meta.title") }];
 
@@ -45,68 +48,80 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {};
 }
 
-/** Field errors of a failed zod parse (first message per field). */
-function fieldErrorsOf(issues: { path: PropertyKey[]; message: string }[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of issues) out[String(issue.path[0] ?? "form")] ??= issue.message;
-  return out;
+/**
+ * Validates a form with its schema, keeping every field's first message (the no-JavaScript form shows
+ * them all, as the browser's live validation does).
+ * @throws ValidationError with the first issue's message, `extra.field` (its field) and `extra.fields` (field → first message).
+ */
+function parseFields<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const fields: Record<string, string> = {};
+  for (const issue of parsed.error.issues) fields[String(issue.path[0] ?? "form")] ??= issue.message;
+  const first = parsed.error.issues[0];
+  throw new ValidationError(issueMsg(first, msg("api:invalidData")), { field: String(first?.path[0] ?? "form"), fields });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const form = await readForm(request.clone());
-  const raw = String(form.get("intent") ?? "login");
-  const intent: Intent = raw === "register" || raw === "forgot" || raw === "resend" ? raw : "login";
-  const withJs = form.get("js") === "1"; // set only once hydrated: without JS the action redirects itself
-  const at = Date.now();
-  const fail = (status: number, msg: Msg, extra: Partial<Extract<ActionResult, { ok: false }>> = {}) =>
-    data<ActionResult>({ ok: false, intent, msg, at, ...extra }, { status });
+/** The message of an unexpected failure, by intent (i18n keys of `auth`). */
+const FAILURE: Record<Intent, string> = { login: "login.formError", register: "register.error", forgot: "forgot.sendError", resend: "login.formError" };
 
-  if (intent === "login") {
-    try {
-      const { user, remember } = await authenticator.authenticate("form", request);
-      const { setCookie } = await createSession(user.id, request, remember);
-      const to = user.role === "admin" ? "/admin" : "/";
-      if (!withJs) return redirect(to, { headers: { "Set-Cookie": setCookie } });
-      return data<ActionResult>({ ok: true, intent, msg: { key: "login.success" }, redirectTo: to, at }, { headers: { "Set-Cookie": setCookie } });
-    } catch (err) {
-      if (err instanceof DomainError) {
-        if (err.extra.needsVerification) return fail(400, { text: err.message }, { needsVerification: true, email: String(err.extra.email ?? "") });
-        return fail(httpStatusOf(err), { text: err.message });
-      }
-      console.error("[auth] login falhou:", err);
-      return fail(500, { key: "login.formError" });
-    }
-  }
-  if (intent === "register") {
-    const parsed = registerSchema.safeParse(Object.fromEntries(form));
-    if (!parsed.success) {
-      const fieldErrors = fieldErrorsOf(parsed.error.issues);
-      return fail(400, parsed.error.issues[0] ? { text: parsed.error.issues[0].message } : { key: "register.error" }, { fieldErrors });
-    }
-    try {
-      const user = await createUser({ ...parsed.data, verified: !emailVerificationRequired() });
-      const setCookie = await registrationCookieHeader({ userId: user.id, email: user.email });
-      const to = `/auth/contract?email=${encodeURIComponent(user.email)}`;
-      if (!withJs) return redirect(to, { headers: { "Set-Cookie": setCookie } });
-      return data<ActionResult>({ ok: true, intent, msg: { key: "register.success" }, redirectTo: to, at }, { headers: { "Set-Cookie": setCookie } });
-    } catch (err) {
-      if (err instanceof DomainError) return fail(httpStatusOf(err), { text: err.message });
-      console.error("[auth] cadastro falhou:", err);
-      return fail(500, { key: "register.error" });
-    }
-  }
-  // forgot / resend: the same answer whether or not the e-mail exists; 429 inside the cooldown.
-  const email = emailField.safeParse(form.get("email") ?? "");
-  if (!email.success) return fail(400, { text: email.error.issues[0]?.message ?? "E-mail inválido." }, { fieldErrors: { email: email.error.issues[0]?.message ?? "" } });
-  try {
-    if (intent === "forgot") await requestPasswordReset(email.data, clientIp(request));
-    else await requestVerificationResend(email.data, clientIp(request));
-  } catch (err) {
-    if (err instanceof DomainError) return fail(httpStatusOf(err), { text: err.message });
-    console.error(`[auth] ${intent} falhou:`, err);
-    return fail(500, { key: intent === "forgot" ? "forgot.sendError" : "login.formError" });
-  }
-  return data<ActionResult>({ ok: true, intent, msg: { key: intent === "forgot" ? "forgot.sent" : "login.resendSent" }, at });
+/**
+ * The three forms and the resend link, through `pageAction` (Origin check, form body, intent dispatch;
+ * a missing or unknown intent is a login). Login goes through remix-auth's FormStrategy (`loginSchema`);
+ * register and forgot/resend parse `registerSchema` / `emailRequestSchema`, the schemas the browser
+ * validates with. Without JavaScript (no `js=1`) a success redirects at once with its cookie; with it the
+ * page shows the message first. A domain error is the page's error message (Portuguese: the page is
+ * anonymous), a refused field its message under the field; anything else is logged and answered 500.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const at = Date.now();
+  type Ctx = PageActionContext<undefined>;
+  const intentOf = (ctx: Ctx) => ctx.intent as Intent;
+  const fail = (ctx: Ctx, status: number, message: Msg, extra: Partial<Extract<ActionResult, { ok: false }>> = {}) =>
+    data<ActionResult>({ ok: false, intent: intentOf(ctx), msg: message, at, ...extra }, { status });
+  /** A success: with JavaScript the message (and where to go after it), without it the redirect itself. */
+  const done = (ctx: Ctx, message: Msg, to?: string, setCookie?: string) => {
+    const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
+    if (to && ctx.field("js") !== "1") return redirect(to, { headers });
+    return data<ActionResult>({ ok: true, intent: intentOf(ctx), msg: message, ...(to ? { redirectTo: to } : {}), at }, { headers });
+  };
+  /** Forgot / resend: the same answer whether or not the e-mail exists; 429 inside the cooldown. */
+  const emailRequest = (send: typeof requestPasswordReset, sent: string) => async (ctx: Ctx) => {
+    const { email } = ctx.parse(emailRequestSchema, { email: ctx.form.get("email") ?? "" });
+    await send(email, clientIp(request));
+    return done(ctx, { key: sent });
+  };
+  return pageAction(request, {
+    page: "/auth",
+    // The page is anonymous: its server texts are Portuguese.
+    language: () => "pt",
+    // remix-auth's FormStrategy reads the body itself.
+    keepBody: true,
+    intents: {
+      login: async (ctx) => {
+        const { user, remember } = await authenticator.authenticate("form", request);
+        const { setCookie } = await createSession(user.id, request, remember);
+        return done(ctx, { key: "login.success" }, user.role === "admin" ? "/admin" : "/", setCookie);
+      },
+      register: async (ctx) => {
+        const input = parseFields(registerSchema, Object.fromEntries(ctx.form));
+        const user = await createUser({ ...input, verified: !emailVerificationRequired() });
+        const setCookie = await registrationCookieHeader({ userId: user.id, email: user.email });
+        return done(ctx, { key: "register.success" }, `/auth/contract?email=${encodeURIComponent(user.email)}`, setCookie);
+      },
+      forgot: emailRequest(requestPasswordReset, "forgot.sent"),
+      resend: emailRequest(requestVerificationResend, "login.resendSent"),
+    },
+    fallback: "login",
+    domainError: (err, ctx) => {
+      const text = { text: err.messageIn(ctx.language) };
+      if (err.extra.needsVerification) return fail(ctx, 400, text, { needsVerification: true, email: String(err.extra.email ?? "") });
+      const field = typeof err.extra.field === "string" ? err.extra.field : null;
+      const fieldErrors = field ? ((err.extra.fields as Record<string, string> | undefined) ?? { [field]: text.text }) : undefined;
+      return fail(ctx, httpStatusOf(err), text, fieldErrors ? { fieldErrors } : {});
+    },
+    internal: (_err, ctx) => fail(ctx, 500, { key: FAILURE[intentOf(ctx)] }),
+  });
 }
 
 /** After a successful login/register the page stays to show the message; the client navigates after the delay. */
@@ -281,148 +296,5 @@ export default function AuthPage() {
         </div>
       </section>
     </main>
-  );
-}
-
-/** The 'Entrar' form: e-mail, password (show/hide), 'Lembrar de mim' (checked by default), forgot link. */
-function LoginForm({ busy, done, hydrated, onForgot }: { busy: boolean; done: boolean; hydrated: boolean; onForgot: () => void }) {
-  const { t } = useTranslation("auth");
-  const [password, setPassword] = useState("");
-  return (
-    <Form method="post" id="panel-login" role="tabpanel" aria-labelledby="tab-login" className="space-y-4">
-      <input type="hidden" name="intent" value="login" />
-      {hydrated && <input type="hidden" name="js" value="1" />}
-      <Field id="login-email" name="email" type="email" label={t("fields.email")} autoComplete="email" inputMode="email" placeholder={t("fields.emailPlaceholder")} required />
-      <PasswordInput id="login-password" value={password} onChange={setPassword} autoComplete="current-password" placeholder={t("fields.passwordPlaceholder")} />
-      <div className="flex items-center justify-between gap-3 text-sm">
-        <label className="flex items-center gap-2 text-slate-300">
-          <input type="checkbox" name="remember" defaultChecked className="h-4 w-4 rounded border-white/20 bg-slate-950 accent-emerald-500" />
-          {t("login.remember")}
-        </label>
-        <a
-          href="/auth?tab=forgot"
-          onClick={(e) => {
-            e.preventDefault();
-            onForgot();
-          }}
-          className="font-medium text-emerald-300 hover:underline"
-        >
-          {t("login.forgotLink")}
-        </a>
-      </div>
-      <Button type="submit" className="w-full" loading={busy} disabled={done}>
-        {t("login.submit")}
-      </Button>
-    </Form>
-  );
-}
-
-/** The 'Criar Conta' form, validated live with the server's `registerSchema`. */
-function RegisterForm({ busy, done, hydrated, serverErrors }: { busy: boolean; done: boolean; hydrated: boolean; serverErrors?: Record<string, string> }) {
-  const { t } = useTranslation("auth");
-  const [values, setValues] = useState({ firstName: "", lastName: "", email: "", password: "" });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const set = (k: keyof typeof values) => (v: string) => {
-    setValues((s) => ({ ...s, [k]: v }));
-    setErrors((e) => ({ ...e, [k]: "" }));
-  };
-  const rulesOk = PASSWORD_RULES.every((r) => r.test(values.password));
-  const filled = values.firstName.trim() && values.lastName.trim() && values.email.trim();
-  const shown = { ...serverErrors, ...Object.fromEntries(Object.entries(errors).filter(([, v]) => v)) };
-  return (
-    <Form
-      method="post"
-      id="panel-register"
-      role="tabpanel"
-      aria-labelledby="tab-register"
-      className="space-y-4"
-      onSubmit={(e) => {
-        const parsed = registerSchema.safeParse(values);
-        if (!parsed.success) {
-          e.preventDefault();
-          setErrors(fieldErrorsOf(parsed.error.issues));
-        }
-      }}
-    >
-      <input type="hidden" name="intent" value="register" />
-      {hydrated && <input type="hidden" name="js" value="1" />}
-      <div className="grid grid-cols-2 gap-3">
-        <Field
-          id="reg-first"
-          name="firstName"
-          label={t("fields.firstName")}
-          autoComplete="given-name"
-          value={values.firstName}
-          onChange={(e) => set("firstName")(e.target.value)}
-          required
-          error={shown.firstName}
-        />
-        <Field
-          id="reg-last"
-          name="lastName"
-          label={t("fields.lastName")}
-          autoComplete="family-name"
-          value={values.lastName}
-          onChange={(e) => set("lastName")(e.target.value)}
-          required
-          error={shown.lastName}
-        />
-      </div>
-      <Field
-        id="reg-email"
-        name="email"
-        type="email"
-        label={t("fields.email")}
-        autoComplete="email"
-        inputMode="email"
-        placeholder={t("fields.emailPlaceholder")}
-        value={values.email}
-        onChange={(e) => set("email")(e.target.value)}
-        required
-        error={shown.email}
-      />
-      <PasswordInput id="reg-password" value={values.password} onChange={set("password")} rules autoComplete="new-password" placeholder={t("fields.passwordMin")} error={shown.password} />
-      <Button type="submit" className="w-full" loading={busy} disabled={hydrated && (!rulesOk || !filled || done)}>
-        {t("register.submit")}
-      </Button>
-      <p className="text-center text-xs text-slate-500">{t("register.trial")}</p>
-    </Form>
-  );
-}
-
-/** The 'Recuperar' tab: step 1 asks for the e-mail, step 2 confirms and offers 'Voltar para Login'. */
-function ForgotForm({ busy, sent, hydrated, error, onBack }: { busy: boolean; sent: string | null; hydrated: boolean; error?: string; onBack: () => void }) {
-  const { t } = useTranslation("auth");
-  if (sent)
-    return (
-      <div id="panel-forgot" role="tabpanel" aria-labelledby="tab-forgot" className="space-y-4 text-center">
-        <div className="mx-auto grid h-12 w-12 place-items-center rounded-full bg-emerald-500/15 text-emerald-300">
-          <CheckIcon />
-        </div>
-        <p role="status" className="text-slate-200">
-          {sent}
-        </p>
-        <p className="text-sm text-slate-400">{t("forgot.sentHint")}</p>
-        {hydrated ? (
-          <Button type="button" variant="secondary" className="w-full" onClick={onBack}>
-            {t("forgot.back")}
-          </Button>
-        ) : (
-          <a href="/auth" className="inline-flex min-h-11 w-full items-center justify-center rounded-xl bg-white/10 px-4 py-2.5 text-sm font-semibold text-slate-100">
-            {t("forgot.back")}
-          </a>
-        )}
-      </div>
-    );
-  return (
-    <Form method="post" id="panel-forgot" role="tabpanel" aria-labelledby="tab-forgot" className="space-y-4">
-      <input type="hidden" name="intent" value="forgot" />
-      {hydrated && <input type="hidden" name="js" value="1" />}
-      <p className="text-sm text-slate-400">{t("forgot.intro")}</p>
-      <Field id="forgot-email" name="email" type="email" label={t("fields.email")} autoComplete="email" placeholder={t("fields.emailPlaceholder")} required error={error} />
-      <Button type="submit" className="w-full" loading={busy}>
-        {t("forgot.submit")}
-      </Button>
-    </Form>
   );
 }
