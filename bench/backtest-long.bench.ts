@@ -20,7 +20,7 @@ import { runBacktest, type BacktestOptions } from "../core/backtest/run";
 import { defaultSettings } from "../core/settings";
 import { parseConfig, setConfig } from "../app/services/platform/config.server";
 import { longCandles, longColumns, longRange } from "../app/services/backtest/long-history.server";
-import { BASELINE_SEEDS, CURVE_POINTS } from "../app/services/backtest/types";
+import { BASELINE_SEEDS, CURVE_POINTS } from "../app/lib/backtest-run";
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const keepDefaults = process.argv.includes("--defaults");

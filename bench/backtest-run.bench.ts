@@ -22,7 +22,7 @@ import { runMigrations } from "../db/migrate";
 import { loadCsvCandles } from "../app/services/backtest/candle-files";
 import { apiClient, startAppServer } from "../tests/setup/app-server";
 import { registerVerifiedAndLogin } from "../tests/setup/verify";
-import { BASELINE_SEEDS, CURVE_POINTS } from "../app/services/backtest/types";
+import { BASELINE_SEEDS, CURVE_POINTS } from "../app/lib/backtest-run";
 
 const RUNS = Number(process.argv[2] ?? "3");
 const FROM = "2026-01-04";

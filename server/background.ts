@@ -4,7 +4,7 @@
  */
 import { startQueue, stopQueue } from "../app/services/platform/queue/boss";
 import { startWorkers } from "../jobs/workers";
-import { bootstrapAccounts } from "../app/services/identity/bootstrap.server";
+import { bootstrapAccounts } from "./bootstrap";
 import { config } from "../app/services/platform/config.server";
 import { closeDb } from "../app/services/platform/db.server";
 import { logger } from "../app/services/platform/logger.server";

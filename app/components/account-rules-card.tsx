@@ -6,7 +6,7 @@
  * connect wizard's success.
  */
 import { useTranslation } from "react-i18next";
-import type { AccountRulesView } from "~/services/broker/broker-rules.server";
+import type { AccountRulesView } from "~/services/trading/broker-rules.server";
 import { Card } from "./ui";
 
 /** The rules' lists, without the card (the wizard shows them inside its own dialog). */

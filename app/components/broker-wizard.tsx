@@ -17,7 +17,7 @@ import { connectSchema, testTokenSchema } from "~/lib/validation";
 import { AlertIcon, BoltIcon, ExternalIcon, EyeIcon, EyeOffIcon, ShieldIcon, TargetIcon, XIcon } from "./icons";
 import { Banner, Button } from "./ui";
 import { AccountRulesLists } from "./account-rules-card";
-import type { AccountRulesView } from "~/services/broker/broker-rules.server";
+import type { AccountRulesView } from "~/services/trading/broker-rules.server";
 
 /** One account the token can reach (test-token response). */
 export interface BrokerAccountOption {

@@ -1,6 +1,6 @@
 /** GET /api/account/instruments (PRODUCT.md §7 Account): the instruments the connected account offers, and which the AI trades. */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { accountInstruments } from "~/services/broker/account-instruments.server";
+import { accountInstruments } from "~/services/trading/account-instruments.server";
 import { apiRoute } from "~/services/platform/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 

@@ -1,6 +1,6 @@
 /** GET /api/notifications/public-key: alias of /api/push/public-key (PRODUCT.md §7: the client tries both). */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { publicKeyRoute } from "~/services/notify/push/routes.server";
+import { publicKeyRoute } from "~/route-support/push-routes.server";
 
 export const action = ({ request }: ActionFunctionArgs) => publicKeyRoute(request);
 

@@ -1,6 +1,6 @@
 /** POST /api/notifications/subscribe: alias of /api/push/subscribe (PRODUCT.md §7). */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { subscribeRoute } from "~/services/notify/push/routes.server";
+import { subscribeRoute } from "~/route-support/push-routes.server";
 
 export const action = ({ request }: ActionFunctionArgs) => subscribeRoute(request);
 

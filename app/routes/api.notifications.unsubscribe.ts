@@ -1,6 +1,6 @@
 /** POST /api/notifications/unsubscribe: alias of /api/push/unsubscribe. */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { unsubscribeRoute } from "~/services/notify/push/routes.server";
+import { unsubscribeRoute } from "~/route-support/push-routes.server";
 
 export const action = ({ request }: ActionFunctionArgs) => unsubscribeRoute(request);
 

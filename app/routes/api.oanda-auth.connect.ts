@@ -9,7 +9,7 @@ import { translateMsg } from "~/i18n";
 import { apiRoute, readBody } from "~/services/platform/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { clientFor, connectBroker } from "~/services/broker/broker.server";
-import { checkAccountRules, rulesView } from "~/services/broker/broker-rules.server";
+import { checkAccountRules, rulesView } from "~/services/trading/broker-rules.server";
 import { logger } from "~/services/platform/logger.server";
 import { notices } from "~/lib/notifications";
 import { notify } from "~/services/notify/notifications.server";

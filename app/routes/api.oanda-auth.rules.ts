@@ -7,7 +7,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute } from "~/services/platform/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { getConnection, NOT_CONNECTED } from "~/services/broker/broker.server";
-import { readAccountRules } from "~/services/broker/broker-rules.server";
+import { readAccountRules } from "~/services/trading/broker-rules.server";
 import { ValidationError } from "~/services/platform/errors.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>

@@ -1,6 +1,6 @@
 /** GET /api/push/public-key → {key}: the VAPID public key (PRODUCT.md §7 Push). */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { publicKeyRoute } from "~/services/notify/push/routes.server";
+import { publicKeyRoute } from "~/route-support/push-routes.server";
 
 export const action = ({ request }: ActionFunctionArgs) => publicKeyRoute(request);
 

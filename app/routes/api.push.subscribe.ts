@@ -1,6 +1,6 @@
 /** POST /api/push/subscribe {subscription, topics?, client} (or the bare subscription) → 201: stores the caller's device. */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { subscribeRoute } from "~/services/notify/push/routes.server";
+import { subscribeRoute } from "~/route-support/push-routes.server";
 
 export const action = ({ request }: ActionFunctionArgs) => subscribeRoute(request);
 

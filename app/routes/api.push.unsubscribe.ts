@@ -1,6 +1,6 @@
 /** POST /api/push/unsubscribe {endpoint}: removes one of the caller's devices. */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { unsubscribeRoute } from "~/services/notify/push/routes.server";
+import { unsubscribeRoute } from "~/route-support/push-routes.server";
 
 export const action = ({ request }: ActionFunctionArgs) => unsubscribeRoute(request);
 

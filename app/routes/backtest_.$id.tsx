@@ -14,7 +14,7 @@ import { Banner, Card } from "~/components/ui";
 import { metaTitle, useDisplay } from "~/lib/hooks";
 import { requireAppUser } from "~/route-support/pages.server";
 import { getRun } from "~/services/backtest/runs.server";
-import type { RunView } from "~/services/backtest/types";
+import type { RunView } from "~/lib/backtest-run";
 import { NotFoundError } from "~/services/platform/errors.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "backtest", "metaTitle");

@@ -8,55 +8,48 @@
  * validation messages included, is in the user's language (Portuguese by default; the schema's
  * messages are decoded with `translateIssue`, core/i18n/zod-message.ts), numbers and dates in their
  * locale (`useDisplay`).
+ *
+ * The action is a `pageAction` (app/route-support/page-action.server.ts: Origin check, signed-in user,
+ * form body, pino logging): `save` (the settings form, also any other intent), `disconnect`,
+ * `push-topics` and `edge-override`, each answered in its own card; a domain error becomes that card's
+ * message with its status, anything else 'Erro interno' with 500. The cards live in
+ * app/components/settings/ (header and save bar, risk, AI, preferences, broker, edge, push).
  */
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, type ShouldRevalidateFunction } from "@remix-run/react";
-import clsx from "clsx";
+import { Form, useActionData, useLoaderData, useNavigation, useRevalidator, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { msg, type Msg } from "../../core/i18n/message";
+import { msg } from "../../core/i18n/message";
 import { decodeIssueMessage, translateIssue } from "../../core/i18n/zod-message";
-import { AI_TIMEFRAMES, SUPPORTED_INSTRUMENTS } from "../../core/instruments";
-import { defaultSettings, NEWS_SENSITIVITIES, type TradingSettings } from "../../core/settings";
+import { defaultSettings, type TradingSettings } from "../../core/settings";
+import { AccountRulesCard } from "~/components/account-rules-card";
 import { BrokerSection, PushInfoCard, SubscriptionCard } from "~/components/settings/account-sections";
-import { CheckboxField, DaysField, NumberField, SelectField, TextField, TimeField } from "~/components/settings/fields";
-import { LeverageField } from "~/components/settings/leverage-field";
-import { TradingDayField } from "~/components/settings/trading-day-field";
+import { AiCard } from "~/components/settings/ai-card";
 import { EDGE_OVERRIDE_INTENT, EdgeOverridesSection } from "~/components/settings/edge-overrides";
-import { edgePairs, setEdgeOverride } from "~/services/trading/edge-overrides.server";
-import { Banner, Button, Card, Spinner } from "~/components/ui";
-import { toLanguage, translateMsg } from "~/i18n";
+import { PreferencesCard } from "~/components/settings/preferences-card";
+import { RiskCard } from "~/components/settings/risk-card";
+import { MobileSaveBar, SaveBanner, SettingsHeader } from "~/components/settings/save-controls";
+import { Banner } from "~/components/ui";
+import { translateMsg } from "~/i18n";
+import { toDisplayCurrency } from "~/lib/display-currency";
 import { metaTitle } from "~/lib/hooks";
+import { edgeOverrideFormSchema, firstFormError, pushTopicsFormSchema, settingsFormSchema, settingsPatchFromForm } from "~/lib/settings-form";
+import { pageAction } from "~/route-support/page-action.server";
 import { requireAppUser } from "~/route-support/pages.server";
-import {
-  firstFormError,
-  LANGUAGES,
-  scalperEnabledFor,
-  settingsFormSchema,
-  settingsPatchFromForm,
-  showScalperBlock,
-  STYLE_OPTIONS,
-  TIMEZONES,
-  WEEKDAY_OPTIONS,
-  WEEKDAYS_FIELD,
-  WEEKEND_MODE_OPTIONS,
-} from "~/lib/settings-form";
-import { ApiError, assertSameOrigin, DomainError, INTERNAL_ERROR } from "~/services/platform/api.server";
-import { publicUser } from "~/services/identity/auth.server";
-import { stopBot } from "~/services/trading/bot-stop.server";
 import { disconnectBroker, getConnection, NOT_CONNECTED } from "~/services/broker/broker.server";
+import { readAccountRules } from "~/services/trading/broker-rules.server";
+import { publicUser } from "~/services/identity/auth.server";
 import { getPreferences } from "~/services/identity/preferences.server";
 import { getPushTopics, savePushTopics } from "~/services/notify/push/push.server";
-import { requestLanguage } from "~/services/identity/request-language.server";
-import { getSettings, saveSettingsAndPreferences } from "~/services/trading/settings.server";
-import { ReportCard } from "~/components/research/report-card";
+import { ApiError, INTERNAL_ERROR } from "~/services/platform/api.server";
+import { httpStatusOf } from "~/services/platform/errors.server";
+import { logger } from "~/services/platform/logger.server";
 import { reportCards } from "~/services/research/edge-table.server";
-import { readForm } from "~/route-support/form.server";
-import { AccountRulesCard } from "~/components/account-rules-card";
-import { readAccountRules } from "~/services/broker/broker-rules.server";
-import { DISPLAY_CURRENCIES, toDisplayCurrency } from "~/lib/display-currency";
+import { stopBot } from "~/services/trading/bot-stop.server";
+import { edgePairs, setEdgeOverride } from "~/services/trading/edge-overrides.server";
+import { getSettings, saveSettingsAndPreferences } from "~/services/trading/settings.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "settings", "meta");
 
@@ -73,7 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     settings = await getSettings(user.id);
   } catch (err) {
-    console.error("[settings] falha ao carregar:", err);
+    logger().error({ err: err instanceof Error ? err.stack : String(err), page: "/settings" }, "falha ao carregar as configurações");
     loadError = translateMsg(err instanceof ApiError ? err.msg : msg("api:settings.loadFailed"), user.preferences?.language);
     settings = defaultSettings();
   }
@@ -94,6 +87,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+/** The intents of the page's forms: the settings form (`save`, also any other value), broker disconnect, push topics, an edge switch. */
+type Intent = "save" | "disconnect" | "push-topics" | typeof EDGE_OVERRIDE_INTENT;
+
+/** `Omit` over each member of a union. */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
 /** What the action answers; `message` is in the user's language. */
 type ActionResult =
   | { ok: true; intent: "save" | "disconnect" | "push-topics"; message: string; at: number }
@@ -102,65 +101,55 @@ type ActionResult =
 
 export async function action({ request }: ActionFunctionArgs) {
   const at = Date.now();
-  try {
-    assertSameOrigin(request);
-  } catch (err) {
-    const message = err instanceof ApiError ? err.messageIn(await requestLanguage(request)) : (err as Error).message;
-    return data<ActionResult>({ ok: false, intent: "save", message, at }, { status: 403 });
-  }
-  const user = await requireAppUser(request);
-  const language = toLanguage(user.preferences?.language);
-  const say = (m: Msg | string) => translateMsg(m, language);
-  const formData = await readForm(request, language);
-  if (formData.get("intent") === "disconnect") {
-    await stopBot(user.id, "manual");
-    const had = await disconnectBroker(user.id);
-    return had
-      ? data<ActionResult>({ ok: true, intent: "disconnect", message: say(msg("api:broker.disconnected")), at })
-      : data<ActionResult>({ ok: false, intent: "disconnect", message: say(NOT_CONNECTED), at }, { status: 400 });
-  }
-  if (formData.get("intent") === "push-topics") {
-    // The push card's switches (issue 11): the checked topics, for every device of the user.
-    try {
-      await savePushTopics(user.id, formData.getAll("pushTopics"));
-      return data<ActionResult>({ ok: true, intent: "push-topics", message: say(msg("push:topicsSaved")), at });
-    } catch (err) {
-      if (err instanceof DomainError) return data<ActionResult>({ ok: false, intent: "push-topics", message: err.messageIn(language), at }, { status: err.status });
-      throw err;
-    }
-  }
-  if (formData.get("intent") === EDGE_OVERRIDE_INTENT) {
-    // One "Operar mesmo assim" switch (issue 21): ON for a pair without an edge first asks for a confirmation.
-    if (formData.get("cancel") === "1") return data<ActionResult>({ ok: false, intent: EDGE_OVERRIDE_INTENT, message: "", at }); // the warning's Cancelar: nothing saved
-    try {
-      const input = { instrument: formData.get("instrument"), enable: formData.get("enable") === "1", confirmed: formData.get("confirmed") === "1" };
-      const r = await setEdgeOverride(user.id, input);
-      if (r.status === "confirm") return data<ActionResult>({ ok: false, intent: EDGE_OVERRIDE_INTENT, message: "", at, confirm: r.instrument });
-      const text = msg(r.enabled ? "edge-override:saved.on" : "edge-override:saved.off", { pair: r.instrument.replace("_", "/") });
-      return data<ActionResult>({ ok: true, intent: EDGE_OVERRIDE_INTENT, message: say(text), at });
-    } catch (err) {
-      if (err instanceof DomainError) return data<ActionResult>({ ok: false, intent: EDGE_OVERRIDE_INTENT, message: err.messageIn(language), at }, { status: err.status });
-      throw err;
-    }
-  }
-  const submission = parseWithZod(formData, { schema: settingsFormSchema, disableAutoCoercion: true });
-  if (submission.status !== "success") {
-    const first = firstFormError(submission.error);
-    const message = say(first ? decodeIssueMessage(first) : msg("api:invalidData"));
-    return data<ActionResult>({ ok: false, intent: "save", message, at, result: submission.reply() }, { status: 400 });
-  }
-  try {
-    // Settings and preferences in one transaction (issue 7): a refused half leaves the other unsaved too.
-    await saveSettingsAndPreferences(user.id, {
-      settings: (current) => settingsPatchFromForm(submission.value, current),
-      preferences: submission.value.preferences,
-    });
-  } catch (err) {
-    if (err instanceof ApiError) return data<ActionResult>({ ok: false, intent: "save", message: err.messageIn(language), at }, { status: err.status });
-    console.error("[settings] falha ao salvar:", err);
-    return data<ActionResult>({ ok: false, intent: "save", message: say(INTERNAL_ERROR), at }, { status: 500 });
-  }
-  return data<ActionResult>({ ok: true, intent: "save", message: say(msg("api:settings.saved")), at });
+  const answer = (r: OmitEach<ActionResult, "at">, status = 200) => data<ActionResult>({ ...r, at } as ActionResult, { status });
+  return pageAction(request, {
+    page: "/settings",
+    user: () => requireAppUser(request),
+    language: (user) => user.preferences?.language,
+    crossSite: (message) => answer({ ok: false, intent: "save", message }, 403),
+    intents: {
+      disconnect: async ({ user, language }) => {
+        await stopBot(user.id, "manual");
+        const had = await disconnectBroker(user.id);
+        return had
+          ? answer({ ok: true, intent: "disconnect", message: translateMsg(msg("api:broker.disconnected"), language) })
+          : answer({ ok: false, intent: "disconnect", message: translateMsg(NOT_CONNECTED, language) }, 400);
+      },
+      // The push card's switches (issue 11): the checked topics, for every device of the user.
+      "push-topics": async ({ user, form, language, parse }) => {
+        const { pushTopics } = parse(pushTopicsFormSchema, { pushTopics: form.getAll("pushTopics") });
+        await savePushTopics(user.id, pushTopics);
+        return answer({ ok: true, intent: "push-topics", message: translateMsg(msg("push:topicsSaved"), language) });
+      },
+      // One "Operar mesmo assim" switch (issue 21): ON for a pair without an edge first asks for a confirmation.
+      [EDGE_OVERRIDE_INTENT]: async ({ user, language, parse }) => {
+        const input = parse(edgeOverrideFormSchema);
+        if (input.cancel) return answer({ ok: false, intent: EDGE_OVERRIDE_INTENT, message: "" }); // the warning's Cancelar: nothing saved
+        const r = await setEdgeOverride(user.id, input);
+        if (r.status === "confirm") return answer({ ok: false, intent: EDGE_OVERRIDE_INTENT, message: "", confirm: r.instrument });
+        const text = msg(r.enabled ? "edge-override:saved.on" : "edge-override:saved.off", { pair: r.instrument.replace("_", "/") });
+        return answer({ ok: true, intent: EDGE_OVERRIDE_INTENT, message: translateMsg(text, language) });
+      },
+      // The settings form: out of range → the schema's message and conform's reply (the fields' errors), nothing saved.
+      save: async ({ user, form, language }) => {
+        const submission = parseWithZod(form, { schema: settingsFormSchema, disableAutoCoercion: true });
+        if (submission.status !== "success") {
+          const first = firstFormError(submission.error);
+          const message = translateMsg(first ? decodeIssueMessage(first) : msg("api:invalidData"), language);
+          return answer({ ok: false, intent: "save", message, result: submission.reply() }, 400);
+        }
+        // Settings and preferences in one transaction (issue 7): a refused half leaves the other unsaved too.
+        await saveSettingsAndPreferences(user.id, {
+          settings: (current) => settingsPatchFromForm(submission.value, current),
+          preferences: submission.value.preferences,
+        });
+        return answer({ ok: true, intent: "save", message: translateMsg(msg("api:settings.saved"), language) });
+      },
+    },
+    fallback: "save",
+    domainError: (err, { intent, language }) => answer({ ok: false, intent: intent as Intent, message: err.messageIn(language) }, httpStatusOf(err)),
+    internal: (_err, { intent, language }) => answer({ ok: false, intent: intent as Intent, message: translateMsg(INTERNAL_ERROR, language) }, 500),
+  });
 }
 
 /** A rejected save keeps what the user typed (no reload of the form). */
@@ -208,13 +197,6 @@ export default function SettingsPage() {
   };
 
   const s = d.settings;
-  const [style, setStyle] = useState<string>(s.aiSettings.tradingStyle);
-  const [scalperOn, setScalperOn] = useState<boolean>(s.aiSettings.scalper.enabled);
-  // Fresh server values (after Recarregar or a save) reset the controlled fields.
-  useEffect(() => {
-    setStyle(d.settings.aiSettings.tradingStyle);
-    setScalperOn(d.settings.aiSettings.scalper.enabled);
-  }, [d.loadedAt, d.settings]);
 
   function reload(e: MouseEvent) {
     e.preventDefault();
@@ -226,37 +208,8 @@ export default function SettingsPage() {
 
   return (
     <main className="mx-auto max-w-6xl space-y-5 px-4 pb-28 pt-4 md:pb-8 md:pt-8">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold text-white">{t("title")}</h1>
-          <p className="text-sm text-slate-400">{t("subtitle")}</p>
-        </div>
-        <div className="flex items-center gap-2">
-          <a
-            href="/settings"
-            onClick={reload}
-            className="inline-flex min-h-11 items-center justify-center gap-2 rounded-xl bg-white/10 px-4 py-2.5 text-sm font-semibold text-slate-100 hover:bg-white/15"
-            data-testid="reload"
-          >
-            {revalidation === "loading" && <Spinner />}
-            {t("reload")}
-          </a>
-          <div className="hidden md:block">
-            <Button type="submit" form={FORM_ID} name="intent" value="save" loading={saving} data-testid="save-all">
-              {saving ? t("saving") : t("saveAll")}
-            </Button>
-          </div>
-        </div>
-      </div>
-
-      {banner && (
-        <Banner tone={banner.ok ? "success" : "error"} onClose={() => setBanner(null)}>
-          <p className="font-semibold">{banner.ok ? t("successTitle") : t("errorTitle")}</p>
-          <p className="mt-0.5" data-testid="save-message">
-            {banner.ok ? t("successMessage") : t("errorMessage", { message: banner.message })}
-          </p>
-        </Banner>
-      )}
+      <SettingsHeader formId={FORM_ID} saving={saving} reloading={revalidation === "loading"} onReload={reload} />
+      {banner && <SaveBanner ok={banner.ok} message={banner.message} onClose={() => setBanner(null)} />}
       {loadError && <Banner tone="error">{t("loadError", { message: loadError })}</Banner>}
 
       <div className="grid gap-4 md:grid-cols-2">
@@ -267,185 +220,9 @@ export default function SettingsPage() {
 
       <Form method="post" {...getFormProps(form)} key={d.loadedAt} className="space-y-5" aria-label={t("title")}>
         <input type="hidden" name="intent" value="save" />
-        <Card title={t("risk.title")} data-testid="risk-section">
-          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            <SelectField
-              name="lotMode"
-              label={t("risk.lotMode")}
-              defaultValue={s.lotMode}
-              options={[
-                { value: "auto", label: t("risk.lotAuto") },
-                { value: "fixed", label: t("risk.lotFixed") },
-              ]}
-              error={err("lotMode")}
-            />
-            <NumberField name="fixedLot" label={t("risk.fixedLot")} defaultValue={s.fixedLot} error={err("fixedLot")} />
-            <LeverageField defaultValue={s.maxLeveragePerTrade} error={err("maxLeveragePerTrade")} />
-            <NumberField name="maxDailyTrades" label={t("risk.maxDailyTrades")} defaultValue={s.maxDailyTrades} error={err("maxDailyTrades")} />
-            <NumberField name="maxDrawdownPct" label={t("risk.maxDrawdownPct")} defaultValue={s.maxDrawdownPct} error={err("maxDrawdownPct")} />
-            <NumberField name="dailyLossLimitPct" label={t("risk.dailyLossLimitPct")} defaultValue={s.dailyLossLimitPct} error={err("dailyLossLimitPct")} />
-            <NumberField name="maxTrades" label={t("risk.maxTrades")} defaultValue={s.maxTrades} error={err("maxTrades")} />
-            <NumberField name="tpRatio" label={t("risk.tpRatio")} defaultValue={s.tpRatio} error={err("tpRatio")} />
-            <NumberField name="slRatio" label={t("risk.slRatio")} defaultValue={s.slRatio} error={err("slRatio")} />
-            <NumberField name="aiSettings.cooldownSec" label={t("risk.cooldownSec")} defaultValue={s.aiSettings.cooldownSec} error={err("aiSettings.cooldownSec")} />
-          </div>
-          <div className="mt-4">
-            <CheckboxField name="dailyLossIncludesUnrealized" label={t("risk.dailyLossIncludesUnrealized")} defaultChecked={s.dailyLossIncludesUnrealized} />
-          </div>
-          <div className="mt-4 sm:max-w-md" data-testid="trading-day-boundary">
-            <TradingDayField defaultValue={s.tradingDayBoundary} error={err("tradingDayBoundary")} />
-          </div>
-
-          <fieldset className="mt-5 rounded-xl border border-white/10 p-4" data-testid="trading-hours">
-            <legend className="px-1 text-sm font-semibold text-slate-300">{t("risk.tradingHours")}</legend>
-            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-              <div className="flex items-end">
-                <CheckboxField name="tradingHours.enabled" label={t("risk.tradingHoursEnabled")} defaultChecked={s.tradingHours.enabled} />
-              </div>
-              <TimeField name="tradingHours.start" label={t("risk.start")} defaultValue={s.tradingHours.start} error={err("tradingHours.start")} />
-              <TimeField name="tradingHours.end" label={t("risk.end")} defaultValue={s.tradingHours.end} error={err("tradingHours.end")} />
-            </div>
-            <div className="mt-4">
-              <DaysField
-                name={WEEKDAYS_FIELD}
-                legend={t("risk.days")}
-                options={WEEKDAY_OPTIONS.map((day) => ({ value: day, label: t(`risk.weekday.${day}`) }))}
-                defaultValue={s.tradingHours.days}
-                error={err(WEEKDAYS_FIELD)}
-              />
-            </div>
-            <p className="mt-2 text-xs text-slate-500">{t("risk.tradingHoursHint", { timezone: d.preferences.timezone.replace(/_/g, " ") })}</p>
-          </fieldset>
-
-          <div className="mt-5 grid gap-4 sm:grid-cols-2">
-            <SelectField
-              name="weekend.mode"
-              label={t("risk.weekend")}
-              defaultValue={s.weekend.mode}
-              options={WEEKEND_MODE_OPTIONS.map((m) => ({ value: m, label: t(`risk.weekendMode.${m}`) }))}
-              hint={t("risk.weekendHint")}
-              error={err("weekend.mode")}
-            />
-            <NumberField name="weekend.minutesBeforeClose" label={t("risk.minutesBeforeClose")} defaultValue={s.weekend.minutesBeforeClose} error={err("weekend.minutesBeforeClose")} />
-          </div>
-        </Card>
-
-        <Card
-          title={t("ai.title")}
-          data-testid="ai-section"
-          action={
-            <Link to="/backtest" className="text-sm font-semibold text-emerald-300 underline-offset-2 hover:underline" data-testid="backtest-link">
-              {t("backtest:settingsLink")}
-            </Link>
-          }
-        >
-          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            <SelectField
-              name="aiSettings.tradingStyle"
-              label={t("ai.tradingStyle")}
-              value={style}
-              onChange={(e) => {
-                setStyle(e.target.value);
-                setScalperOn(scalperEnabledFor(e.target.value));
-              }}
-              options={STYLE_OPTIONS.map((v) => ({ value: v, label: t(`ai.style.${v}`) }))}
-            />
-            <div className="flex items-end">
-              <CheckboxField name="aiSettings.scalper.enabled" label={t("ai.scalperEnabled")} checked={scalperOn} onChange={(e) => setScalperOn(e.target.checked)} />
-            </div>
-            <TextField
-              name="instruments"
-              label={t("ai.instruments")}
-              defaultValue={s.instruments === "*" ? "*" : s.instruments.join(", ")}
-              hint={t("ai.instrumentsHint", { list: SUPPORTED_INSTRUMENTS.join(", ") })}
-              error={err("instruments")}
-            />
-          </div>
-          <ReportCard card={d.reportCards[style as keyof typeof d.reportCards] ?? d.reportCards[s.aiSettings.tradingStyle]} className="mt-5 bg-slate-950/40" />
-
-          <fieldset
-            hidden={!showScalperBlock(style, scalperOn)}
-            className="mt-5 rounded-xl border border-sky-400/20 bg-sky-500/5 p-4"
-            data-testid="scalper-block"
-          >
-            <legend className="px-1 text-sm font-semibold text-sky-300">{t("ai.scalperTitle")}</legend>
-            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-              <NumberField name="aiSettings.scalper.maxHoldSec" label={t("ai.maxHoldSec")} defaultValue={s.aiSettings.scalper.maxHoldSec} error={err("aiSettings.scalper.maxHoldSec")} />
-              <NumberField name="aiSettings.scalper.microAtrPeriod" label={t("ai.microAtrPeriod")} defaultValue={s.aiSettings.scalper.microAtrPeriod} error={err("aiSettings.scalper.microAtrPeriod")} />
-              <NumberField name="aiSettings.scalper.impulseLookback" label={t("ai.impulseLookback")} defaultValue={s.aiSettings.scalper.impulseLookback} error={err("aiSettings.scalper.impulseLookback")} />
-              <NumberField name="aiSettings.scalper.impulseThreshold" label={t("ai.impulseThreshold")} defaultValue={s.aiSettings.scalper.impulseThreshold} error={err("aiSettings.scalper.impulseThreshold")} />
-              <NumberField name="aiSettings.scalper.trailMult" label={t("ai.trailMult")} defaultValue={s.aiSettings.scalper.trailMult} error={err("aiSettings.scalper.trailMult")} />
-            </div>
-            <div className="mt-4 grid gap-2 sm:grid-cols-3">
-              <CheckboxField name="aiSettings.scalper.m1FallbackToM5" label={t("ai.m1FallbackToM5")} defaultChecked={s.aiSettings.scalper.m1FallbackToM5} />
-              <CheckboxField name="aiSettings.scalper.trailWithMicroAtr" label={t("ai.trailWithMicroAtr")} defaultChecked={s.aiSettings.scalper.trailWithMicroAtr} />
-              <CheckboxField name="aiSettings.scalper.reduceTpOnChop" label={t("ai.reduceTpOnChop")} defaultChecked={s.aiSettings.scalper.reduceTpOnChop} />
-            </div>
-          </fieldset>
-
-          <div className="mt-5 grid gap-4 sm:grid-cols-2">
-            <div className="flex items-end">
-              <CheckboxField name="aiSettings.autoTimeframeSelection" label={t("ai.autoTimeframe")} defaultChecked={s.aiSettings.autoTimeframeSelection} />
-            </div>
-            <SelectField
-              name="timeframe"
-              label={t("ai.timeframe")}
-              defaultValue={s.timeframe ?? ""}
-              hint={t("ai.timeframeHint")}
-              options={[{ value: "", label: t("ai.timeframeNone") }, ...AI_TIMEFRAMES.map((tf) => ({ value: tf, label: tf }))]}
-              error={err("timeframe")}
-            />
-          </div>
-
-          <h3 className="mb-2 mt-5 text-sm font-semibold text-slate-300">{t("ai.indicators")}</h3>
-          <div className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-5">
-            {(["rsi", "macd", "ema", "bollinger", "stochastic"] as const).map((k) => (
-              <CheckboxField key={k} name={`aiSettings.indicators.${k}`} label={t(`ai.${k}`)} defaultChecked={s.aiSettings.indicators[k]} />
-            ))}
-          </div>
-
-          <h3 className="mb-2 mt-5 text-sm font-semibold text-slate-300">{t("ai.news")}</h3>
-          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            <CheckboxField name="aiSettings.news.enabled" label={t("ai.newsEnabled")} defaultChecked={s.aiSettings.news.enabled} />
-            <CheckboxField name="aiSettings.news.impactedOnly" label={t("ai.impactedOnly")} defaultChecked={s.aiSettings.news.impactedOnly} />
-            <SelectField
-              name="aiSettings.news.sensitivity"
-              label={t("ai.sensitivity")}
-              defaultValue={s.aiSettings.news.sensitivity}
-              options={NEWS_SENSITIVITIES.map((v) => ({ value: v, label: t(`ai.sensitivityLevel.${v}`) }))}
-            />
-            <NumberField name="aiSettings.news.blackout.beforeMin" label={t("ai.beforeMin")} defaultValue={s.aiSettings.news.blackout.beforeMin} error={err("aiSettings.news.blackout.beforeMin")} />
-            <NumberField name="aiSettings.news.blackout.afterMin" label={t("ai.afterMin")} defaultValue={s.aiSettings.news.blackout.afterMin} error={err("aiSettings.news.blackout.afterMin")} />
-          </div>
-        </Card>
-
-        <Card title={t("prefs.title")} data-testid="prefs-section">
-          <div className="grid gap-4 sm:grid-cols-2">
-            <SelectField
-              name="preferences.language"
-              label={t("prefs.language")}
-              defaultValue={LANGUAGES.includes(d.preferences.language as (typeof LANGUAGES)[number]) ? d.preferences.language : "pt"}
-              options={LANGUAGES.map((l) => ({ value: l, label: t(`prefs.lang.${l}`) }))}
-              error={err("preferences.language")}
-            />
-            <SelectField
-              name="preferences.timezone"
-              label={t("prefs.timezone")}
-              defaultValue={TIMEZONES.includes(d.preferences.timezone as (typeof TIMEZONES)[number]) ? d.preferences.timezone : TIMEZONES[0]}
-              options={TIMEZONES.map((z) => ({ value: z, label: z.replace(/_/g, " ") }))}
-              error={err("preferences.timezone")}
-            />
-            {/* Issue 22: the display currency (amounts also shown converted at the broker's rate). */}
-            <SelectField
-              name="preferences.currency"
-              label={t("display-currency:field.label")}
-              defaultValue={d.preferences.currency}
-              options={DISPLAY_CURRENCIES.map((c) => ({ value: c, label: t(`display-currency:field.option.${c}`) }))}
-              hint={t("display-currency:field.hint")}
-              error={err("preferences.currency")}
-            />
-          </div>
-        </Card>
+        <RiskCard settings={s} timezone={d.preferences.timezone} err={err} />
+        <AiCard settings={s} reportCards={d.reportCards} loadedAt={d.loadedAt} err={err} />
+        <PreferencesCard preferences={d.preferences} err={err} />
       </Form>
 
       <EdgeOverridesSection
@@ -457,11 +234,7 @@ export default function SettingsPage() {
 
       <PushInfoCard topics={d.pushTopics} message={actionData?.intent === "push-topics" ? { ok: actionData.ok, text: actionData.message } : null} />
 
-      <div className={clsx("fixed inset-x-0 bottom-16 z-20 border-t border-white/10 bg-slate-950/95 px-4 py-3 backdrop-blur md:hidden")}>
-        <Button type="submit" form={FORM_ID} name="intent" value="save" loading={saving} className="w-full" data-testid="save-all-mobile">
-          {saving ? t("saving") : t("saveAllMobile")}
-        </Button>
-      </div>
+      <MobileSaveBar formId={FORM_ID} saving={saving} />
     </main>
   );
 }

@@ -13,7 +13,7 @@ import { LineChart, type ChartPoint, type LineSeries } from "~/components/charts
 import { Badge, Card } from "~/components/ui";
 import { formatInstrument } from "~/lib/format";
 import { useDisplay } from "~/lib/hooks";
-import type { RunResult, RunView } from "~/services/backtest/types";
+import type { RunResult, RunView } from "~/lib/backtest-run";
 
 /** Colours of the compared runs' curves (#rrggbb). */
 export const RUN_COLORS = ["#34d399", "#60a5fa", "#f59e0b", "#f472b6", "#a78bfa", "#f87171"];

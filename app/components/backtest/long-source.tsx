@@ -7,7 +7,7 @@
 import { useTranslation } from "react-i18next";
 import { formatInstrument } from "~/lib/format";
 import { useDisplay } from "~/lib/hooks";
-import { longMaxDays, type LongRange } from "~/services/backtest/types";
+import { longMaxDays, type LongRange } from "~/lib/backtest-run";
 
 const at = (d: string) => `${d}T12:00:00Z`;
 

@@ -22,7 +22,7 @@ import { parseCandleFileName, candleFileName } from "../../../core/candle-file-n
 import type { CandlesByTimeframe } from "../../../core/engine/decide";
 import { SUPPORTED_INSTRUMENTS } from "../../../core/instruments";
 import { config } from "../platform/config.server";
-import type { LongRange } from "./types";
+import type { LongRange } from "../../lib/backtest-run";
 
 /**
  * Longest period of one long-history run with ONE pair, days (3 years); with n pairs ⌊1096 / n⌋

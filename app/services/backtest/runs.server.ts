@@ -26,7 +26,7 @@ import { getSettings } from "../trading/settings.server";
 import { brokerCandles, brokerRange, MAX_PERIOD_DAYS, shippedCandles, shippedRange, type SourceRange } from "./data.server";
 import { conversionPairs, onH1 } from "../../../core/backtest/long-history";
 import { commonRange, longCandles, longRange, type LongRange } from "./long-history.server";
-import { BASELINE_SEEDS, CURVE_POINTS, longMaxDays, type CandleSource, type CurvePoint, type RunParams, type RunResult, type RunStatus, type RunView } from "./types";
+import { BASELINE_SEEDS, CURVE_POINTS, longMaxDays, type CandleSource, type CurvePoint, type RunParams, type RunResult, type RunStatus, type RunView } from "../../lib/backtest-run";
 
 export { BASELINE_SEEDS, CURVE_POINTS };
 
@@ -46,7 +46,7 @@ export const DEFAULT_INITIAL_BALANCE = "10000";
 const STRATEGY_SHARE = 0.3;
 const DAY_MS = 86_400_000;
 
-export type { CandleSource, CurvePoint, RunParams, RunResult, RunStatus, RunTrade, RunView } from "./types";
+export type { CandleSource, CurvePoint, RunParams, RunResult, RunStatus, RunTrade, RunView } from "../../lib/backtest-run";
 
 interface RunRow {
   id: string;
@@ -83,7 +83,8 @@ function view(row: RunRow, withResult: boolean): RunView {
 const invalid = (key: string, params?: Record<string, string | number>, field?: string) => new ValidationError(msg(`backtest:errors.${key}`, params), field ? { field } : {});
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const bodySchema = z.object({
+/** Body of POST /api/backtest (its fields then checked by `validateRequest`); exported for the API contract. */
+export const backtestRequestSchema = z.object({
   instruments: z.array(z.string()).optional(),
   instrument: z.union([z.string(), z.array(z.string())]).optional(),
   source: z.string().optional(),
@@ -150,7 +151,7 @@ export function defaultForm(offer: SourceOffer, asked?: string | null): { source
  * @throws ValidationError (400) naming the field, in Portuguese for a pt reader.
  */
 export function validateRequest(body: unknown, offer: SourceOffer): Omit<RunParams, "settings" | "accountCurrency" | "seeds"> {
-  const parsed = bodySchema.safeParse(body ?? {});
+  const parsed = backtestRequestSchema.safeParse(body ?? {});
   if (!parsed.success) throw invalid("body");
   const b = parsed.data;
   if (b.source !== "shipped" && b.source !== "broker" && b.source !== "long") throw invalid("source", undefined, "source");

@@ -35,8 +35,9 @@ import { config } from "../platform/config.server";
 import { db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
 import { requestLanguage } from "../identity/request-language.server";
-import { priceHub, stopPriceHub, type HubPrice, type HubSubscriber, type TradeEvent } from "./price-hub.server";
-import { sseFrame, sseRetry } from "./sse";
+import { priceHub, stopPriceHub } from "./price-hub.server";
+import type { HubPrice, HubSubscriber, TradeEvent } from "./price-hub-types";
+import { sseFrame, sseRetry } from "../platform/sse";
 
 /** A client stuck with a full socket buffer for this long is disconnected, ms. */
 const SLOW_CLIENT_MS = 10_000;

@@ -12,7 +12,7 @@
  *   after the first load). The bot asks it with the tick's market time (core/trading/tick.ts `now`),
  *   so the simulator's replay of January 2026 meets the shipped January 2026 events.
  */
-import type { CalendarUsed } from "../backtest/types";
+import type { CalendarUsed } from "../../lib/backtest-run";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { blackoutAt, CalendarIndex, eventKey, eventLabel, newsCalendar, parseCalendarCsv, parseFeed, upcoming } from "../../../core/calendar";

@@ -14,7 +14,7 @@ import { resolveInstruments, type TradingSettings } from "../../../core/settings
 import { executeTick, type TickPorts } from "../../../core/trading/tick";
 import { offeredInstrumentList, tickAccount } from "../broker/account-state.server";
 import { brokerNow } from "../broker/broker.server";
-import { recheckAfterSync, storedSkips } from "../broker/broker-rules.server";
+import { recheckAfterSync, storedSkips } from "./broker-rules.server";
 import { newsCalendarFor } from "./calendar.server";
 import { logger } from "../platform/logger.server";
 import { completeCandleSets, loadedEngine, seriesKey } from "../broker/market-data.server";

@@ -16,7 +16,6 @@
 import type postgres from "postgres";
 import type { BrokerPort, Trade, Transaction } from "../../../core/broker/port";
 import { Decimal } from "../../../core/decimal";
-import type { Msg } from "../../../core/i18n/message";
 import { unitsToLots } from "../../../core/instruments";
 import { BrokerError } from "../../../core/oanda/errors";
 import { tradeResult } from "../../../core/stats";
@@ -25,8 +24,21 @@ import type { BrokerConnectionRow } from "../broker/broker-connection";
 import { crashPoint } from "../platform/crash-point.server";
 import { db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
+import { fillIntent, settlePendingIntent } from "../../../db/queries/order-intents";
+import { openingDecision } from "../../../db/queries/decisions";
+import {
+  closeSweptTrade,
+  closeTradeRow,
+  insertOpenedTrade,
+  openBrokerTradeIds,
+  reduceTrade,
+  setReducedTrade,
+  setTradeExitLevel,
+  syncOpenTrade,
+  tradeForClose,
+} from "../../../db/queries/trades";
 import { insertNotifications, type NewNotification } from "../notify/notifications.server";
-import { publishTradeEvents } from "../streams/trade-events.server";
+import { publishTradeEvents } from "../notify/trade-events.server";
 
 export interface ReconcileSummary {
   opened: number;
@@ -82,10 +94,7 @@ export async function reconcile(
     const batch = await readSince(client, conn.account_id, since);
     const sweep = opts.sweepOpen === true || batch.lost;
     if (!sweep && batch.transactions.length === 0 && batch.lastTransactionID === since) return { opened: 0, closed: 0, lastTransactionID: since };
-    const held = sweep
-      ? (await db()<{ broker_trade_id: string }[]>`select broker_trade_id from trades
-          where user_id = ${userId} and account_id = ${conn.account_id} and status = 'open'`).map((r) => r.broker_trade_id)
-      : [];
+    const held = sweep ? await openBrokerTradeIds(db(), userId, conn.account_id) : [];
     const touched = new Set(held);
     for (const tx of batch.transactions)
       for (const c of [...(tx.tradesClosed ?? []), ...(tx.tradeReduced ? [tx.tradeReduced] : [])]) touched.add(c.tradeID);
@@ -185,24 +194,19 @@ async function applyTransactions(
       continue;
     }
     if (tx.type === "TAKE_PROFIT_ORDER" || tx.type === "STOP_LOSS_ORDER") {
-      const column = tx.type === "TAKE_PROFIT_ORDER" ? sql`take_profit` : sql`stop_loss`;
       if (tx.tradeID && tx.price)
-        await sql`update trades set ${column} = ${tx.price} where user_id = ${userId} and account_id = ${conn.account_id} and broker_trade_id = ${tx.tradeID}`;
+        await setTradeExitLevel(sql, userId, conn.account_id, tx.tradeID, tx.type === "TAKE_PROFIT_ORDER" ? "take_profit" : "stop_loss", tx.price);
       continue;
     }
     if (tx.type === "MARKET_ORDER_REJECT") {
       // A refused order (e.g. after a crash before we read the answer): its intent is settled by client id.
       const clientId = tx.clientExtensions?.id ?? tx.tradeClientExtensions?.id;
-      if (clientId)
-        await sql`update order_intents set status = 'rejected', detail = ${tx.rejectReason ?? null}, updated_at = now()
-          where user_id = ${userId} and client_order_id = ${clientId} and status = 'pending'`;
+      if (clientId) await settlePendingIntent(sql, userId, clientId, "rejected", tx.rejectReason ?? null);
       continue;
     }
     if (tx.type === "ORDER_CANCEL" && tx.orderID) {
       const clientId = orderClientIds.get(tx.orderID);
-      if (clientId)
-        await sql`update order_intents set status = 'cancelled', detail = ${tx.reason ?? null}, updated_at = now()
-          where user_id = ${userId} and client_order_id = ${clientId} and status = 'pending'`;
+      if (clientId) await settlePendingIntent(sql, userId, clientId, "cancelled", tx.reason ?? null);
       continue;
     }
     if (tx.type !== "ORDER_FILL") continue;
@@ -234,16 +238,16 @@ async function applySweep(
     const t = states.get(id);
     if (!t) continue;
     if (t.state !== "CLOSED") {
-      await sql`update trades set units = ${new Decimal(t.currentUnits).abs().toString()}, realized_pl = nullif(${t.realizedPL}::numeric, 0)
-        where user_id = ${userId} and account_id = ${conn.account_id} and broker_trade_id = ${id} and status = 'open'
-          and (units <> ${new Decimal(t.currentUnits).abs().toString()}::numeric or coalesce(realized_pl, 0) <> ${t.realizedPL}::numeric)`;
+      await syncOpenTrade(sql, userId, conn.account_id, id, new Decimal(t.currentUnits).abs().toString(), t.realizedPL);
       continue;
     }
-    const [row] = await sql<{ instrument: string; side: string }[]>`
-      update trades set status = 'closed', close_price = ${t.averageClosePrice ?? null}, close_time = ${t.closeTime ?? new Date().toISOString()},
-        realized_pl = ${t.realizedPL}, result = ${tradeResult(t.realizedPL)}, close_reason = ${closeReasonOf(t)}
-      where user_id = ${userId} and account_id = ${conn.account_id} and broker_trade_id = ${id} and status = 'open'
-      returning instrument, side`;
+    const row = await closeSweptTrade(sql, userId, conn.account_id, id, {
+      price: t.averageClosePrice ?? null,
+      time: t.closeTime ?? new Date().toISOString(),
+      realizedPL: t.realizedPL,
+      result: tradeResult(t.realizedPL),
+      reason: closeReasonOf(t),
+    });
     if (!row) continue;
     closed++;
     notes.push(closedNotice(conn, id, row, tradeResult(t.realizedPL), new Decimal(t.realizedPL), closeReasonOf(t)));
@@ -296,26 +300,30 @@ async function recordOpen(
   const units = new Decimal(o.units);
   const side = units.gte(0) ? "buy" : "sell";
   const price = o.price ?? tx.price ?? "0";
-  const [intent] = clientOrderId
-    ? await sql<{ decision_id: string; origin: "ai" | "manual" }[]>`update order_intents set status = 'filled', broker_trade_id = ${o.tradeID}, updated_at = now()
-        where user_id = ${userId} and client_order_id = ${clientOrderId} returning decision_id, origin`
-    : [];
-  const [decision] = intent
-    ? await sql<{ timeframe: string; confidence: string; reason: string; reason_msg: Msg | null; payload: { tradingStyle?: string } }[]>`
-        select timeframe, confidence, reason, reason_msg, payload from decisions where user_id = ${userId} and decision_id = ${intent.decision_id}
-        order by created_at desc limit 1`
-    : [];
+  const intent = clientOrderId ? await fillIntent(sql, userId, clientOrderId, o.tradeID) : undefined;
+  const decision = intent ? await openingDecision(sql, userId, intent.decision_id) : undefined;
   // Who opened it (migration 0022): the intent's origin; a trade without an intent was opened outside the app.
   const origin = intent?.origin ?? "manual";
-  const inserted = await sql`insert into trades (user_id, account_id, environment, broker_trade_id, client_order_id, decision_id,
-      instrument, side, units, open_price, open_time, ai_timeframe, ai_confidence, ai_reason, ai_reason_msg, strategy, trading_style, origin)
-    values (${userId}, ${conn.account_id}, ${conn.environment}, ${o.tradeID}, ${clientOrderId ?? null}, ${intent?.decision_id ?? null},
-      ${tx.instrument ?? ""}, ${side}, ${units.abs().toString()}, ${price}, ${tx.time},
-      ${decision?.timeframe ?? null}, ${decision?.confidence ?? null}, ${decision?.reason ?? null},
-      ${decision?.reason_msg ? sql.json(decision.reason_msg as never) : null},
-      ${origin === "ai" ? "IA adaptativa" : "manual"}, ${decision?.payload?.tradingStyle ?? null}, ${origin})
-    on conflict (user_id, account_id, broker_trade_id) do nothing returning id`;
-  if (inserted.length === 0) return 0;
+  const inserted = await insertOpenedTrade(sql, userId, {
+    accountId: conn.account_id,
+    environment: conn.environment,
+    brokerTradeId: o.tradeID,
+    clientOrderId: clientOrderId ?? null,
+    decisionId: intent?.decision_id ?? null,
+    instrument: tx.instrument ?? "",
+    side,
+    units: units.abs().toString(),
+    openPrice: price,
+    openTime: tx.time,
+    aiTimeframe: decision?.timeframe ?? null,
+    aiConfidence: decision?.confidence ?? null,
+    aiReason: decision?.reason ?? null,
+    aiReasonMsg: decision?.reason_msg ?? null,
+    strategy: origin === "ai" ? "IA adaptativa" : "manual",
+    tradingStyle: decision?.payload?.tradingStyle ?? null,
+    origin,
+  });
+  if (!inserted) return 0;
   notes.push({
     type: "trading",
     ...notices.tradeOpened({ side, instrument: tx.instrument, lots: Number(unitsToLots(units).toFixed(2)), price }),
@@ -341,27 +349,28 @@ async function recordClose(
   notes: NewNotification[],
 ): Promise<number> {
   const price = c.price ?? tx.price ?? null;
-  const [row] = await sql<{ instrument: string; side: string; realized_pl: string | null; status: string }[]>`
-    select instrument, side, realized_pl, status from trades
-    where user_id = ${userId} and account_id = ${conn.account_id} and broker_trade_id = ${c.tradeID}`;
+  const row = await tradeForClose(sql, userId, conn.account_id, c.tradeID);
   if (!row || row.status === "closed") return 0;
   if (partial) {
     if (state && state.state !== "CLOSED")
-      await sql`update trades set realized_pl = ${state.realizedPL}, units = ${new Decimal(state.currentUnits).abs().toString()}
-        where user_id = ${userId} and account_id = ${conn.account_id} and broker_trade_id = ${c.tradeID}`;
+      await setReducedTrade(sql, userId, conn.account_id, c.tradeID, state.realizedPL, new Decimal(state.currentUnits).abs().toString());
     else
-      await sql`update trades set realized_pl = ${new Decimal(row.realized_pl ?? 0).plus(c.realizedPL).toString()},
-          units = units - ${new Decimal(c.units).abs().toString()}
-        where user_id = ${userId} and account_id = ${conn.account_id} and broker_trade_id = ${c.tradeID}`;
+      await reduceTrade(sql, userId, conn.account_id, c.tradeID, new Decimal(row.realized_pl ?? 0).plus(c.realizedPL).toString(), new Decimal(c.units).abs().toString());
     return 0;
   }
   const total = state?.state === "CLOSED" ? new Decimal(state.realizedPL) : new Decimal(row.realized_pl ?? 0).plus(c.realizedPL);
   const result = tradeResult(total);
   // The closing fill's units are the units held at the close: the truth, whatever earlier partial
   // closes left in our row (a crash between a partial close and its bookkeeping could skew it).
-  await sql`update trades set status = 'closed', close_price = ${price}, close_time = ${tx.time}, realized_pl = ${total.toString()},
-      units = ${new Decimal(c.units).abs().toString()}, financing = ${c.financing ?? null}, result = ${result}, close_reason = ${tx.reason ?? null}
-    where user_id = ${userId} and account_id = ${conn.account_id} and broker_trade_id = ${c.tradeID}`;
+  await closeTradeRow(sql, userId, conn.account_id, c.tradeID, {
+    price,
+    time: tx.time,
+    realizedPL: total.toString(),
+    units: new Decimal(c.units).abs().toString(),
+    financing: c.financing ?? null,
+    result,
+    reason: tx.reason ?? null,
+  });
   notes.push(closedNotice(conn, c.tradeID, row, result, total, tx.reason));
   return 1;
 }

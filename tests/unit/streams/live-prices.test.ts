@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { liveAccount, liveTrade, quoteToAccountRate, withLivePrice, type LivePrices } from "../../../app/lib/live-prices";
-import { sseFrame } from "../../../app/services/streams/sse";
-import { tradeEventsOf } from "../../../app/services/streams/trade-events.server";
+import { sseFrame } from "../../../app/services/platform/sse";
+import { tradeEventsOf } from "../../../app/services/notify/trade-events.server";
 
 const prices: LivePrices = {
   EUR_USD: { instrument: "EUR_USD", bid: "1.10000", ask: "1.10020", mid: "1.10010", time: "t" },

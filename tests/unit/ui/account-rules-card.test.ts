@@ -11,7 +11,7 @@ import { accountRules } from "../../../core/broker/account-rules";
 import { defaultSettings } from "../../../core/settings";
 import { i18nFor, type Language } from "../../../app/i18n";
 import { AccountRulesCard } from "../../../app/components/account-rules-card";
-import { rulesView, type StoredAccountRules } from "../../../app/services/broker/broker-rules.server";
+import { rulesView, type StoredAccountRules } from "../../../app/services/trading/broker-rules.server";
 
 const stored: StoredAccountRules = {
   ...accountRules({

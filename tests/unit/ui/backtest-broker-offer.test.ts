@@ -14,7 +14,7 @@ import { renderToString } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { describe, expect, it, vi } from "vitest";
 import { i18nFor, type Language } from "../../../app/i18n";
-import type { RunView } from "../../../app/services/backtest/types";
+import type { RunView } from "../../../app/lib/backtest-run";
 
 let rootData: { language: Language; timezone: string } = { language: "pt", timezone: "America/Sao_Paulo" };
 vi.mock("@remix-run/react", () => ({

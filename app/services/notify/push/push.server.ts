@@ -1,7 +1,7 @@
 /**
  * Web push (issue 11; PRODUCT.md §3 Push subscription, §7 "Push", §8; DESIGN.md §3.6; ADR 0016):
  * the browsers' subscriptions, the user's topic switches, the delivery of a stored notification to
- * each of the user's devices, and the one-tap actions of a push.
+ * each of the user's devices, and the signing of the one-tap actions' tokens.
  *
  * - Subscriptions are always read and removed through their owner; an endpoint subscribed again by
  *   another user moves to that user (the endpoint is unique: one browser profile, one user).
@@ -9,7 +9,8 @@
  *   201 → sent; 404/410 → the subscription is gone and deleted; 429 → later, after `Retry-After`;
  *   5xx or a network error → thrown, pg-boss retries with backoff; other 4xx → counted, dropped.
  * - Payload (app/lib/push.ts) in the user's language (users.preferences.language), with a deep link
- *   and, for trades and risk alerts, "Pausar IA"/"Fechar tudo" with signed single-use tokens.
+ *   and, for trades and risk alerts, "Pausar IA"/"Fechar tudo" with signed single-use tokens (run by
+ *   app/services/trading/push-action.server.ts).
  */
 import webpush, { WebPushError } from "web-push";
 import { z } from "zod";
@@ -19,10 +20,9 @@ import { translateMsg } from "~/i18n";
 import { buildPushPayload, enabledTopics, offersActions, PUSH_ACTIONS, PUSH_TOPICS, topicOf, type PushAction, type PushSource, type PushTopic } from "~/lib/push";
 import { config } from "../../platform/config.server";
 import { db } from "../../platform/db.server";
-import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from "../../platform/errors.server";
+import { ValidationError } from "../../platform/errors.server";
 import { logger } from "../../platform/logger.server";
-import { runKillSwitch } from "../../trading/kill-switch.server";
-import { actionKey, signActionToken, verifyActionToken } from "./action-token";
+import { actionKey, signActionToken } from "./action-token";
 import { vapidKeys } from "./vapid.server";
 
 /** Most devices kept per user: subscribing one more drops the least recently updated. */
@@ -198,8 +198,8 @@ function actionTexts(language: unknown) {
   };
 }
 
-/** The server secret action tokens are derived from. */
-function tokenKey(): Buffer {
+/** The key action tokens are signed and checked with, derived from the server secret (SESSION_SECRET). @throws Error when the secret is missing. */
+export function pushActionKey(): Buffer {
   const secret = config().SESSION_SECRET;
   if (!secret) throw new Error("SESSION_SECRET ausente: tokens de ação indisponíveis");
   return actionKey(secret);
@@ -220,7 +220,7 @@ export async function sendToSubscription(notificationId: string, subscriptionId:
   const topic = topicOf(n);
   const now = Date.now();
   const tokens: Partial<Record<PushAction, string>> = {};
-  if (offersActions(topic)) for (const a of PUSH_ACTIONS) tokens[a] = signActionToken(tokenKey(), n.user_id, a, now);
+  if (offersActions(topic)) for (const a of PUSH_ACTIONS) tokens[a] = signActionToken(pushActionKey(), n.user_id, a, now);
   const { labels, texts } = actionTexts(language);
   const payload = buildPushPayload({
     notificationId: n.id,
@@ -260,46 +260,4 @@ export async function sendToSubscription(notificationId: string, subscriptionId:
   }
   await db()`update push_subscriptions set last_success_at = now(), failure_count = 0 where id = ${sub.id} and user_id = ${n.user_id}`;
   return { kind: "sent" };
-}
-
-// ---- one-tap actions ----------------------------------------------------------------------------
-
-/** Body of POST /api/push/action. */
-export const pushActionSchema = z.object({
-  token: z.string({ error: zMsg("push:token.invalid") }).min(1, zMsg("push:token.invalid")).max(1000, zMsg("push:token.invalid")),
-  action: z.enum(PUSH_ACTIONS, { error: zMsg("push:token.wrongAction") }),
-});
-
-/**
- * Runs a one-tap action from a push, with no session: the token must be genuine, unexpired, for this
- * very action, of a user who still exists, and unused (consumed atomically before acting). Then the
- * kill switch's level of the same name runs (issue 22, kill-switch.server.ts): "stop_entries" keeps
- * the AI on managing only, "pause" stops the loop (reason manual), "close_all" stops the loop FIRST
- * and then closes the user's open trades; its audit notification (source push) is the confirmation
- * (and so a push follows).
- * @throws UnauthorizedError forged/malformed or expired token; ForbiddenError wrong action;
- *   ConflictError already used; the action's own errors (broker not connected, broker failure)
- */
-export async function runPushAction(input: unknown, language: unknown): Promise<{ success: true; message: string }> {
-  const parsed = pushActionSchema.safeParse(input);
-  if (!parsed.success) throw new ValidationError(msg(parsed.error.issues[0]?.path[0] === "action" ? "push:token.wrongAction" : "push:token.invalid"));
-  const { token, action } = parsed.data;
-  const verdict = verifyActionToken(tokenKey(), token, action, Date.now());
-  if (!verdict.ok) {
-    if (verdict.reason === "expired") throw new UnauthorizedError(msg("push:token.expired"));
-    if (verdict.reason === "wrongAction") throw new ForbiddenError(msg("push:token.wrongAction"));
-    throw new UnauthorizedError(msg("push:token.invalid"));
-  }
-  const { sub: userId, jti, exp } = verdict.claims;
-  const sql = db();
-  const [user] = await sql<{ preferences: { language?: string } | null }[]>`select preferences from users where id = ${userId} and deleted_at is null and is_active`;
-  if (!user) throw new UnauthorizedError(msg("push:token.invalid"));
-  const lang = user.preferences?.language ?? language;
-  const consumed = await sql`insert into push_action_tokens_used (jti, user_id, action, expires_at)
-    values (${jti}, ${userId}, ${action}, to_timestamp(${exp})) on conflict (jti) do nothing returning jti`;
-  if (consumed.length === 0) throw new ConflictError(msg("push:token.used"));
-  await sql`delete from push_action_tokens_used where expires_at < now() - interval '1 day'`;
-  const result = await runKillSwitch(userId, action, "push", lang);
-  logger().info({ userId, action }, "ação de push executada");
-  return { success: true, message: result.message };
 }

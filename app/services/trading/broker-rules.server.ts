@@ -13,12 +13,12 @@ import { instrumentSpec } from "../../../core/instruments";
 import { resolveInstruments, type TradingSettings } from "../../../core/settings";
 import type { AccountSummary } from "../../../core/broker/port";
 import { translateMsg } from "~/i18n";
-import { saveInstruments } from "./account-state.server";
+import { saveInstruments } from "../broker/account-state.server";
 import { db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
 import { notify } from "../notify/notifications.server";
-import { sharedQuotes } from "./quote-cache.server";
-import { getSettings } from "../trading/settings.server";
+import { sharedQuotes } from "../broker/quote-cache.server";
+import { getSettings } from "./settings.server";
 
 /** A stored check: the rules plus the account it is about. */
 export type StoredAccountRules = AccountRules & { environment: Environment; accountId: string };

@@ -6,8 +6,8 @@
  * to that user's `/api/stream/prices` connections.
  */
 import type postgres from "postgres";
-import type { NewNotification } from "../notify/notifications.server";
-import { HUB_CHANNEL } from "./sse";
+import type { NewNotification } from "./notifications.server";
+import { HUB_CHANNEL } from "../platform/sse";
 
 /** The trade events told by reconcile's notices: a close notice carries `result`, an open notice `units`. */
 export function tradeEventsOf(notes: readonly NewNotification[]): { ev: "order_fill" | "trade_close"; t: string }[] {

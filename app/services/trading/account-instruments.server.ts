@@ -5,9 +5,9 @@
  * (the settings' list, '*' = every pair the product supports: core/settings.ts resolveInstruments).
  */
 import { resolveInstruments } from "../../../core/settings";
-import { offeredInstrumentList } from "./account-state.server";
-import { brokerFailure, requireBroker } from "./broker.server";
-import { getSettings } from "../trading/settings.server";
+import { offeredInstrumentList } from "../broker/account-state.server";
+import { brokerFailure, requireBroker } from "../broker/broker.server";
+import { getSettings } from "./settings.server";
 
 /**
  * The offered instruments of the user's account, sorted by name: name, displayName, type, pip

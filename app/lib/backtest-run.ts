@@ -2,11 +2,11 @@
  * Shapes of the user's backtest runs (issue 12), shared by the service (runs.server.ts), the API and
  * the pages (no server code here, so the browser bundle may import it).
  */
-import type { BaselineResult } from "../../../core/backtest/baseline";
-import type { BacktestTrade } from "../../../core/backtest/run";
-import type { Msg } from "../../../core/i18n/message";
-import type { TradingSettings } from "../../../core/settings";
-import type { TradeStats } from "../../../core/stats";
+import type { BaselineResult } from "../../core/backtest/baseline";
+import type { BacktestTrade } from "../../core/backtest/run";
+import type { Msg } from "../../core/i18n/message";
+import type { TradingSettings } from "../../core/settings";
+import type { TradeStats } from "../../core/stats";
 
 /** Random-entry seeds of the baseline band (ADR 0019: keeps a 3-month M5 one-pair run well under 10 s). */
 export const BASELINE_SEEDS = 8;

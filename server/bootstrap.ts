@@ -4,13 +4,13 @@
  * simulator practice account, created once; their logins are returned for printing at start.
  * Embedded mode also seeds the demo plan ("Mensal", R$ 97,00 a month) when no plan exists (issue 9).
  */
-import { createUser } from "./auth.server";
-import { connectBroker } from "../broker/broker.server";
-import { config } from "../platform/config.server";
-import { decryptSecret, encryptSecret, randomToken } from "../platform/crypto.server";
-import { db } from "../platform/db.server";
-import { logger } from "../platform/logger.server";
-import { seedDemoPlan } from "../billing/plans.server";
+import { createUser } from "../app/services/identity/auth.server";
+import { connectBroker } from "../app/services/broker/broker.server";
+import { config } from "../app/services/platform/config.server";
+import { decryptSecret, encryptSecret, randomToken } from "../app/services/platform/crypto.server";
+import { db } from "../app/services/platform/db.server";
+import { logger } from "../app/services/platform/logger.server";
+import { seedDemoPlan } from "../app/services/billing/plans.server";
 
 const DEMO_KEY = "demo_logins";
 

@@ -2,18 +2,19 @@
  * The handlers of the push API (PRODUCT.md §7 "Push"), shared by `/api/push/*` and their
  * `/api/notifications/*` aliases: public key, subscribe, unsubscribe, test, and the one-tap action.
  */
-import { msg } from "../../../../core/i18n/message";
+import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { isAllowedPushEndpoint } from "~/lib/push";
-import { apiRoute, json, readBody } from "../../platform/api.server";
-import { requireApiUser } from "../../identity/auth.server";
-import { config } from "../../platform/config.server";
-import { NotFoundError, ValidationError } from "../../platform/errors.server";
-import { sendTestNotification } from "../notifications.server";
-import { requestLanguage } from "../../identity/request-language.server";
-import { consumeUserAction } from "../../platform/user-rate-limit.server";
-import { pushActionSchema, removeSubscription, runPushAction, saveSubscription, subscribeSchema, subscriptionCount, unsubscribeSchema } from "./push.server";
-import { vapidKeys } from "./vapid.server";
+import { apiRoute, json, readBody } from "../services/platform/api.server";
+import { requireApiUser } from "../services/identity/auth.server";
+import { config } from "../services/platform/config.server";
+import { NotFoundError, ValidationError } from "../services/platform/errors.server";
+import { sendTestNotification } from "../services/notify/notifications.server";
+import { requestLanguage } from "../services/identity/request-language.server";
+import { consumeUserAction } from "../services/platform/user-rate-limit.server";
+import { removeSubscription, saveSubscription, subscribeSchema, subscriptionCount, unsubscribeSchema } from "~/services/notify/push/push.server";
+import { pushActionSchema, runPushAction } from "~/services/trading/push-action.server";
+import { vapidKeys } from "../services/notify/push/vapid.server";
 
 /** GET → {success, key, publicKey}: the VAPID public key browsers subscribe with (public; 404 'Public key not found' only when none can be had). */
 export const publicKeyRoute = (request: Request) =>
