@@ -99,6 +99,52 @@ const layoutBoundaries = [
   },
 ];
 
+/**
+ * One block per service room (issue 23 item 4, ADR 0038): a room imports only the rooms below it in
+ * architecture.json. tests/unit/architecture/rooms.test.ts checks the same on resolved paths; this gives
+ * the message in the editor. app/lib, below every service, imports no service, route or component.
+ */
+const SERVICE_ROOMS = Object.entries(architecture.rooms)
+  .filter(([name]) => name.startsWith("services/"))
+  .map(([name, room]) => ({ folder: name.slice("services/".length), mayImport: room.may_import }));
+const serviceRoomBoundaries = SERVICE_ROOMS.map(({ folder, mayImport }) => {
+  const above = SERVICE_ROOMS.map((r) => r.folder).filter((r) => r !== folder && !mayImport.includes(`services/${r}`));
+  if (above.length === 0) return null;
+  const names = above.join("|");
+  return {
+    files: [`app/services/${folder}/**/*.{ts,tsx}`],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^(~/services/(${names})(/.*)?|(\\.\\./)+(${names})/.*)$`,
+              message: `The ${folder} room imports only the rooms below it (architecture.json, ADR 0038): not ${above.join(", ")}.`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+}).filter(Boolean);
+const libBoundary = {
+  files: ["app/lib/**/*.{ts,tsx}"],
+  rules: {
+    "@typescript-eslint/no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          {
+            regex: "^(~/(services|routes|components|route-support)(/.*)?|(\\.\\./)+(services|routes|components|route-support)(/.*)?)$",
+            message: "app/lib sits below the services: no services, routes, components or route-support (ADR 0038).",
+          },
+        ],
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ["build/**", "build-*/**", "node_modules/**", "test-results/**", "playwright-report/**", ".data/**", "public/build/**"] },
   js.configs.recommended,
@@ -116,6 +162,8 @@ export default tseslint.config(
   },
   coreBoundary,
   ...layoutBoundaries,
+  ...serviceRoomBoundaries,
+  libBoundary,
   {
     // Config is parsed once at boot (ADR 0009): only server/env.ts reads the environment
     // (tests/unit/architecture/process-env.test.ts checks the same, and who imports it).
