@@ -23,7 +23,10 @@ import { adminUserCreateSchema, adminUserUpdateSchema, EXTEND_DAYS_DEFAULT, pars
 import { pageAction, type PageActionContext } from "~/route-support/page-action.server";
 import { metaTitle } from "~/lib/hooks";
 import { requireAdminPage } from "~/services/admin/access.server";
-import { adminUserById, createAdminUser, deleteAdminUser, extendUserLicence, listAdminUsers, updateAdminUser } from "~/services/admin/users.server";
+import { extendUserLicence } from "~/services/admin/licence-extension.server";
+import { deleteAdminUser } from "~/services/admin/user-deletion.server";
+import { createAdminUser, updateAdminUser } from "~/services/admin/user-form.server";
+import { adminUserById, listAdminUsers } from "~/services/admin/users.server";
 import { httpStatusOf } from "~/services/platform/errors.server";
 import { logger } from "~/services/platform/logger.server";
 

@@ -14,7 +14,7 @@ import { Badge, Banner, Card } from "~/components/ui";
 import { formatInstrument, formatNumber } from "~/lib/format";
 import { metaTitle } from "~/lib/hooks";
 import { requireAdminPage } from "~/services/admin/access.server";
-import { adminUserDetail } from "~/services/admin/users.server";
+import { adminUserDetail } from "~/services/admin/user-detail.server";
 import { NotFoundError } from "~/services/platform/errors.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "admin-accounts", "metaDetail");

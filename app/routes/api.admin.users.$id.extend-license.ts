@@ -9,7 +9,7 @@ import { INTL_LOCALE, toLanguage, translateMsg } from "~/i18n";
 import { ADMIN_TIME_ZONE, extendLicenseSchema } from "~/lib/admin-users";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { adminFailure } from "~/services/admin/user-errors.server";
-import { extendUserLicence } from "~/services/admin/users.server";
+import { extendUserLicence } from "~/services/admin/licence-extension.server";
 import { apiRoute, readBody } from "~/services/platform/api.server";
 
 export const action = ({ request, params }: ActionFunctionArgs) =>

@@ -12,7 +12,9 @@ import { translateMsg } from "~/i18n";
 import { adminUserUpdateSchema } from "~/lib/admin-users";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { adminFailure } from "~/services/admin/user-errors.server";
-import { adminUserDetail, deleteAdminUser, updateAdminUser } from "~/services/admin/users.server";
+import { deleteAdminUser } from "~/services/admin/user-deletion.server";
+import { adminUserDetail } from "~/services/admin/user-detail.server";
+import { updateAdminUser } from "~/services/admin/user-form.server";
 import { apiRoute, readBody } from "~/services/platform/api.server";
 
 export const loader = ({ request, params }: ActionFunctionArgs) =>

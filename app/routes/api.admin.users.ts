@@ -11,7 +11,8 @@ import { translateMsg } from "~/i18n";
 import { adminUserCreateSchema, parseUserListQuery } from "~/lib/admin-users";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { adminFailure } from "~/services/admin/user-errors.server";
-import { createAdminUser, listAdminUsers } from "~/services/admin/users.server";
+import { createAdminUser } from "~/services/admin/user-form.server";
+import { listAdminUsers } from "~/services/admin/users.server";
 import { apiRoute, json, readBody } from "~/services/platform/api.server";
 
 export const loader = ({ request }: ActionFunctionArgs) =>

@@ -1,0 +1,86 @@
+/**
+ * Extending a user's licence from the admin panel (PRODUCT.md §2 "Users", §7 Admin users; issue 10;
+ * ADR 0015). Non-admins only: the newest valid licence that is not bound to a Stripe subscription is
+ * extended (a trial so extended becomes a 'manual' licence: the admin granted it); when there is none
+ * (or a Stripe-paid licence ends later), a 'manual' licence is created from now, or from the end of
+ * the paid one, so the Stripe sync — which rewrites its own licence's end on every event — never
+ * undoes the gift. Logged in `license_changes` (source 'admin') and audited in the same transaction.
+ */
+import { db } from "../platform/db.server";
+import { NotFoundError } from "../platform/errors.server";
+import { logger } from "../platform/logger.server";
+import { randomToken } from "../platform/crypto.server";
+import { makeTickDue } from "../trading/tick-due.server";
+import type { AdminActor } from "./access.server";
+import { recordAudit } from "./audit.server";
+import { adminUserById, type AdminUserView } from "./users.server";
+import { lockRegularUser, NOT_FOUND, UUID } from "./user-record.server";
+
+/** What an extension did. */
+export interface ExtendOutcome {
+  user: AdminUserView;
+  change: "extended" | "created";
+  days: number;
+  endBefore: string | null;
+  endAfter: string;
+}
+
+/**
+ * Extends a regular user's licence by `days` (POST /api/admin/users/{id}/extend-license): see the
+ * module comment for which licence. Audited as 'user.extend_license'; a bot in manage-only resumes
+ * at once (its next tick is queued).
+ * @throws NotFoundError; ForbiddenError 403 on an admin
+ */
+export async function extendUserLicence(actor: AdminActor, id: string, days: number): Promise<ExtendOutcome> {
+  if (!UUID.test(id)) throw new NotFoundError(NOT_FOUND);
+  const out = await db().begin(async (tx) => {
+    await lockRegularUser(tx, id, "admin-accounts:errors.adminExtend");
+    const [own] = await tx<{ id: string; kind: string; end_date: Date }[]>`
+      select id, kind, end_date from licenses where user_id = ${id} and is_active and end_date > now() and stripe_subscription_id is null
+      order by end_date desc limit 1 for update`;
+    const [paid] = await tx<{ end_date: Date }[]>`
+      select end_date from licenses where user_id = ${id} and is_active and end_date > now() and stripe_subscription_id is not null
+      order by end_date desc limit 1`;
+    const ms = days * 86_400_000;
+    let licenceId: string;
+    let change: "extended" | "created";
+    let endBefore: Date | null;
+    let endAfter: Date;
+    if (own && (!paid || own.end_date >= paid.end_date)) {
+      endBefore = own.end_date;
+      endAfter = new Date(own.end_date.getTime() + ms);
+      // A trial the admin extends is no longer a trial: the user reads 'Licença manual' (issue 22 item 1).
+      await tx`update licenses set end_date = ${endAfter},
+        plan_name = case when kind = 'trial' then 'Licença manual' else plan_name end,
+        kind = case when kind = 'trial' then 'manual' else kind end
+        where id = ${own.id}`;
+      licenceId = own.id;
+      change = "extended";
+    } else {
+      const start = paid?.end_date ?? new Date();
+      endBefore = paid?.end_date ?? null;
+      endAfter = new Date(start.getTime() + ms);
+      const [row] = await tx<{ id: string }[]>`insert into licenses (user_id, key, kind, plan_name, start_date, end_date)
+        values (${id}, ${"MANUAL-" + randomToken(12).toUpperCase()}, 'manual', 'Licença manual', ${start}, ${endAfter}) returning id`;
+      licenceId = row!.id;
+      change = "created";
+    }
+    await tx`insert into license_changes (license_id, user_id, change, end_before, end_after, source)
+      values (${licenceId}, ${id}, ${change}, ${endBefore}, ${endAfter}, 'admin')`;
+    await recordAudit(
+      actor,
+      {
+        action: "user.extend_license",
+        targetType: "user",
+        targetId: id,
+        before: { licenseEnd: endBefore?.toISOString() ?? null },
+        after: { licenseId: licenceId, change, days, licenseEnd: endAfter.toISOString() },
+      },
+      tx,
+    );
+    return { change, endBefore, endAfter };
+  });
+  const [bot] = await db()<{ manage_only_since: Date | null }[]>`select manage_only_since from bots where user_id = ${id} and is_active`;
+  if (bot?.manage_only_since) await makeTickDue(id).catch((err: unknown) => logger().warn({ userId: id, err: (err as Error).message }, "falha ao enfileirar o ciclo após estender a licença"));
+  return { user: await adminUserById(id), change: out.change, days, endBefore: out.endBefore?.toISOString() ?? null, endAfter: out.endAfter.toISOString() };
+}

@@ -1,0 +1,87 @@
+/**
+ * Deleting a user from the admin panel (PRODUCT.md §2 "Users", §7 Admin users; issue 10). Non-admins
+ * only; a soft delete, decided for the books (ADR 0015): in one transaction the bot stops (reason
+ * 'account_deleted'), the broker connection row — the encrypted token with it — is deleted (the
+ * reconcile cursor is kept, as on a disconnect), every session is revoked and pending e-mail links
+ * are dropped; the row stays with `deleted_at`, `is_active` false, the e-mail moved to
+ * `deleted_email` and replaced by `deleted+<id>@invalid.local`, so the address can register again.
+ * Trades, decisions, licences and notifications stay for the audit. Trades open at the broker stay
+ * open there with their stop loss and take profit (we no longer hold a token to touch them); the
+ * user manages them at the broker. A user with a live Stripe subscription is refused (409): cancel
+ * it first (Assinaturas), so nobody is charged for a deleted account.
+ */
+import { msg } from "../../../core/i18n/message";
+import { db } from "../platform/db.server";
+import { ConflictError, NotFoundError } from "../platform/errors.server";
+import { lockReconcile } from "../trading/reconcile.server";
+import { withUserLock } from "../platform/user-lock.server";
+import type { AdminActor } from "./access.server";
+import { recordAudit } from "./audit.server";
+import { auditShape, lockRegularUser, NOT_FOUND, UUID, type UserFields } from "./user-record.server";
+
+/** Subscription statuses during which Stripe may still charge the customer. */
+const LIVE_SUBSCRIPTION = ["active", "trialing", "past_due", "unpaid", "incomplete"];
+
+/** What a deletion did. */
+export interface DeleteOutcome {
+  botStopped: boolean;
+  brokerDisconnected: boolean;
+  sessionsRevoked: number;
+  tradesKept: number;
+  openTradesAtBroker: number;
+}
+
+/**
+ * Soft-deletes a regular user (DELETE /api/admin/users/{id}); see the module comment for what
+ * happens to the bot, the broker token, sessions and trades. Waits (a few seconds at most) for a
+ * running bot tick to end, so no tick is halfway through an order when the token goes. Audited as
+ * 'user.delete'.
+ * @throws NotFoundError; ForbiddenError 403 on an admin; ConflictError 409 with a live Stripe subscription
+ */
+export async function deleteAdminUser(actor: AdminActor, id: string): Promise<DeleteOutcome> {
+  if (!UUID.test(id)) throw new NotFoundError(NOT_FOUND);
+  const run = () =>
+    db().begin(async (tx) => {
+      const cur = await lockRegularUser(tx, id, "admin-accounts:errors.adminDelete");
+      if (cur.stripe_subscription_id && LIVE_SUBSCRIPTION.includes(cur.subscription_status)) throw new ConflictError(msg("admin-accounts:errors.liveSubscription"));
+      // Under the reconcile lock, as a disconnect: the cursor kept is the one of the last reconcile that committed.
+      await lockReconcile(tx, id);
+      const botStopped =
+        (
+          await tx`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = 'account_deleted',
+            manage_only_since = null, manage_only_reason = null, updated_at = now()
+          where user_id = ${id} and is_active returning user_id`
+        ).length > 0;
+      const gone = await tx<{ environment: string; account_id: string }[]>`with gone as (
+          delete from broker_connections where user_id = ${id} returning user_id, environment, account_id, last_transaction_id
+        ), kept as (
+          insert into broker_cursors (user_id, environment, account_id, last_transaction_id)
+          select user_id, environment, account_id, last_transaction_id from gone where last_transaction_id is not null
+          on conflict (user_id, environment, account_id) do update set last_transaction_id = excluded.last_transaction_id, updated_at = now()
+        )
+        select environment, account_id from gone`;
+      const sessionsRevoked = (await tx`update sessions set revoked_at = now() where user_id = ${id} and revoked_at is null returning id`).length;
+      await tx`delete from email_tokens where user_id = ${id} and used_at is null`;
+      const [deleted] = await tx<UserFields[]>`update users set deleted_at = now(), is_active = false, deleted_email = email,
+          email = ${`deleted+${id}@invalid.local`}
+        where id = ${id} returning *`;
+      const [t] = await tx<{ total: number; open: number }[]>`
+        select count(*)::int as total, (count(*) filter (where status = 'open'))::int as open from trades where user_id = ${id}`;
+      const outcome: DeleteOutcome = { botStopped, brokerDisconnected: gone.length > 0, sessionsRevoked, tradesKept: t!.total, openTradesAtBroker: t!.open };
+      await recordAudit(
+        actor,
+        {
+          action: "user.delete",
+          targetType: "user",
+          targetId: id,
+          before: { ...auditShape(cur), broker: gone[0] ? { environment: gone[0].environment, accountId: gone[0].account_id } : null },
+          after: { ...auditShape(deleted!), deletedAt: deleted!.deleted_at?.toISOString() ?? null, ...outcome },
+        },
+        tx,
+      );
+      return outcome;
+    });
+  const locked = await withUserLock(id, run, { waitMs: 5_000 });
+  // A tick that outlives the wait finds no connection at its next step; the deletion does not wait longer.
+  return locked.acquired ? locked.value : run();
+}

@@ -1,0 +1,104 @@
+/**
+ * The read-only support view of one user in the admin panel (PRODUCT.md §7 Admin users; issue 10):
+ * the user (deleted ones too), licences and their changes, the bot's state, the last decisions and
+ * broker errors, a trade count. Never the broker token.
+ */
+import { isMsg } from "../../../core/i18n/message";
+import { translateMsg } from "~/i18n";
+import { botStatus, decisionReason, type DecisionRow } from "../trading/bot-status.server";
+import { db } from "../platform/db.server";
+import { notificationView } from "../notify/notifications.server";
+import { adminUserById } from "./users.server";
+
+/** A stored decision with whether it was executed. */
+interface ExecutedDecisionRow extends DecisionRow {
+  executed: boolean;
+}
+
+/**
+ * The read-only support view of one user (GET /api/admin/users/{id}, /admin/usuarios/{id}): the
+ * user (deleted ones too), licence history and its changes, the bot's state, the last 20 decisions
+ * with their reasons, the last broker errors (connection state, last tick error, error
+ * notifications) and a trade count. Never the broker token; texts in `language`.
+ * @throws NotFoundError for an unknown id
+ */
+export async function adminUserDetail(id: string, language: unknown = "pt") {
+  const user = await adminUserById(id, { includeDeleted: true });
+  const sql = db();
+  const [licences, changes, decisions, errors, [trades], [deleted], bot] = await Promise.all([
+    sql<{ id: string; key: string; kind: string; plan_name: string | null; start_date: Date; end_date: Date; is_active: boolean; stripe: boolean; created_at: Date }[]>`
+      select id, key, kind, plan_name, start_date, end_date, is_active, stripe_subscription_id is not null as stripe, created_at
+      from licenses where user_id = ${id} order by end_date desc limit 50`,
+    sql<{ change: string; end_before: Date | null; end_after: Date; source: string; created_at: Date }[]>`
+      select change, end_before, end_after, source, created_at from license_changes where user_id = ${id} order by id desc limit 20`,
+    sql<ExecutedDecisionRow[]>`
+      select instrument, action, side, confidence, timeframe, reason, reason_msg, risk_reason, payload->'riskReasonMsg' as risk_reason_msg, executed, created_at
+      from decisions where user_id = ${id} order by id desc limit 20`,
+    sql<Parameters<typeof notificationView>[0][]>`
+      select id, type, title, message, title_msg, message_msg, read, metadata, created_at
+      from notifications where user_id = ${id} and type = 'error' order by created_at desc limit 10`,
+    sql<{ open: number; closed: number; realized: string | null }[]>`
+      select (count(*) filter (where status = 'open'))::int as open, (count(*) filter (where status = 'closed'))::int as closed,
+        sum(realized_pl) filter (where status = 'closed')::text as realized
+      from trades where user_id = ${id}`,
+    sql<{ deleted_email: string | null }[]>`select deleted_email from users where id = ${id}`,
+    botStatus(id, language),
+  ]);
+  const now = Date.now();
+  return {
+    user: { ...user, deletedEmail: deleted?.deleted_email ?? null },
+    licences: licences.map((l) => ({
+      id: l.id,
+      keyPrefix: l.key.slice(0, 8),
+      kind: l.kind,
+      planName: l.plan_name,
+      startDate: l.start_date.toISOString(),
+      endDate: l.end_date.toISOString(),
+      isActive: l.is_active,
+      isValid: l.is_active && l.end_date.getTime() > now,
+      fromStripe: l.stripe,
+      createdAt: l.created_at.toISOString(),
+    })),
+    licenceChanges: changes.map((c) => ({
+      change: c.change,
+      endBefore: c.end_before?.toISOString() ?? null,
+      endAfter: c.end_after.toISOString(),
+      source: c.source,
+      at: c.created_at.toISOString(),
+    })),
+    bot: {
+      isActive: bot.isActive,
+      intervalSec: bot.intervalSec,
+      manageOnly: bot.manageOnly,
+      manageOnlyReason: bot.manageOnlyReason,
+      lastStopReason: bot.loopState.lastStopReason,
+      lastStopReasonText: bot.loopState.lastStopReasonText,
+      lastStartedAt: bot.loopState.lastStartedAt,
+      lastStoppedAt: bot.loopState.lastStoppedAt,
+      lastTickAt: bot.loopState.lastTickAt,
+      lastTickError: bot.loopState.lastTickError,
+    },
+    decisions: decisions.map((d) => {
+      const reason = decisionReason(d);
+      return {
+        instrument: d.instrument,
+        action: d.action,
+        side: d.side,
+        confidence: d.confidence === null ? null : Number(d.confidence),
+        timeframe: d.timeframe,
+        executed: d.executed,
+        reason: translateMsg(reason, language),
+        reasonMsg: isMsg(reason) ? reason : null,
+        at: d.created_at.toISOString(),
+      };
+    }),
+    brokerErrors: {
+      connectionStatus: user.oandaAuth.status,
+      connectionError: user.oandaAuth.lastError,
+      lastTickError: bot.loopState.lastTickError,
+      notifications: errors.map((n) => notificationView(n, language)),
+    },
+    trades: { open: trades?.open ?? 0, closed: trades?.closed ?? 0, realizedPL: trades?.realized ?? null },
+  };
+}
+export type AdminUserDetail = Awaited<ReturnType<typeof adminUserDetail>>;

@@ -1,0 +1,106 @@
+/**
+ * The admin user form (PRODUCT.md §5 admin user form, §6 roles, §7 Admin users; issue 10): create
+ * and edit a user, each audited in the same transaction as the change (audit.server.ts); the
+ * password hash never reaches the audit log.
+ *
+ * - A user created by an admin is a regular user, e-mail verified, with the 7-day trial every new
+ *   user gets (as `createUser` in auth.server.ts).
+ * - Deactivating a user (isActive false) revokes their sessions and stops their bot (a disabled
+ *   account cannot log in, so nobody could stop it); a password set by the admin revokes sessions too.
+ */
+import type postgres from "postgres";
+import { msg } from "../../../core/i18n/message";
+import type { AdminUserCreate, AdminUserUpdate } from "~/lib/admin-users";
+import { hashPassword } from "../identity/auth.server";
+import { db } from "../platform/db.server";
+import { ConflictError, NotFoundError, ValidationError } from "../platform/errors.server";
+import { createTrialLicence } from "../billing/licence.server";
+import type { AdminActor } from "./access.server";
+import { recordAudit } from "./audit.server";
+import { adminUserById, type AdminUserView } from "./users.server";
+import { auditShape, NOT_FOUND, UUID, type UserFields } from "./user-record.server";
+
+type Sql = postgres.Sql | postgres.TransactionSql;
+
+/** Refuses an e-mail another user holds (409 'Este e-mail já está cadastrado.'). */
+async function assertEmailFree(tx: Sql, email: string, exceptId?: string): Promise<void> {
+  const [taken] = await tx`select 1 from users where email = ${email} ${exceptId ? tx`and id <> ${exceptId}` : tx``}`;
+  if (taken) throw new ConflictError(msg("api:auth.emailTaken"), { field: "email" });
+}
+
+/** The unique-violation of `users.email` lost to a concurrent write, as the 409. */
+function emailRace(err: unknown): never {
+  if ((err as { code?: string }).code === "23505" && String((err as { constraint_name?: string }).constraint_name ?? "").includes("email"))
+    throw new ConflictError(msg("api:auth.emailTaken"), { field: "email" });
+  throw err;
+}
+
+/**
+ * Creates a regular user (POST /api/admin/users, "Adicionar Usuário"): e-mail verified, the 7-day
+ * trial, preferences as given (defaults pt / BRL / America/Sao_Paulo). Audited as 'user.create'.
+ * @throws ConflictError 409 when the e-mail is taken
+ */
+export async function createAdminUser(actor: AdminActor, input: AdminUserCreate): Promise<AdminUserView> {
+  const hash = await hashPassword(input.password);
+  const id = await db()
+    .begin(async (tx) => {
+      await assertEmailFree(tx, input.email);
+      const [row] = await tx<UserFields[]>`insert into users (email, first_name, last_name, password_hash, role, is_active, preferences, email_verified_at)
+        values (${input.email}, ${input.firstName}, ${input.lastName}, ${hash}, 'user', ${input.isActive}, ${tx.json(input.preferences)}, now())
+        returning *`;
+      await createTrialLicence(tx, row!.id);
+      await recordAudit(actor, { action: "user.create", targetType: "user", targetId: row!.id, after: auditShape(row!) }, tx);
+      return row!.id;
+    })
+    .catch(emailRace);
+  return adminUserById(id);
+}
+
+/**
+ * Edits a user (PUT /api/admin/users/{id}, the edit form): absent fields keep their value, a blank
+ * password keeps the current one. A new password or a deactivation revokes the user's sessions; a
+ * deactivation stops the bot. An admin cannot deactivate their own account. Audited as 'user.update'.
+ * @throws NotFoundError (unknown or deleted), ConflictError 409 (e-mail taken), ValidationError (self-deactivation)
+ */
+export async function updateAdminUser(actor: AdminActor, id: string, input: AdminUserUpdate): Promise<AdminUserView> {
+  if (!UUID.test(id)) throw new NotFoundError(NOT_FOUND);
+  const hash = input.password ? await hashPassword(input.password) : null;
+  await db()
+    .begin(async (tx) => {
+      const [cur] = await tx<UserFields[]>`select * from users where id = ${id} and deleted_at is null for update`;
+      if (!cur) throw new NotFoundError(NOT_FOUND);
+      if (input.isActive === false && id === actor.user.id) throw new ValidationError(msg("admin-accounts:errors.selfDeactivate"), { field: "isActive" });
+      if (input.email && input.email !== cur.email) await assertEmailFree(tx, input.email, id);
+      const preferences = { ...cur.preferences, ...Object.fromEntries(Object.entries(input.preferences ?? {}).filter(([, v]) => v !== undefined)) };
+      const [next] = await tx<UserFields[]>`update users set
+          email = ${input.email ?? cur.email}, first_name = ${input.firstName ?? cur.first_name}, last_name = ${input.lastName ?? cur.last_name},
+          is_active = ${input.isActive ?? cur.is_active}, preferences = ${tx.json(preferences)},
+          password_hash = coalesce(${hash}, password_hash)
+        where id = ${id} returning *`;
+      const deactivated = cur.is_active && !next!.is_active;
+      let sessionsRevoked = 0;
+      if ((hash && id !== actor.user.id) || deactivated)
+        sessionsRevoked = (await tx`update sessions set revoked_at = now() where user_id = ${id} and revoked_at is null returning id`).length;
+      let botStopped = false;
+      if (deactivated)
+        botStopped =
+          (
+            await tx`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = 'account_disabled',
+              manage_only_since = null, manage_only_reason = null, updated_at = now()
+            where user_id = ${id} and is_active returning user_id`
+          ).length > 0;
+      await recordAudit(
+        actor,
+        {
+          action: "user.update",
+          targetType: "user",
+          targetId: id,
+          before: auditShape(cur),
+          after: { ...auditShape(next!), ...(hash ? { credentialChanged: true } : {}), ...(sessionsRevoked ? { sessionsRevoked } : {}), ...(botStopped ? { botStopped } : {}) },
+        },
+        tx,
+      );
+    })
+    .catch(emailRace);
+  return adminUserById(id);
+}
