@@ -18,7 +18,9 @@ import { translateMsg } from "~/i18n";
 import { metaTitle } from "~/lib/hooks";
 import { pageAction } from "~/route-support/page-action.server";
 import { requireAdminPage } from "~/services/admin/access.server";
-import { getSettingsView, saveSystemSettings, SECRET_FIELDS, testSmtp, testStripe, type SecretField } from "~/services/admin/settings.server";
+import { testSmtp, testStripe } from "~/services/admin/connection-tests.server";
+import { getSettingsView } from "~/services/admin/settings.server";
+import { saveSystemSettings, SECRET_FIELDS, type SecretField } from "~/services/admin/settings-update.server";
 import { httpStatusOf } from "~/services/platform/errors.server";
 import { OPERATOR_FIELDS } from "~/lib/operator-fields";
 

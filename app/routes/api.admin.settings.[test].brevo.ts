@@ -8,7 +8,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { translateMsg } from "~/i18n";
 import { requireAdminApi } from "~/services/admin/access.server";
-import { testSmtp } from "~/services/admin/settings.server";
+import { testSmtp } from "~/services/admin/connection-tests.server";
 import { apiRoute, readBody } from "~/services/platform/api.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>

@@ -2,14 +2,15 @@
  * GET /api/admin/settings → {success, values, meta}; PUT /api/admin/settings {…} → {success, message
  * 'Configurações salvas.', values, meta} (PRODUCT.md §3 System settings, §7 Admin, §8; issue 10).
  * Admins only (anonymous 401, users 403). Secrets are write-only: shown masked, replaced only when a
- * non-empty value is sent, stored encrypted; every save is audited (app/services/admin/settings.server.ts).
+ * non-empty value is sent, stored encrypted; every save is audited (app/services/admin/settings-update.server.ts).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { requireAdminApi } from "~/services/admin/access.server";
-import { getSettingsView, saveSystemSettings } from "~/services/admin/settings.server";
+import { getSettingsView } from "~/services/admin/settings.server";
+import { saveSystemSettings } from "~/services/admin/settings-update.server";
 import { apiRoute, readBody } from "~/services/platform/api.server";
 
 /** GET reads, PUT saves; any other method → 405 with `Allow: GET, HEAD, PUT`. */

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { monthlyCents, revenueOf, USD_PER_UNIT } from "~/services/admin/dashboard.server";
-import { parseSettingsUpdate } from "~/services/admin/settings.server";
+import { parseSettingsUpdate } from "~/services/admin/settings-update.server";
 import { ValidationError } from "~/services/platform/errors.server";
 
 describe("settings update schema", () => {
