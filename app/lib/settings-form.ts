@@ -182,3 +182,21 @@ export function firstFormError(error: Record<string, string[] | null> | null | u
   for (const messages of Object.values(error)) if (messages && messages.length) return messages[0]!;
   return null;
 }
+
+/** A flag of the settings side forms: on when the field posts "1" (hidden inputs, submit buttons). */
+const formFlag = z.unknown().optional().transform((v) => v === "1");
+
+/**
+ * The "Operar mesmo assim" switch form (issue 21, components/settings/edge-overrides.tsx): the pair,
+ * ON (`enable=1`) or OFF, the warning's confirmation (`confirmed=1`) or its Cancelar (`cancel=1`:
+ * nothing saved). The pair itself is checked by the service (`setEdgeOverride` refuses an unknown
+ * pair with its message); a value that is not a text reads as no pair.
+ */
+export const edgeOverrideFormSchema = z.object({ instrument: z.string().catch(""), enable: formFlag, confirmed: formFlag, cancel: formFlag });
+
+/**
+ * The push card's topics form (issue 11, components/settings/account-sections.tsx): one `pushTopics`
+ * value per ticked switch, parsed from `form.getAll("pushTopics")`. The service (`savePushTopics`)
+ * refuses an unknown topic ('push:invalidTopics'); a value that is not a text reads as an unknown one.
+ */
+export const pushTopicsFormSchema = z.object({ pushTopics: z.array(z.string().catch("")) });

@@ -15,6 +15,9 @@ const INPUT =
 const OK = "border-white/10 focus:border-emerald-400/60 focus:ring-emerald-400/30";
 const BAD = "border-rose-400/60 focus:ring-rose-400/40";
 
+/** The error shown under a field, by its dotted name (the schema's message in the user's language), or null. */
+export type FieldErrorOf = (name: string) => string | null;
+
 /** DOM id of a field name. */
 export function fieldId(name: string): string {
   return `s-${name.replace(/\./g, "-")}`;

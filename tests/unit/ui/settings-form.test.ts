@@ -4,7 +4,16 @@ import { describe, expect, it } from "vitest";
 import { renderMsg } from "../../../core/i18n";
 import { decodeIssueMessage } from "../../../core/i18n/zod-message";
 import { DEFAULT_SETTINGS, parseSettingsUpdate } from "../../../core/settings";
-import { BOOLEAN_FIELDS, getPath, NUMBER_FIELDS, settingsFormSchema, settingsPatchFromForm, showScalperBlock } from "../../../app/lib/settings-form";
+import {
+  BOOLEAN_FIELDS,
+  edgeOverrideFormSchema,
+  getPath,
+  NUMBER_FIELDS,
+  pushTopicsFormSchema,
+  settingsFormSchema,
+  settingsPatchFromForm,
+  showScalperBlock,
+} from "../../../app/lib/settings-form";
 
 /** The form as the page renders it with the defaults (checkboxes only when ticked). */
 function defaultForm(): FormData {
@@ -168,5 +177,23 @@ describe("settingsPatchFromForm", () => {
     expect(showScalperBlock("day", false)).toBe(false);
     expect(showScalperBlock("day", true)).toBe(true);
     expect(showScalperBlock("scalper", false)).toBe(true);
+  });
+});
+
+describe("the settings side forms (edge switch, push topics)", () => {
+  it("edge switch: the pair as posted, the flags on only for \"1\", no pair when it is not a text", () => {
+    expect(edgeOverrideFormSchema.parse({ instrument: "EUR_USD", enable: "1", confirmed: "1" })).toEqual({ instrument: "EUR_USD", enable: true, confirmed: true, cancel: false });
+    expect(edgeOverrideFormSchema.parse({ instrument: "GBP_USD", enable: "0", cancel: "1" })).toEqual({ instrument: "GBP_USD", enable: false, confirmed: false, cancel: true });
+    expect(edgeOverrideFormSchema.parse({}).instrument).toBe("");
+    expect(edgeOverrideFormSchema.parse({ instrument: new Blob(["x"]) }).instrument).toBe("");
+  });
+
+  it("push topics: every ticked value (none is an empty list); a value that is not a text reads as an unknown topic", () => {
+    const f = new FormData();
+    f.append("pushTopics", "trades");
+    f.append("pushTopics", "risk");
+    expect(pushTopicsFormSchema.parse({ pushTopics: f.getAll("pushTopics") })).toEqual({ pushTopics: ["trades", "risk"] });
+    expect(pushTopicsFormSchema.parse({ pushTopics: new FormData().getAll("pushTopics") })).toEqual({ pushTopics: [] });
+    expect(pushTopicsFormSchema.parse({ pushTopics: [new Blob(["x"])] })).toEqual({ pushTopics: [""] });
   });
 });
