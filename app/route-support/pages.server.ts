@@ -3,6 +3,7 @@ import { toLanguage } from "~/i18n";
 import { redirect } from "@remix-run/node";
 import { getUser, requireUser, type UserRow } from "~/services/identity/auth.server";
 import { db } from "~/services/platform/db.server";
+import { chromeCounts } from "../../db/queries/page-chrome";
 
 /** The user read by each request's first loader (key: the request's load context, one object per request). */
 const usersOfRequest = new WeakMap<object, Promise<UserRow | null>>();
@@ -43,10 +44,7 @@ export async function chromeData(request: Request, context?: unknown) {
   const user = await pageUser(request, context);
   const mobileUA = isMobileUserAgent(request.headers.get("user-agent"));
   if (!user) return { user: null, unread: 0, botActive: false, language: "pt" as const, timezone: "America/Sao_Paulo", mobileUA };
-  const sql = db();
-  const [row] = await sql<{ count: number; is_active: boolean | null }[]>`
-    select (select count(*)::int from notifications where user_id = ${user.id} and not read) as count,
-           (select is_active from bots where user_id = ${user.id}) as is_active`;
+  const row = await chromeCounts(db(), user.id);
   return {
     user: { firstName: user.first_name, lastName: user.last_name, email: user.email, role: user.role },
     unread: row?.count ?? 0,

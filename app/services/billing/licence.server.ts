@@ -7,6 +7,7 @@ import type { Msg } from "../../../core/i18n/message";
 import { randomToken } from "../platform/crypto.server";
 import { db } from "../platform/db.server";
 import { PaymentRequiredError } from "../platform/errors.server";
+import type { JoinedLicenceColumns } from "../../../db/queries/licences";
 
 export const TRIAL_DAYS = 7;
 
@@ -23,21 +24,8 @@ export interface LicenceRow {
   is_active: boolean;
 }
 
-/** The newest licence joined into another row with its columns prefixed `lic_` (`LICENCE_JOIN_COLUMNS`). */
-export interface JoinedLicenceColumns {
-  lic_id: string | null;
-  lic_key: string;
-  lic_kind: string;
-  lic_plan_id: string | null;
-  lic_plan_name: string | null;
-  lic_start_date: Date;
-  lic_end_date: Date;
-  lic_is_active: boolean;
-}
-
-/** The select list for `JoinedLicenceColumns` from a licence aliased `l` (the newest one, as `latestLicence` reads it). */
-export const LICENCE_JOIN_COLUMNS = `l.id as lic_id, l.key as lic_key, l.kind as lic_kind, l.plan_id as lic_plan_id, l.plan_name as lic_plan_name,
-  l.start_date as lic_start_date, l.end_date as lic_end_date, l.is_active as lic_is_active`;
+// The newest licence's columns as other statements join them in (db/queries/licences.ts).
+export { LICENCE_JOIN_COLUMNS, type JoinedLicenceColumns } from "../../../db/queries/licences";
 
 /** The licence of a row carrying `JoinedLicenceColumns`, or undefined when the user has none. */
 export function joinedLicence(r: JoinedLicenceColumns): LicenceRow | undefined {

@@ -20,6 +20,7 @@ import type Stripe from "stripe";
 import { msg } from "../../../core/i18n/message";
 import { makeTickDue } from "../trading/tick-due.server";
 import { db } from "../platform/db.server";
+import { activeManageOnlySince } from "../../../db/queries/bots";
 import { randomToken } from "../platform/crypto.server";
 import { logger } from "../platform/logger.server";
 import { insertNotifications, type NewNotification } from "../notify/notifications.server";
@@ -140,8 +141,7 @@ export async function applySubscription(sub: Stripe.Subscription, source: SyncSo
   // A bot in manage-only resumes entries on its next tick: run that tick now rather than an interval later.
   if (result.userId && (result.licenceChange === "created" || result.licenceChange === "extended" || result.licenceChange === "reactivated")) {
     const userId = result.userId;
-    const [bot] = await db()<{ manage_only_since: Date | null }[]>`select manage_only_since from bots where user_id = ${userId} and is_active`;
-    if (bot?.manage_only_since) await makeTickDue(userId).catch((err: unknown) => logger().warn({ userId, err: (err as Error).message }, "falha ao enfileirar o ciclo após o pagamento"));
+    if (await activeManageOnlySince(db(), userId)) await makeTickDue(userId).catch((err: unknown) => logger().warn({ userId, err: (err as Error).message }, "falha ao enfileirar o ciclo após o pagamento"));
   }
   return result;
 }

@@ -45,10 +45,7 @@ export interface StoredAccountState {
   account_rules?: unknown;
 }
 
-/** SQL expression (in a statement naming the user's id `u.id`) giving the user's row as jsonb, for `parseAccountState`. */
-export const ACCOUNT_STATE_JSON = "(select to_jsonb(a) from account_states a where a.user_id = u.id)";
-
-/** A row read as jsonb (`ACCOUNT_STATE_JSON`), or undefined. */
+/** A row read as jsonb (db/queries/account-states.ts `ACCOUNT_STATE_JSON`), or undefined. */
 export function parseAccountState(json: unknown): StoredAccountState | undefined {
   if (!json || typeof json !== "object") return undefined;
   const r = json as Record<string, unknown>;

@@ -21,7 +21,7 @@ import { forgetAccountState } from "./account-cache.server";
 import { noteBrokerClock } from "./quote-cache.server";
 import { oandaLimiter } from "./oanda-limiter.server";
 import { lockReconcile, reconcile } from "../trading/reconcile.server";
-import { stopBot } from "../trading/bot-stop.server";
+import { deactivateBot } from "../../../db/queries/bots";
 
 /** The simulator's reply header with its clock's tag (server/simulator/server.ts SIM_CLOCK_HEADER; not imported: the simulator stays out of the app bundle). */
 const SIM_CLOCK_HEADER = "x-sim-clock";
@@ -267,15 +267,15 @@ export async function markConnection(userId: string, status: "connected" | "erro
  * Disconnects the broker, in one transaction: the bot stops (reason 'manual', as the stop button:
  * the AI cannot run without a broker) and the connection with its stored token is deleted — both
  * or neither. The account's last reconciled transaction id is kept (`broker_cursors`) for a
- * reconnect of the same account (`connectBroker`). The stop is bot control's own (trading/bot-stop.server.ts
- * `stopBot`), run in this transaction.
+ * reconnect of the same account (`connectBroker`). The stop is bot control's own statement
+ * (db/queries/bots.ts `deactivateBot`, as trading/bot-stop.server.ts `stopBot`), run in this transaction.
  * @returns whether there was a connection to remove
  */
 export async function disconnectBroker(userId: string): Promise<boolean> {
   return db().begin(async (tx) => {
     // Under the reconcile lock, so the id kept below is the one of the last reconcile that committed.
     await lockReconcile(tx, userId);
-    await stopBot(userId, "manual", tx);
+    await deactivateBot(tx, userId, "manual");
     const rows = await tx`with gone as (
         delete from broker_connections where user_id = ${userId} returning user_id, environment, account_id, last_transaction_id
       ), kept as (

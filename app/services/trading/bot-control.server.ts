@@ -10,7 +10,8 @@ import { db } from "../platform/db.server";
 import { ConflictError, PaymentRequiredError, ValidationError } from "../platform/errors.server";
 import { logger } from "../platform/logger.server";
 import { makeTickDue } from "./tick-due.server";
-import { DEFAULT_INTERVAL_SEC, type BotRow } from "./bot-status.server";
+import { DEFAULT_INTERVAL_SEC } from "./bot-status.server";
+import { drawdownState, rearmRequired as rearmRequiredRow, startBotRow } from "../../../db/queries/bots";
 import { tickContext } from "./tick-context.server";
 
 /** Whether the user's licence is valid now (the tick context's rule). */
@@ -30,23 +31,14 @@ export async function startBot(userId: string, intervalSec = DEFAULT_INTERVAL_SE
   if (!Number.isInteger(intervalSec) || intervalSec < 5 || intervalSec > 3600) throw new ValidationError(msg("bot:errors.interval"));
   if (!(await licenceValid(userId))) throw new PaymentRequiredError(msg("bot:errors.licenceRequired"));
   if (!(await getConnection(userId))) throw new ValidationError(msg("bot:errors.noBroker"));
-  const [state] = await db()<Pick<BotRow, "drawdown_stop" | "peak_balance">[]>`select drawdown_stop, peak_balance::text as peak_balance from bots where user_id = ${userId}`;
+  const state = await drawdownState(db(), userId);
   const refusal = () => new ConflictError(msg("bot:errors.drawdownRearm", { drawdown: state?.drawdown_stop?.drawdownPct ?? "0" }));
   const request = startRequest(state?.drawdown_stop != null, opts.rearm === true);
   if (request === "refuse") throw refusal();
   const rearm = request === "rearm";
   // A stop the tick records between the read above and this statement is not overridden by a plain start.
-  const started = await db()`insert into bots (user_id, is_active, interval_sec, last_started_at)
-    values (${userId}, true, ${intervalSec}, now())
-    on conflict (user_id) do update set is_active = true, interval_sec = excluded.interval_sec,
-      last_started_at = now(), last_tick_error = null, last_tick_error_msg = null,
-      manage_only_since = null, manage_only_reason = null, updated_at = now(),
-      peak_balance = case when ${rearm} then null else bots.peak_balance end,
-      peak_at = case when ${rearm} then null else bots.peak_at end,
-      drawdown_stop = case when ${rearm} then null else bots.drawdown_stop end
-    where ${rearm} or bots.drawdown_stop is null
-    returning user_id`;
-  if (started.length === 0) throw refusal();
+  const started = await startBotRow(db(), userId, intervalSec, rearm);
+  if (!started) throw refusal();
   if (rearm) logger().info({ userId, highWaterMark: state?.peak_balance ?? null }, "IA reativada após drawdown máximo: máxima zerada");
   await makeTickDue(userId);
   return { success: true, message: translateMsg(msg("bot:started"), language), isActive: true };
@@ -54,6 +46,5 @@ export async function startBot(userId: string, intervalSec = DEFAULT_INTERVAL_SE
 
 /** True while a max-drawdown stop waits for the user's re-arm (issue 21): a plain start is refused. */
 export async function rearmRequired(userId: string): Promise<boolean> {
-  const [row] = await db()<{ required: boolean }[]>`select (not is_active and drawdown_stop is not null) as required from bots where user_id = ${userId}`;
-  return row?.required === true;
+  return rearmRequiredRow(db(), userId);
 }

@@ -5,58 +5,18 @@
  */
 import { isMsg, msg, type Msg } from "../../../core/i18n/message";
 import { manageOnlyMsg } from "../../../core/risk";
-import type { DrawdownStop } from "../../../core/risk/drawdown";
 import { translateMsg } from "~/i18n";
 import { db } from "../platform/db.server";
 import { stopReasonText } from "./bot-stop.server";
+import { botRow } from "../../../db/queries/bots";
+import { latestDecisions, type DecisionRow } from "../../../db/queries/decisions";
 
 /** Default loop interval (PRODUCT.md §9). */
 export const DEFAULT_INTERVAL_SEC = 60;
 
-/** A `bots` row. */
-export interface BotRow {
-  user_id: string;
-  is_active: boolean;
-  interval_sec: number;
-  last_started_at: Date | null;
-  last_stopped_at: Date | null;
-  last_stop_reason: string | null;
-  last_tick_at: Date | null;
-  last_tick_error: string | null;
-  last_tick_error_msg: unknown;
-  peak_balance: string | null;
-  /** When the high-water mark was last raised, on the broker's clock (issue 21); null until a tick raises it. */
-  peak_at: Date | null;
-  /** Set by a max-drawdown stop until the user re-arms (core/risk/drawdown.ts; a row stopped before issue 21 has only `at`). */
-  drawdown_stop: Partial<DrawdownStop> | null;
-  day_start: Date | null;
-  day_start_balance: string | null;
-  /** Set while the bot only manages its open trades (issue 9); meaningful only while is_active. */
-  manage_only_since: Date | null;
-  manage_only_reason: string | null;
-}
-
-/** The bot of a user (undefined: never started). */
-async function getBot(userId: string): Promise<BotRow | undefined> {
-  const [row] = await db()<BotRow[]>`select * from bots where user_id = ${userId}`;
-  return row;
-}
-
-/** A stored decision as the status views read it (also the admin support view's, app/services/admin/users.server.ts). */
-export interface DecisionRow {
-  instrument: string;
-  action: string;
-  side: string | null;
-  confidence: string | null;
-  timeframe: string | null;
-  reason: string;
-  reason_msg: unknown;
-  risk_reason: string | null;
-  risk_reason_msg: unknown;
-  created_at: Date;
-  /** Whether the order went out (false for "none", closes, refused entries and orders the broker did not take). */
-  executed?: boolean;
-}
+// The `bots` row and a stored decision as the status views read it (also the admin support view's): db/queries.
+export type { BotRow } from "../../../db/queries/bots";
+export type { DecisionRow } from "../../../db/queries/decisions";
 
 /**
  * The reason shown for a stored decision: the engine's reason, followed by the risk gate's when it
@@ -79,10 +39,8 @@ export function decisionReason(d: Pick<DecisionRow, "action" | "reason" | "reaso
  * (`reasonMsg`, `lastTickErrorMsg`, null for texts without one) so a screen can render them itself.
  */
 export async function botStatus(userId: string, language: unknown = "pt") {
-  const bot = await getBot(userId);
-  const decisions = await db()<DecisionRow[]>`
-    select instrument, action, side, confidence, timeframe, reason, reason_msg, risk_reason, payload->'riskReasonMsg' as risk_reason_msg, created_at, executed
-    from decisions where user_id = ${userId} order by id desc limit 3`;
+  const bot = await botRow(db(), userId);
+  const decisions = await latestDecisions(db(), userId);
   const tickErrorMsg = isMsg(bot?.last_tick_error_msg) ? bot.last_tick_error_msg : null;
   const manageOnly = bot?.is_active && bot.manage_only_reason ? { reason: bot.manage_only_reason, since: bot.manage_only_since, msg: manageOnlyMsg(bot.manage_only_reason) } : null;
   // Issue 21: stopped by the max drawdown, waiting for the re-arm (the record of the stop, and the mark kept since).

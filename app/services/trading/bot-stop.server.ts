@@ -1,13 +1,13 @@
 /**
  * Stopping the AI loop (PRODUCT.md §4 "AI loop"): the one statement that deactivates a bot with a
- * stop reason, used by the stop button, the tick's stops, the kill switch and the broker's
- * disconnect (app/services/broker/broker.server.ts, in its transaction), and the labels of stop reasons.
+ * stop reason (db/queries/bots.ts `deactivateBot`, which the broker's disconnect also runs, in its
+ * transaction), used by the stop button, the tick's stops and the kill switch, and the labels of stop reasons.
  * Imports nothing of the broker or the tick, so any of them may import it.
  */
-import type postgres from "postgres";
 import { msg, type Msg } from "../../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { db } from "../platform/db.server";
+import { deactivateBot } from "../../../db/queries/bots";
 
 /** Stop reasons with a label of their own (PRODUCT.md §4 "AI loop"); any other reads 'Inativo'. */
 export const LABELLED_STOP_REASONS = ["manual", "max_consecutive_losses", "daily_loss_limit", "max_drawdown", "trading_hours", "server_shutdown"] as const;
@@ -21,11 +21,8 @@ export const stopReasonText = (reason: string | null | undefined, language: unkn
 
 /**
  * Deactivates the loop with a stop reason (PRODUCT.md §4), leaving manage-only too. Returns whether
- * it was active. `sql`: a transaction to run in (the broker's disconnect), else the pool.
+ * it was active. The statement is db/queries/bots.ts `deactivateBot`, the broker's disconnect's too.
  */
-export async function stopBot(userId: string, reason = "manual", sql: postgres.Sql | postgres.TransactionSql = db()): Promise<boolean> {
-  const rows = await sql`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = ${reason},
-      manage_only_since = null, manage_only_reason = null, updated_at = now()
-    where user_id = ${userId} and is_active returning user_id`;
-  return rows.length > 0;
+export async function stopBot(userId: string, reason = "manual"): Promise<boolean> {
+  return deactivateBot(db(), userId, reason);
 }

@@ -1,11 +1,12 @@
 /**
  * The trades of an account that feed the risk counters (core/trading/counters.ts), live: ONE SQL
- * query (`counterTradeRowsSql`, read standalone or inside the tick's context statement) and the one
- * rule of core/trading/counters.ts `selectCounterTrades` over its rows, shared with the backtest.
+ * query (db/queries/trades.ts `counterTradeRowsSql`, read standalone or inside the tick's context
+ * statement) and the one rule of core/trading/counters.ts `selectCounterTrades` over its rows, shared
+ * with the backtest.
  */
-import type postgres from "postgres";
-import { selectCounterTrades, STREAK_WINDOW, type CounterTrade } from "../../../core/trading/counters";
+import { selectCounterTrades, type CounterTrade } from "../../../core/trading/counters";
 import { db } from "../platform/db.server";
+import { counterTradeRows } from "../../../db/queries/trades";
 
 /** A trade row as the counter query reads it (realized P&L as decimal text). */
 export interface CounterTradeRow {
@@ -20,25 +21,6 @@ export interface CounterTradeRow {
 export interface CounterPreRead {
   since: Date;
   rows: CounterTradeRow[];
-}
-
-/**
- * The counter trades' rows of an account since `since` as a parenthesized SQL subquery (columns id, open_time,
- * close_time, realized_pl as text, status): those opened or closed since `since`, the STREAK_WINDOW
- * newest closed and the newest opened — core/trading/counters.ts `selectCounterTrades` in SQL.
- * Each argument is a value or an SQL fragment (the context statement passes its own columns).
- */
-export function counterTradeRowsSql(userId: postgres.ParameterOrFragment<never>, accountId: postgres.ParameterOrFragment<never>, since: postgres.ParameterOrFragment<never>) {
-  const sql = db();
-  const window = sql.unsafe(String(STREAK_WINDOW));
-  return sql`((select id, open_time, close_time, realized_pl::text as realized_pl, status from trades
-      where user_id = ${userId} and account_id = ${accountId} and (open_time >= ${since} or close_time >= ${since}))
-    union
-    (select id, open_time, close_time, realized_pl::text as realized_pl, status from trades
-      where user_id = ${userId} and account_id = ${accountId} and status = 'closed' order by close_time desc limit ${window})
-    union
-    (select id, open_time, close_time, realized_pl::text as realized_pl, status from trades
-      where user_id = ${userId} and account_id = ${accountId} order by open_time desc limit 1))`;
 }
 
 /** A trade row as the risk counters take it (close and P&L only once closed). */
@@ -58,11 +40,10 @@ function selectFromRows(rows: readonly CounterTradeRow[], dayStart: Date): Count
 
 /**
  * Trades of the account for the risk counters (core/trading/counters.ts), from our books
- * (reconciled just before), in one query (`counterTradeRowsSql` from the trading day's start).
+ * (reconciled just before), in one query (db/queries/trades.ts `counterTradeRows` from the trading day's start).
  */
 export async function counterTrades(userId: string, accountId: string, dayStart: Date): Promise<CounterTrade[]> {
-  const rows = await db()<{ id: string; open_time: Date; close_time: Date | null; realized_pl: string | null; status: string }[]>`
-    select * from ${counterTradeRowsSql(userId, accountId, dayStart)} t`;
+  const rows = await counterTradeRows(db(), userId, accountId, dayStart);
   return selectFromRows(
     rows.map((r) => ({ id: String(r.id), openTime: r.open_time, closeTime: r.close_time, realizedPL: r.realized_pl, status: r.status })),
     dayStart,

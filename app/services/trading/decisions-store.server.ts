@@ -13,64 +13,15 @@ import { crashPoint } from "../platform/crash-point.server";
 import { db } from "../platform/db.server";
 import { notify } from "../notify/notifications.server";
 import { StatementBatcher } from "../platform/sql-batch.server";
-
-/** One tick's decisions to store: its rows, and the instruments whose previous timeframe it needs. */
-interface DecisionsInsert {
-  userId: string;
-  instruments: string[];
-  rows: DecisionInsertRow[];
-}
-
-/** A `decisions` row as the insert sends it: text for every column (cast in the statement), jsonb columns as JSON text. */
-interface DecisionInsertRow {
-  user_id: string;
-  decision_id: string;
-  instrument: string;
-  action: string;
-  side: string | null;
-  confidence: string | null;
-  timeframe: string | null;
-  reason: string;
-  reason_msg: string | null;
-  risk_code: string | null;
-  risk_reason: string | null;
-  executed: "true" | "false";
-  payload: string;
-}
+import { insertDecisions, type DecisionInsertRow, type DecisionsInsert, type PreviousTimeframe } from "../../../db/queries/decisions";
 
 /**
- * Stores the decisions of the ticks deciding at once in one statement (ADR 0032), which also reads
- * each tick's previous timeframe per instrument (the newest stored decision of that user and
- * instrument: the CTE sees the table before the insert). Answers, per tick, the previous timeframes.
+ * The decisions of the ticks deciding at once, one statement per batch (ADR 0032; db/queries/decisions.ts
+ * `insertDecisions`, which also answers each tick's previous timeframes).
  */
-async function insertDecisions(items: DecisionsInsert[]): Promise<{ instrument: string; timeframe: string | null }[][]> {
-  const keyUsers = items.flatMap((i) => i.instruments.map(() => i.userId));
-  const keyInstruments = items.flatMap((i) => i.instruments);
-  const rows = items.flatMap((i) => i.rows);
-  const col = <K extends keyof DecisionInsertRow>(k: K) => rows.map((r) => r[k]);
-  // One statement text whatever the number of rows (arrays, not a VALUES list): one prepared statement.
-  const prev = await db()<{ user_id: string; instrument: string; timeframe: string | null }[]>`
-    with prev as (
-      select k.user_id::text as user_id, k.instrument, p.timeframe
-      from unnest(${keyUsers}::uuid[], ${keyInstruments}::text[]) as k(user_id, instrument)
-        cross join lateral (select timeframe from decisions d where d.user_id = k.user_id and d.instrument = k.instrument order by d.id desc limit 1) p
-    ), inserted as (
-      insert into decisions (user_id, decision_id, instrument, action, side, confidence, timeframe, reason, reason_msg, risk_code, risk_reason, executed, payload)
-      select user_id, decision_id, instrument, action, side, confidence::numeric, timeframe, reason, reason_msg::jsonb, risk_code, risk_reason, executed::boolean, payload::jsonb
-      from unnest(${col("user_id")}::uuid[], ${col("decision_id")}::text[], ${col("instrument")}::text[], ${col("action")}::text[], ${col("side")}::text[],
-        ${col("confidence")}::text[], ${col("timeframe")}::text[], ${col("reason")}::text[], ${col("reason_msg")}::text[], ${col("risk_code")}::text[],
-        ${col("risk_reason")}::text[], ${col("executed")}::text[], ${col("payload")}::text[])
-        as r(user_id, decision_id, instrument, action, side, confidence, timeframe, reason, reason_msg, risk_code, risk_reason, executed, payload)
-    )
-    select user_id, instrument, timeframe from prev`;
-  const byUser = new Map<string, { instrument: string; timeframe: string | null }[]>();
-  for (const p of prev) byUser.set(p.user_id, [...(byUser.get(p.user_id) ?? []), { instrument: p.instrument, timeframe: p.timeframe }]);
-  return items.map((i) => byUser.get(i.userId.toLowerCase()) ?? []);
-}
-
-const decisionsBatcher = new StatementBatcher<DecisionsInsert, { instrument: string; timeframe: string | null }[]>({
-  many: insertDecisions,
-  one: async (item) => (await insertDecisions([item]))[0]!,
+const decisionsBatcher = new StatementBatcher<DecisionsInsert, PreviousTimeframe[]>({
+  many: (items) => insertDecisions(db(), items),
+  one: async (item) => (await insertDecisions(db(), [item]))[0]!,
   maxBatch: 300,
 });
 
@@ -105,7 +56,7 @@ function decisionRow(userId: string, { decision, verdict, execute }: DecisionRec
 }
 
 /** Notifies each instrument whose timeframe differs from its previous decision's (`prev`: the newest stored per instrument). */
-async function noteTimeframeChanges(userId: string, decisions: Decision[], prev: { instrument: string; timeframe: string | null }[]) {
+async function noteTimeframeChanges(userId: string, decisions: Decision[], prev: PreviousTimeframe[]) {
   for (const decision of decisions) {
     const from = prev.find((p) => p.instrument === decision.instrument)?.timeframe;
     if (from && from !== decision.timeframe)

@@ -4,6 +4,7 @@
  * anchored on the balance the dashboard already read). At most the newest EQUITY_TRADES trades.
  */
 import { db } from "../platform/db.server";
+import { closedTradesOfConnection } from "../../../db/queries/trades";
 import type { EquityTrade } from "~/lib/equity-curve";
 
 /** Most trades drawn on the curve (the newest ones). */
@@ -11,10 +12,6 @@ export const EQUITY_TRADES = 2000;
 
 /** Closed trades of the user's connected account, oldest first: P&L (decimal string) and ISO times. */
 export async function equityTrades(userId: string): Promise<EquityTrade[]> {
-  const rows = await db()<{ realized_pl: string | null; open_time: Date; close_time: Date }[]>`
-    select t.realized_pl, t.open_time, t.close_time from trades t
-    join broker_connections c on c.user_id = t.user_id and c.account_id = t.account_id
-    where t.user_id = ${userId} and t.status = 'closed' and t.close_time is not null
-    order by t.close_time desc limit ${EQUITY_TRADES}`;
+  const rows = await closedTradesOfConnection(db(), userId, EQUITY_TRADES);
   return rows.reverse().map((r) => ({ pnl: r.realized_pl ?? "0", openTime: r.open_time.toISOString(), closeTime: r.close_time.toISOString() }));
 }

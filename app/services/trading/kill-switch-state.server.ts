@@ -3,6 +3,7 @@
  * (trading/tick-runner.server.ts asks it before a forced tick; it imports nothing of the bot, so no import cycle).
  */
 import { db } from "../platform/db.server";
+import { closedAllHolds as closedAllHoldsRow } from "../../../db/queries/bots";
 
 /**
  * True while a 'Fechar tudo e pausar' holds: the user closed everything (bots.closed_all_at,
@@ -10,8 +11,5 @@ import { db } from "../platform/db.server";
  * even a forced run, so nothing reopens until the user turns the AI on again.
  */
 export async function closedAllHolds(userId: string): Promise<boolean> {
-  const [row] = await db()<{ holds: boolean }[]>`
-    select (closed_all_at is not null and not is_active and (last_started_at is null or closed_all_at > last_started_at)) as holds
-    from bots where user_id = ${userId}`;
-  return row?.holds === true;
+  return closedAllHoldsRow(db(), userId);
 }

@@ -27,6 +27,7 @@ import { logger } from "../platform/logger.server";
 import { notify } from "../notify/notifications.server";
 import { closeTrade } from "./trades.server";
 import { withUserLock } from "../platform/user-lock.server";
+import { closeAllAndPauseBot, resumeEntriesByUser, stopEntriesByUser } from "../../../db/queries/bots";
 
 /** What a level did: its texts (messages, and `message` in the caller's language) and the loop's state after it. */
 export interface KillSwitchResult {
@@ -76,12 +77,7 @@ async function audited(
  * `changed` false). @throws ConflictError (409) when the AI is off ('A IA está desligada…').
  */
 export async function stopNewEntries(userId: string, source: KillSwitchSource, language: unknown = "pt"): Promise<KillSwitchResult> {
-  const [row] = await db()<{ changed: boolean }[]>`
-    with prev as (select manage_only_reason from bots where user_id = ${userId} and is_active for update)
-    update bots b set manage_only_since = case when prev.manage_only_reason = 'user' then b.manage_only_since else now() end,
-      manage_only_reason = 'user', updated_at = now()
-    from prev where b.user_id = ${userId} and b.is_active
-    returning (prev.manage_only_reason is distinct from 'user') as changed`;
+  const row = await stopEntriesByUser(db(), userId);
   if (!row) throw new ConflictError(msg("kill-switch:errors.notRunning"));
   return audited(
     userId,
@@ -105,9 +101,7 @@ export async function stopNewEntries(userId: string, source: KillSwitchSource, l
  */
 export async function resumeEntries(user: { id: string; role: string; subscription_status: string }, source: KillSwitchSource, language: unknown = "pt"): Promise<KillSwitchResult> {
   if (!(await hasValidLicence(user))) throw new PaymentRequiredError(msg("kill-switch:errors.licence"), { licenseRequired: true });
-  const rows = await db()`update bots set manage_only_since = null, manage_only_reason = null, updated_at = now()
-    where user_id = ${user.id} and is_active and manage_only_reason = 'user' returning user_id`;
-  if (rows.length === 0) throw new ConflictError(msg("kill-switch:errors.notStopped"));
+  if (!(await resumeEntriesByUser(db(), user.id))) throw new ConflictError(msg("kill-switch:errors.notStopped"));
   return audited(
     user.id,
     source,
@@ -167,15 +161,7 @@ async function closeEveryTrade(userId: string, language: unknown): Promise<{ clo
  * down: 502) — the loop stays off and that failure is audited too.
  */
 export async function closeAllAndPause(userId: string, source: KillSwitchSource, language: unknown = "pt"): Promise<KillSwitchResult> {
-  const [prev] = await db()<{ was_active: boolean | null }[]>`
-    with prev as (select is_active from bots where user_id = ${userId})
-    insert into bots (user_id, is_active, closed_all_at) values (${userId}, false, now())
-    on conflict (user_id) do update set is_active = false, closed_all_at = now(), updated_at = now(),
-      last_stopped_at = case when bots.is_active then now() else bots.last_stopped_at end,
-      last_stop_reason = case when bots.is_active then 'manual' else bots.last_stop_reason end,
-      manage_only_since = null, manage_only_reason = null
-    returning (select is_active from prev) as was_active`;
-  const wasActive = prev?.was_active === true;
+  const wasActive = await closeAllAndPauseBot(db(), userId);
   const run = () => closeEveryTrade(userId, language);
   const base = { level: "close_all" as const, changed: true, isActive: false, title: msg("kill-switch:notice.close_all.title") };
   let outcome: { closed: number; failed: number };

@@ -11,6 +11,7 @@ import { reconcile } from "./reconcile.server";
 import { counterTrades, countersFromPreRead } from "./counter-trades.server";
 import { recordTickDecisions } from "./decisions-store.server";
 import type { LiveTick } from "./live-tick";
+import { markNotExecuted } from "../../../db/queries/decisions";
 
 /**
  * What a tick's syncs did: whether one recorded transactions (`changed`), when the first ran
@@ -44,7 +45,7 @@ export function liveStore(tick: LiveTick, books: Books): TradeStore {
     counterTrades: (dayStart) => (pre && !books.changed && dayStart >= pre.since ? countersFromPreRead(pre, dayStart) : counterTrades(userId, conn.account_id, dayStart)),
     recordDecisions: (records, now) => recordTickDecisions(userId, records, settings, now),
     orderNotPlaced: async (decision) => {
-      await sql`update decisions set executed = false where user_id = ${userId} and decision_id = ${decision.id} and executed`;
+      await markNotExecuted(sql, userId, decision.id);
     },
   };
 }

@@ -7,6 +7,7 @@ import { manageOnlyVerdict } from "../../../core/risk";
 import { db } from "../platform/db.server";
 import { notify } from "../notify/notifications.server";
 import type { TickBotRow } from "./tick-context.server";
+import { enterManageOnly, leaveLicenceManageOnly } from "../../../db/queries/bots";
 
 /**
  * Enters or leaves manage-only as the licence says, before the broker is called (the mode follows
@@ -16,9 +17,7 @@ import type { TickBotRow } from "./tick-context.server";
 export async function switchManageOnly(userId: string, bot: TickBotRow, licensed: boolean) {
   const verdict = manageOnlyVerdict(licensed);
   if (verdict?.manageOnly && !bot.manage_only_since) {
-    const rows = await db()`update bots set manage_only_since = now(), manage_only_reason = ${verdict.manageOnly}, updated_at = now()
-      where user_id = ${userId} and is_active and manage_only_since is null returning user_id`;
-    if (rows.length)
+    if (await enterManageOnly(db(), userId, verdict.manageOnly))
       await notify(userId, {
         type: "warning",
         title: msg("notices:manageOnly.title"),
@@ -27,9 +26,7 @@ export async function switchManageOnly(userId: string, bot: TickBotRow, licensed
       });
   } else if (!verdict && bot.manage_only_since && bot.manage_only_reason !== "user") {
     // The user's own 'Parar novas entradas' (issue 22) outlives the licence: only "Retomar entradas" ends it.
-    const rows = await db()`update bots set manage_only_since = null, manage_only_reason = null, updated_at = now()
-      where user_id = ${userId} and manage_only_since is not null and manage_only_reason is distinct from 'user' returning user_id`;
-    if (rows.length)
+    if (await leaveLicenceManageOnly(db(), userId))
       await notify(userId, {
         type: "success",
         title: msg("notices:manageOnlyEnded.title"),

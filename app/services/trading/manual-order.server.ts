@@ -37,6 +37,8 @@ import { sendMarketOrder } from "./order-send.server";
 import { reconcile } from "./reconcile.server";
 import { getSettings } from "./settings.server";
 import { withUserLock } from "../platform/user-lock.server";
+import { riskAnchors } from "../../../db/queries/bots";
+import { manualIntentWithTrade } from "../../../db/queries/order-intents";
 
 /** How long a manual order waits for a running tick of the bot to release the user's lock. */
 export const LOCK_WAIT_MS = 15_000;
@@ -94,13 +96,12 @@ export async function placeManualOrder(user: OrderUser, body: unknown, headerKey
         await reconcile(user.id, conn, client);
         const again = await storedAnswer(user.id, clientOrderId, input, language);
         if (again) return again;
-        const [summary, offered, openTrades, settings, [bot]] = await Promise.all([
+        const [summary, offered, openTrades, settings, bot] = await Promise.all([
           client.getAccountSummary(conn.account_id),
           offeredInstrumentList(conn, client),
           client.listOpenTrades(conn.account_id),
           getSettings(user.id),
-          db()<{ peak_balance: string | null; last_started_at: Date | null }[]>`
-            select peak_balance::text as peak_balance, last_started_at from bots where user_id = ${user.id}`,
+          riskAnchors(db(), user.id),
         ]);
         const spec = offered.find((i) => i.name === input.instrument);
         if (!spec) throw new ValidationError(msg("manual-order:errors.notOffered", { instrument: input.instrument }), { field: "instrument" });
@@ -185,21 +186,6 @@ function checkSize(units: string, spec: BrokerInstrument) {
     throw new ValidationError(msg("manual-order:errors.aboveMaximum", { maximum: spec.maximumOrderUnits, instrument: spec.name }), { field: "units" });
 }
 
-interface IntentRow {
-  status: "pending" | "filled" | "cancelled" | "rejected" | "failed";
-  detail: string | null;
-  instrument: string;
-  units: string;
-  request: StoredRequest | null;
-  trade_id: string | null;
-  side: string | null;
-  trade_units: string | null;
-  open_price: string | null;
-  stop_loss: string | null;
-  take_profit: string | null;
-  open_time: Date | null;
-  trade_status: string | null;
-}
 
 /**
  * The answer of the manual order `clientOrderId` as its intent and trade say (the first call's and
@@ -213,11 +199,7 @@ async function storedAnswer(
   language: unknown,
   replayed = true,
 ): Promise<ManualOrderAnswer | undefined> {
-  const [row] = await db()<IntentRow[]>`
-    select i.status, i.detail, i.instrument, i.units::text as units, i.request, t.broker_trade_id as trade_id, t.side, t.units::text as trade_units,
-      t.open_price::text as open_price, t.stop_loss::text as stop_loss, t.take_profit::text as take_profit, t.open_time, t.status as trade_status
-    from order_intents i left join trades t on t.user_id = i.user_id and t.client_order_id = i.client_order_id
-    where i.user_id = ${userId} and i.client_order_id = ${clientOrderId} and i.origin = 'manual'`;
+  const row = await manualIntentWithTrade<StoredRequest>(db(), userId, clientOrderId);
   if (!row) return undefined;
   if (row.instrument !== input.instrument || !new Decimal(row.units).eq(input.units))
     throw new ConflictError(msg("manual-order:errors.keyReused"), { code: "idempotency_key_reused" });

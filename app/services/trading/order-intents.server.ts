@@ -8,15 +8,12 @@
  * reconcile marks it `filled` (recordOpen updates the intent whatever its status).
  */
 import { db } from "../platform/db.server";
+import { failUnansweredIntents } from "../../../db/queries/order-intents";
 
 /** Minutes after which a pending order with no trade is taken as never filled: far above any order request's time with retries. */
 export const UNKNOWN_OUTCOME_MINUTES = 5;
 
 /** Settles the stale pending intents of every user as `failed`; returns how many. One statement. */
 export async function settleUnknownOrders(): Promise<number> {
-  const rows = await db()`update order_intents i set status = 'failed', detail = 'sem resposta da corretora', updated_at = now()
-    where i.status = 'pending' and i.created_at < now() - make_interval(mins => ${UNKNOWN_OUTCOME_MINUTES})
-      and not exists (select 1 from trades t where t.user_id = i.user_id and t.client_order_id = i.client_order_id)
-    returning 1`;
-  return rows.length;
+  return failUnansweredIntents(db(), UNKNOWN_OUTCOME_MINUTES);
 }

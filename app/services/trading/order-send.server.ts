@@ -12,18 +12,10 @@ import type { BrokerConnectionRow } from "../broker/broker-connection";
 import { crashPoint } from "../platform/crash-point.server";
 import { db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
+import { insertIntent, settleIntent, type OrderIntent } from "../../../db/queries/order-intents";
 
-/** The order intent row of one order: its client id, what it answers (a decision id, or `manual:<key>`), instrument, signed units, origin. */
-export interface OrderIntent {
-  clientOrderId: string;
-  decisionId: string;
-  instrument: string;
-  /** Signed integer units as a decimal string (+ buy, − sell). */
-  units: string;
-  origin: "ai" | "manual";
-  /** A manual order's request as answered (stops, what was defaulted): kept for the idempotent replay. */
-  request?: Record<string, unknown>;
-}
+// The order intent row of one order (client id, decision id or `manual:<key>`, instrument, signed units, origin): db/queries.
+export type { OrderIntent } from "../../../db/queries/order-intents";
 
 /**
  * What became of the order: `duplicate` (the intent existed: nothing sent), `filled` (a trade opened:
@@ -44,26 +36,20 @@ export async function sendMarketOrder(userId: string, conn: BrokerConnectionRow,
   const sql = db();
   const id = intent.clientOrderId;
   crashPoint("before-intent");
-  const inserted = await sql`insert into order_intents (user_id, client_order_id, decision_id, account_id, instrument, units, origin, request)
-    values (${userId}, ${id}, ${intent.decisionId}, ${conn.account_id}, ${intent.instrument}, ${intent.units}, ${intent.origin},
-      ${intent.request ? sql.json(intent.request as never) : null})
-    on conflict do nothing returning client_order_id`;
-  if (inserted.length === 0) return { status: "duplicate" };
+  if (!(await insertIntent(sql, userId, conn.account_id, intent))) return { status: "duplicate" };
   crashPoint("before-order");
   try {
     const result = await client.createMarketOrder(conn.account_id, order);
     crashPoint("after-order"); // the broker filled, our bookkeeping has not run yet
     if (result.filled) return { status: "filled", result }; // recorded by the reconcile that follows
     const detail = result.cancelReason ?? null;
-    await sql`update order_intents set status = 'cancelled', detail = ${detail}, updated_at = now()
-      where user_id = ${userId} and client_order_id = ${id}`;
+    await settleIntent(sql, userId, id, "cancelled", detail);
     return { status: "cancelled", detail };
   } catch (err) {
     // RangeError: the client refused the order locally (nothing reached the broker).
     if ((err instanceof BrokerError && !err.retryable) || err instanceof RangeError) {
       const detail = err instanceof BrokerError ? (err.errorCode ?? err.message) : err.message;
-      await sql`update order_intents set status = 'rejected', detail = ${detail}, updated_at = now()
-        where user_id = ${userId} and client_order_id = ${id}`;
+      await settleIntent(sql, userId, id, "rejected", detail);
       logger().warn({ userId, code: err instanceof BrokerError ? err.errorCode : err.message, origin: intent.origin }, "ordem rejeitada");
       return { status: "rejected", detail };
     }

@@ -12,6 +12,8 @@ import type { BrokerConnectionRow } from "../broker/broker-connection";
 import { db } from "../platform/db.server";
 import { notify } from "../notify/notifications.server";
 import { hasLabel, stopBot, stopReasonMsg, stopReasonText } from "./bot-stop.server";
+import { drawdownStopBot } from "../../../db/queries/bots";
+import { closedTradesBetween } from "../../../db/queries/trades";
 
 /**
  * Stops the loop and, when it was on, notifies 'IA desativada' with the stop reason's label (when it
@@ -44,19 +46,12 @@ export async function drawdownStopWithNotice(
   stop: { at: Date; limitPct: number; highWaterMark: string; nav: string; currency: string; since: Date | null },
 ) {
   const sql = db();
-  const rows = await sql<{ broker_trade_id: string; instrument: string; close_time: Date; realized_pl: string }[]>`
-    select broker_trade_id, instrument, close_time, realized_pl::text as realized_pl from trades
-    where user_id = ${userId} and account_id = ${conn.account_id} and status = 'closed' and realized_pl is not null
-      and close_time > ${stop.since ?? new Date(0)} and close_time <= ${stop.at}
-    order by close_time desc limit ${DRAWDOWN_TRADES_KEPT}`;
+  const rows = await closedTradesBetween(sql, userId, conn.account_id, stop.since ?? new Date(0), stop.at, DRAWDOWN_TRADES_KEPT);
   const record = drawdownStopRecord({
     ...stop,
     trades: rows.map((r) => ({ id: r.broker_trade_id, instrument: r.instrument, closeTime: r.close_time.toISOString(), pl: r.realized_pl })),
   });
-  const stopped = await sql`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = 'max_drawdown',
-      manage_only_since = null, manage_only_reason = null, drawdown_stop = ${sql.json(record as never)}, updated_at = now()
-    where user_id = ${userId} and is_active returning user_id`;
-  if (stopped.length === 0) return;
+  if (!(await drawdownStopBot(sql, userId, record))) return;
   await notify(userId, {
     type: "limit",
     ...notices.drawdownStop(record, DRAWDOWN_TRADES_LISTED),

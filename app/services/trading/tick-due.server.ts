@@ -4,6 +4,7 @@
  * failed tick. No import of the bot service: the bot service itself calls `makeTickDue`.
  */
 import { db } from "../platform/db.server";
+import { claimDueBots, makeBotDue } from "../../../db/queries/bots";
 
 /** One claimed due slot: the bot, the slot's due time, and the bot's interval (seconds). */
 export interface ClaimedTick {
@@ -19,20 +20,7 @@ export interface ClaimedTick {
  */
 export async function claimDueTicks(limit: number): Promise<ClaimedTick[]> {
   if (limit <= 0) return [];
-  const rows = await db()<{ user_id: string; due_at: Date; interval_sec: number }[]>`
-    with due as (
-      select user_id, next_tick_at from bots
-      where is_active and next_tick_at <= now()
-      order by next_tick_at
-      limit ${limit}
-      for update skip locked
-    )
-    update bots b
-    set next_tick_at = due.next_tick_at + make_interval(secs => b.interval_sec *
-      (floor(extract(epoch from (now() - due.next_tick_at)) / b.interval_sec) + 1))
-    from due
-    where b.user_id = due.user_id
-    returning b.user_id, due.next_tick_at as due_at, b.interval_sec`;
+  const rows = await claimDueBots(db(), limit);
   return rows.map((r) => ({ userId: r.user_id, dueAt: r.due_at, intervalSec: r.interval_sec }));
 }
 
@@ -41,7 +29,5 @@ export async function claimDueTicks(limit: number): Promise<ClaimedTick[]> {
  * (starting a bot: due now; after a failed tick: sooner). Returns whether an active bot was found.
  */
 export async function makeTickDue(userId: string, delaySeconds = 0): Promise<boolean> {
-  const rows = await db()`update bots set next_tick_at = least(next_tick_at, now() + make_interval(secs => ${delaySeconds}))
-    where user_id = ${userId} and is_active returning user_id`;
-  return rows.length > 0;
+  return makeBotDue(db(), userId, delaySeconds);
 }

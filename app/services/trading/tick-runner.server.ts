@@ -31,14 +31,12 @@ import { stopWithNotice } from "./stop-notices.server";
 import { contextBatcher } from "./tick-context.server";
 import { skipped, type TickOutcome } from "./tick-outcome";
 import { abortReason, brokerWithSignal, hasMsg, TickDeadlineError } from "./tick-signal.server";
+import { recordTickDone, recordTickError, recordTicksDone, type TickDoneRow } from "../../../db/queries/bots";
 
 /** The user-facing error of a broker failure, as a message (core/oanda/errors.ts). */
 function brokerErrorMsg(err: BrokerError): Msg {
   return err.messageMsg;
 }
-
-/** A jsonb parameter for a message, or SQL null. */
-const jsonMsg = (m: Msg | string | null | undefined) => (isMsg(m) ? db().json(m as never) : null);
 
 /**
  * Runs one tick under the bot's advisory lock. `force` runs it even when the loop is off (run-once).
@@ -130,7 +128,7 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
     const message = err instanceof BrokerError ? err.messagePt : err instanceof Error ? err.message : String(err);
     const errorMsg: Msg | string = err instanceof BrokerError ? brokerErrorMsg(err) : hasMsg(err) ? err.messageMsg : message;
     logger().warn({ userId, err: err instanceof BrokerError ? { kind: err.kind, status: err.status } : err }, "tick falhou");
-    await sql`update bots set last_tick_at = now(), last_tick_error = ${message}, last_tick_error_msg = ${jsonMsg(errorMsg)} where user_id = ${userId}`;
+    await recordTickError(sql, userId, message, isMsg(errorMsg) ? errorMsg : null);
     if (err instanceof BrokerError) {
       await markConnection(userId, "error", message);
       if (conn.status !== "error") await notify(userId, { type: "error", ...notices.connectionLost(errorMsg) });
@@ -141,40 +139,18 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
   }
 }
 
-/** A tick that ended without error: its bot and the NAV it read (`null`: none), and when its sync confirmed the stored account state. */
-interface TickDone {
-  userId: string;
-  nav: string | null;
-  /** The tick's instant on the broker's clock: when the mark was raised, if the NAV raised it. */
-  at: Date | null;
-  syncedAt: Date | null;
-}
-
 /**
- * The end of the ticks ending at once, one statement per batch (ADR 0032): each bot's last tick time
- * and cleared error, its high-water mark raised with the tick's NAV (never lowered), and the stored
- * account state's `synced_at` moved for the ticks that synced (ADR 0027). `peak_at` takes the tick's
- * broker-clock instant when its NAV sets or raises the mark (issue 21: the trades behind a drawdown).
+ * The end of the ticks ending at once, one statement per batch (ADR 0032; db/queries/bots.ts
+ * `recordTicksDone`): each bot's last tick time and cleared error, its high-water mark raised with the
+ * tick's NAV (never lowered), and the stored account state's `synced_at` moved for the ticks that synced
+ * (ADR 0027). `peak_at` takes the tick's broker-clock instant when its NAV sets or raises the mark
+ * (issue 21: the trades behind a drawdown). A tick's `nav` is null when it read none, `at` its instant
+ * on the broker's clock, `syncedAt` when its sync confirmed the stored account state.
  */
-const tickDoneBatcher = new StatementBatcher<TickDone, void>({
+const tickDoneBatcher = new StatementBatcher<TickDoneRow, void>({
   many: async (done) => {
-    await db()`with v as (
-        select * from unnest(${done.map((d) => d.userId)}::uuid[], ${done.map((d) => d.nav)}::numeric[], ${done.map((d) => d.syncedAt?.toISOString() ?? null)}::timestamptz[],
-          ${done.map((d) => d.at?.toISOString() ?? null)}::timestamptz[])
-          as v(user_id, nav, synced_at, at)
-      ), synced as (
-        update account_states a set synced_at = v.synced_at from v where a.user_id = v.user_id and v.synced_at is not null
-      )
-      update bots b set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null,
-        peak_at = case when v.nav is not null and (b.peak_balance is null or v.nav > b.peak_balance) then coalesce(v.at, now()) else b.peak_at end,
-        peak_balance = greatest(b.peak_balance, v.nav) from v where b.user_id = v.user_id`;
+    await recordTicksDone(db(), done);
     return done.map(() => undefined);
   },
-  one: async (d) => {
-    const sql = db();
-    const synced = d.syncedAt ? sql`with synced as (update account_states set synced_at = ${d.syncedAt} where user_id = ${d.userId}) ` : sql``;
-    await sql`${synced}update bots set last_tick_at = now(), last_tick_error = null, last_tick_error_msg = null,
-      peak_at = case when ${d.nav}::numeric is not null and (peak_balance is null or ${d.nav}::numeric > peak_balance) then coalesce(${d.at}::timestamptz, now()) else peak_at end,
-      peak_balance = greatest(peak_balance, ${d.nav}::numeric) where user_id = ${d.userId}`;
-  },
+  one: (d) => recordTickDone(db(), d),
 });

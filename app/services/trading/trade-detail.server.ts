@@ -24,12 +24,14 @@ import { Decimal } from "../../../core/decimal";
 import { isMsg, msg, type Msg } from "../../../core/i18n/message";
 import { positionRisk } from "../../../core/engine/sizing";
 import { GRANULARITY_SECONDS, pipSize } from "../../../core/instruments";
-import { pipsBetween, readDecision, type DecisionExplanation, type StoredDecisionRow } from "../../../core/trading/explain";
+import { pipsBetween, readDecision, type DecisionExplanation } from "../../../core/trading/explain";
 import { translateMsg } from "~/i18n";
 import { brokerNow, requireBroker } from "../broker/broker.server";
 import { db } from "../platform/db.server";
 import { NotFoundError } from "../platform/errors.server";
 import type { TradeRow } from "./trades.server";
+import { tradeDecision } from "../../../db/queries/decisions";
+import { tradeByBrokerId } from "../../../db/queries/trades";
 
 /** Bars shown before the entry and after the exit. */
 export const BARS_BEFORE = 40;
@@ -156,18 +158,12 @@ function view(r: TradeRow): TradeDetailView {
 export async function tradeDetail(userId: string, id: string): Promise<TradeDetail> {
   if (!/^[\w-]{1,64}$/.test(id)) throw new NotFoundError(TRADE_NOT_FOUND);
   const sql = db();
-  const [row] = await sql<TradeRow[]>`
-    select t.* from trades t left join broker_connections c on c.user_id = t.user_id
-    where t.user_id = ${userId} and t.broker_trade_id = ${id}
-    order by (t.account_id = c.account_id) desc nulls last, t.id desc limit 1`;
+  const row = await tradeByBrokerId(sql, userId, id);
   if (!row) throw new NotFoundError(TRADE_NOT_FOUND);
   const trade = view(row);
   let decision: DecisionExplanation | null = null;
   if (row.decision_id) {
-    const [d] = await sql<StoredDecisionRow[]>`
-      select decision_id, instrument, side, confidence, timeframe, reason, reason_msg, risk_code, risk_reason, executed, payload, created_at
-      from decisions where user_id = ${userId} and decision_id = ${row.decision_id}
-      order by executed desc, id desc limit 1`;
+    const d = await tradeDecision(sql, userId, row.decision_id);
     if (d) {
       decision = readDecision(d);
       // Rows stored before the entry price was kept: measure from the trade's own fill and orders.

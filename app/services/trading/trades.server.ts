@@ -5,7 +5,7 @@
  */
 import type { ClientPrice, Trade } from "../../../core/broker/port";
 import { Decimal } from "../../../core/decimal";
-import { isMsg, msg, type Msg } from "../../../core/i18n/message";
+import { isMsg, msg } from "../../../core/i18n/message";
 import { BrokerError } from "../../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
 import type { BrokerConnectionRow } from "../broker/broker-connection";
@@ -14,45 +14,10 @@ import { crashPoint } from "../platform/crash-point.server";
 import { db } from "../platform/db.server";
 import { reconcile } from "./reconcile.server";
 import { DomainError, NotFoundError, ValidationError } from "../platform/errors.server";
+import { closedTradesSince, openTradeRows, type TradeRow } from "../../../db/queries/trades";
 
-/**
- * A row of the `trades` table (db/migrations 0001_init.sql, 0004_messages.sql) as postgres.js returns
- * it for `select *`: numerics as decimal strings, the bigserial id as a string, timestamps as Dates.
- * The one row type of every service that reads trades (this module, trade-detail.server.ts).
- */
-export interface TradeRow {
-  id: string;
-  user_id: string;
-  account_id: string;
-  environment: string;
-  broker_trade_id: string;
-  client_order_id: string | null;
-  decision_id: string | null;
-  instrument: string;
-  side: "buy" | "sell";
-  units: string;
-  open_price: string;
-  close_price: string | null;
-  stop_loss: string | null;
-  take_profit: string | null;
-  realized_pl: string | null;
-  financing: string | null;
-  status: "open" | "closed";
-  result: "WIN" | "LOSS" | "BE" | null;
-  close_reason: string | null;
-  open_time: Date;
-  close_time: Date | null;
-  ai_timeframe: string | null;
-  ai_confidence: string | null;
-  ai_reason: string | null;
-  /** The same reason as a translatable message (ADR 0007), when the decision stored one (jsonb: check with isMsg). */
-  ai_reason_msg: Msg | null;
-  strategy: string | null;
-  trading_style: string | null;
-  /** Who opened the trade (migration 0022): the AI's tick, or the user (a manual order, or outside the app). */
-  origin: "ai" | "manual";
-  created_at: Date;
-}
+// A row of the `trades` table, the one row type of every service that reads trades: db/queries/trades.ts.
+export type { TradeRow } from "../../../db/queries/trades";
 
 function aiFields(r: Pick<TradeRow, "ai_timeframe" | "ai_confidence" | "ai_reason" | "ai_reason_msg" | "strategy" | "trading_style" | "origin"> | undefined) {
   return {
@@ -88,7 +53,7 @@ export async function openTrades(userId: string) {
  */
 export async function openTradeViews(userId: string, accountId: string, trades: readonly Trade[], prices: readonly ClientPrice[]) {
   const rows = trades.length
-    ? await db()<TradeRow[]>`select * from trades where user_id = ${userId} and account_id = ${accountId} and status = 'open'`
+    ? await openTradeRows(db(), userId, accountId)
     : [];
   return trades.map((t) => {
     const side = new Decimal(t.currentUnits).gte(0) ? "buy" : "sell";
@@ -130,8 +95,7 @@ export async function tradeHistory(userId: string, days = 30, known?: { conn: Pi
     select account_id, market_clock_offset_ms from broker_connections where user_id = ${userId}`;
   if (!conn) return [];
   const since = new Date(brokerNow(conn) - days * 86_400_000);
-  const rows = await sql<TradeRow[]>`select * from trades where user_id = ${userId} and account_id = ${conn.account_id}
-    and status = 'closed' and close_time >= ${since} order by close_time desc limit 1000`;
+  const rows = await closedTradesSince(sql, userId, conn.account_id, since);
   return rows.map((r) => ({
     id: r.broker_trade_id,
     tradeId: r.broker_trade_id,
