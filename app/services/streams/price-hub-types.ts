@@ -1,9 +1,9 @@
 /**
  * The price hub's shapes (ADR 0017): the price it holds and hands to listeners, a trade event, a
- * listener, its counters, and the payloads on its NOTIFY channel (`HUB_CHANNEL`, sse.ts).
+ * listener, its counters, and the payloads on its NOTIFY channel (`HUB_CHANNEL`, platform/sse.ts).
  */
 import type { Environment } from "../../../core/broker/port";
-import type { StreamPrice } from "./sse";
+import type { StreamPrice } from "../platform/sse";
 
 /** A trade event for one user (PRODUCT.md §7 Streaming: order_fill, trade_close). */
 export interface TradeEvent {

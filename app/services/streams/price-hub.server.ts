@@ -9,7 +9,7 @@
  * - Every price is fanned out in this process at once and published with `pg_notify` on the channel
  *   `price_hub` (one small JSON payload, far under PostgreSQL's 8000 bytes); the other processes
  *   LISTEN and fan out the same event, with the same id. Trade events (`order_fill`, `trade_close`)
- *   come on the same channel from the reconcile's transaction (trade-events.server.ts).
+ *   come on the same channel from the reconcile's transaction (notify/trade-events.server.ts).
  * Listeners subscribe with `subscribe()`; back-pressure is the SSE layer's (sse-routes.server.ts).
  *
  * Bots (ADR 0030): in a `WORKERS=on` process `feedBots()` adds the instruments its bot ticks asked
