@@ -148,8 +148,8 @@ export const dailyLossRule: RiskRule = (ctx) => {
 
 /** Drawdown from the high-water mark ≥ maxDrawdownPct % stops the bot. */
 export const maxDrawdownRule: RiskRule = (ctx) => {
-  const peak = new Decimal(ctx.peakBalance);
-  const dd = peak.sub(ctx.balance);
+  const peak = new Decimal(ctx.highWaterMark);
+  const dd = peak.sub(ctx.equity);
   if (!peak.gt(0) || dd.lte(0)) return null;
   const pct = dd.div(peak).mul(100);
   if (pct.lt(ctx.settings.maxDrawdownPct)) return null;

@@ -51,10 +51,10 @@ export interface RiskContext {
   unrealizedPL?: string;
   /** Balance at tradingDayStart(now), account currency. */
   dayStartBalance: string;
-  /** Current balance (or NAV for an equity-based drawdown), account currency. */
-  balance: string;
-  /** High-water mark of balance/equity, account currency. */
-  peakBalance: string;
+  /** Current equity (the account's NAV: balance + unrealized P&L), account currency; the drawdown is measured on it. */
+  equity: string;
+  /** High-water mark of equity (never reset), account currency. */
+  highWaterMark: string;
   /** Closed trades in a row with result LOSS, newest first (reset by a WIN). */
   consecutiveLosses: number;
   /** Open time of the last trade opened. */

@@ -49,8 +49,8 @@ export function entryVerdict(input: EntryRiskInput): RiskVerdict {
     realizedPLToday: c.realizedPLToday,
     unrealizedPL: account.unrealizedPL,
     dayStartBalance: c.dayStartBalance,
-    balance: account.NAV,
-    peakBalance: c.highWaterMark,
+    equity: account.NAV,
+    highWaterMark: c.highWaterMark,
     consecutiveLosses: c.consecutiveLosses,
     ...(c.lastTradeAt ? { lastTradeAt: c.lastTradeAt } : {}),
   });

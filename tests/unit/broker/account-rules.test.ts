@@ -60,7 +60,7 @@ describe("accountRules (broker-rule check at connect)", () => {
     expect(Object.keys(skip)).toEqual(["EUR_USD"]);
     const base = {
       now: new Date("2026-02-04T14:00:00Z"), settings: { ...settings(), tradingHours: { ...settings().tradingHours, enabled: false } }, licenceValid: true, brokerConnected: true, priceTradeable: true,
-      spreadPips: 0.5, openTrades: 0, openTradesOnInstrument: 0, tradesToday: 0, realizedPLToday: "0", dayStartBalance: "10000", balance: "10000", peakBalance: "10000", consecutiveLosses: 0,
+      spreadPips: 0.5, openTrades: 0, openTradesOnInstrument: 0, tradesToday: 0, realizedPLToday: "0", dayStartBalance: "10000", equity: "10000", highWaterMark: "10000", consecutiveLosses: 0,
     };
     const refused = evaluateRisk({ ...base, instrument: "EUR_USD", minimumSizeAboveRisk: skip.EUR_USD });
     expect(refused.allowed).toBe(false);

@@ -184,7 +184,7 @@ describe("risk verdicts as messages", () => {
     expect(spread.reason).toBe("Spread de 3,5 pips acima do máximo de 3,0 pips para EUR_USD");
     expect(renderMsg(spread.reasonMsg, "en")).toBe("Spread of 3.5 pips above the maximum of 3.0 pips for EUR_USD");
     expect(renderMsg(spread.reasonMsg, "es")).toBe("Spread de 3,5 pips por encima del máximo de 3,0 pips para EUR_USD");
-    const loss = evaluateRisk(ctx({ realizedPLToday: "-301.255", balance: "9700" }));
+    const loss = evaluateRisk(ctx({ realizedPLToday: "-301.255", equity: "9700" }));
     expect(loss.reason).toBe("Limite diário de perdas atingido: 3,01% (máximo 3,0%)");
     expect(renderMsg(loss.reasonMsg, "en")).toBe("Daily loss limit reached: 3.01% (maximum 3.0%)");
     const unknown = evaluateRisk(ctx({ spreadPips: Number.NaN }));
@@ -206,7 +206,7 @@ describe("risk verdicts as messages", () => {
       { openTrades: 1, openTradesOnInstrument: 1 },
       { tradesToday: 15 },
       { realizedPLToday: "-2.675", dayStartBalance: "100" },
-      { balance: "94.625", peakBalance: "100" },
+      { equity: "94.625", highWaterMark: "100" },
       { lastTradeAt: new Date(NOW.getTime() - 25_000) },
       { consecutiveLosses: 5 },
     ];

@@ -18,8 +18,8 @@ export function riskContext(over: Partial<RiskContext> = {}): RiskContext {
     tradesToday: 0,
     realizedPLToday: "0",
     dayStartBalance: "10000",
-    balance: "10000",
-    peakBalance: "10000",
+    equity: "10000",
+    highWaterMark: "10000",
     consecutiveLosses: 0,
     ...over,
   };

@@ -28,8 +28,8 @@ describe("drawdown figures and the stop record", () => {
 
   it("the rule stops the bot with reason max_drawdown once the drop from the mark reaches the limit", () => {
     const settings = { ...defaultSettings(), maxDrawdownPct: 5 };
-    expect(maxDrawdownRule(ctx({ settings, peakBalance: "10000", balance: "9501" }))).toBeNull();
-    expect(maxDrawdownRule(ctx({ settings, peakBalance: "10000", balance: "9500" }))?.stopBot).toBe("max_drawdown");
+    expect(maxDrawdownRule(ctx({ settings, highWaterMark: "10000", equity: "9501" }))).toBeNull();
+    expect(maxDrawdownRule(ctx({ settings, highWaterMark: "10000", equity: "9500" }))?.stopBot).toBe("max_drawdown");
   });
 
   it("records the mark, the NAV, the drawdown and the trades closed since the mark (oldest first, with their total)", () => {

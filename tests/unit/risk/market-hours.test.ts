@@ -180,7 +180,7 @@ describe("dailyLossRule with unrealized P&L", () => {
     expect(renderMsg(v!.reasonMsg, "en")).toBe("Daily loss limit reached including unrealized P&L: 3.00% (maximum 3.0%)");
     expect(dailyLossRule(riskContext({ settings: on, realizedPLToday: "-200", unrealizedPL: "-99.99" }))).toBeNull();
     // dayStartBalance, not the current balance, is the base
-    expect(dailyLossRule(riskContext({ settings: on, realizedPLToday: "0", unrealizedPL: "-300", balance: "9000", dayStartBalance: "10000" }))?.code).toBe("daily_loss_limit");
+    expect(dailyLossRule(riskContext({ settings: on, realizedPLToday: "0", unrealizedPL: "-300", equity: "9000", dayStartBalance: "10000" }))?.code).toBe("daily_loss_limit");
     // an unrealized gain offsets realized losses
     expect(dailyLossRule(riskContext({ settings: on, realizedPLToday: "-300", unrealizedPL: "50" }))).toBeNull();
     // no unrealized figure: realized only, with the usual text

@@ -38,9 +38,9 @@ describe("evaluateRisk", () => {
     ["maxTrades", { openTrades: 3 }, "max_trades", "Limite de 3 trades simultâneos atingido (3 abertos)", undefined],
     ["one per instrument", { openTrades: 1, openTradesOnInstrument: 1 }, "instrument_busy", "Já existe um trade aberto em EUR_USD", undefined],
     ["maxDailyTrades", { tradesToday: 15 }, "max_daily_trades", "Limite diário de 15 trades atingido", undefined],
-    ["daily loss", { realizedPLToday: "-300", balance: "9700", peakBalance: "9800" }, "daily_loss_limit", "Limite diário de perdas atingido: 3,00% (máximo 3,0%)", "daily_loss_limit"],
+    ["daily loss", { realizedPLToday: "-300", equity: "9700", highWaterMark: "9800" }, "daily_loss_limit", "Limite diário de perdas atingido: 3,00% (máximo 3,0%)", "daily_loss_limit"],
     ["daily loss with unrealized", { settings: withUnrealized(), realizedPLToday: "-200", unrealizedPL: "-150" }, "daily_loss_limit", "Limite diário de perdas atingido com o P&L não realizado: 3,50% (máximo 3,0%)", "daily_loss_limit"],
-    ["drawdown", { balance: "9500", peakBalance: "10000" }, "max_drawdown", "Drawdown máximo atingido: 5,00% (máximo 5,0%)", "max_drawdown"],
+    ["drawdown", { equity: "9500", highWaterMark: "10000" }, "max_drawdown", "Drawdown máximo atingido: 5,00% (máximo 5,0%)", "max_drawdown"],
     ["cooldown", { lastTradeAt: new Date(NOW.getTime() - 25_000) }, "cooldown", "Aguardando intervalo entre trades: 35 s restantes de 60 s", undefined],
     ["consecutive losses", { consecutiveLosses: MAX_CONSECUTIVE_LOSSES }, "max_consecutive_losses", "4 perdas consecutivas (máximo 4)", "max_consecutive_losses"],
   ])("%s trips with its Portuguese reason", (_name, over, code, reason, stopBot) => {
@@ -71,7 +71,7 @@ describe("evaluateRisk", () => {
     expect(evaluateRisk(ctx({ spreadPips: 3 })).allowed).toBe(true);
     expect(evaluateRisk(ctx({ tradesToday: 14, openTrades: 2 })).allowed).toBe(true);
     expect(evaluateRisk(ctx({ realizedPLToday: "-299.99" })).allowed).toBe(true);
-    expect(evaluateRisk(ctx({ balance: "9500.01" })).allowed).toBe(true);
+    expect(evaluateRisk(ctx({ equity: "9500.01" })).allowed).toBe(true);
     expect(evaluateRisk(ctx({ lastTradeAt: new Date(NOW.getTime() - 60_000) })).allowed).toBe(true);
     expect(evaluateRisk(ctx({ consecutiveLosses: 3 })).allowed).toBe(true);
     // news blackout ignored when news filtering is off
@@ -88,7 +88,7 @@ describe("evaluateRisk", () => {
     const all: Partial<RiskContext> = {
       now, settings: withHours("09:00", "17:00"),
       licenceValid: false, brokerConnected: false, priceTradeable: false, newsBlackout: { active: true }, spreadPips: 9, openTrades: 5,
-      tradesToday: 99, realizedPLToday: "-5000", balance: "5000", consecutiveLosses: 9, lastTradeAt: now,
+      tradesToday: 99, realizedPLToday: "-5000", equity: "5000", consecutiveLosses: 9, lastTradeAt: now,
     };
     const expected = ["licence_invalid", "broker_disconnected", "market_closed", "trading_hours", "weekend_close", "news_blackout", "spread_too_wide", "max_trades", "max_daily_trades", "daily_loss_limit", "max_drawdown", "cooldown", "max_consecutive_losses"];
     const c = ctx(all);
@@ -107,7 +107,7 @@ describe("evaluateRisk", () => {
       if (v.code === "max_trades") c.openTrades = 0;
       if (v.code === "max_daily_trades") c.tradesToday = 0;
       if (v.code === "daily_loss_limit") c.realizedPLToday = "0";
-      if (v.code === "max_drawdown") c.balance = "10000";
+      if (v.code === "max_drawdown") c.equity = "10000";
       if (v.code === "cooldown") delete c.lastTradeAt;
       if (v.code === "max_consecutive_losses") c.consecutiveLosses = 0;
     }
