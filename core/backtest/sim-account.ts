@@ -15,7 +15,7 @@ import type { Decision } from "../engine/decide";
 import { marketOrderBody } from "../oanda/order-body";
 import { createUser, accountTotals } from "../simulator/accounts";
 import { instrumentSpec, UNITS_PER_LOT } from "../instruments";
-import { localInstant, localParts } from "../risk/trading-day";
+import { localParts, NEW_YORK, nextTradingDayStart } from "../risk/trading-day";
 import { closeTrade, createMarketOrder } from "../simulator/orders";
 import type { Pricing } from "../simulator/pricing";
 import { emptyState } from "../simulator/state";
@@ -43,15 +43,12 @@ export interface TradingCosts {
   financingPctPerYear?: string;
 }
 
-const NEW_YORK = "America/New_York";
-
-/** The first 17:00 New York rollover strictly after `ms` (UTC ms). */
+/**
+ * The first 17:00 New York rollover strictly after `ms` (UTC ms): the end of the "ny_close" trading
+ * day containing `ms` (core/risk/trading-day.ts, the one home of the New York close rule).
+ */
 function nextRollover(ms: number): number {
-  const l = localParts(ms, NEW_YORK);
-  const today = localInstant(l.y, l.m, l.d, 17, 0, NEW_YORK).getTime();
-  if (today > ms) return today;
-  const next = new Date(Date.UTC(l.y, l.m - 1, l.d + 1));
-  return localInstant(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), 17, 0, NEW_YORK).getTime();
+  return nextTradingDayStart(new Date(ms), NEW_YORK, "ny_close").getTime();
 }
 
 interface Booked {
