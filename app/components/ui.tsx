@@ -1,6 +1,6 @@
-/** UI primitives of the dark trading theme: card, button, badge, banner, spinner, field. */
+/** UI primitives of the dark trading theme: card, button, badge, banner, spinner, field, stat tiles, data table. */
 import clsx from "clsx";
-import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
+import type { ButtonHTMLAttributes, HTMLAttributes, InputHTMLAttributes, ReactNode, TableHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { XIcon } from "./icons";
 
@@ -151,10 +151,13 @@ export function Field({
   );
 }
 
+/** The surface of a stat tile (`Stat`, `StatTerm`). */
+export const TILE = "rounded-xl bg-white/[0.03] p-3 ring-1 ring-white/5";
+
 /** A label/value row for figure cards. */
 export function Stat({ label, value, tone, hint, className }: { label: string; value: ReactNode; tone?: "up" | "down" | "neutral"; hint?: ReactNode; className?: string }) {
   return (
-    <div className={clsx("min-w-0 rounded-xl bg-white/[0.03] p-3 ring-1 ring-white/5", className)}>
+    <div className={clsx("min-w-0", TILE, className)}>
       <p className="text-xs text-slate-400">{label}</p>
       <p
         className={clsx(
@@ -173,4 +176,80 @@ export function Stat({ label, value, tone, hint, className }: { label: string; v
 export function signTone(n: number | null | undefined): "up" | "down" | "neutral" {
   if (n === null || n === undefined || !Number.isFinite(n) || n === 0) return "neutral";
   return n > 0 ? "up" : "down";
+}
+
+/**
+ * A stat tile inside a description list (`<dl>`): the label as its `dt`, the value as its `dd`; `rest`
+ * goes to the `dd` (e.g. `data-testid`).
+ */
+export function StatTerm({ label, children, ...rest }: { label: ReactNode; children: ReactNode } & HTMLAttributes<HTMLElement>) {
+  return (
+    <div className={TILE}>
+      <dt className="text-xs text-slate-400">{label}</dt>
+      <dd className="mt-0.5 font-medium text-slate-200" {...rest}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+/** One column of a `DataTable`: its header, the cell of a row, and the padding of both. */
+export interface Column<Row> {
+  id: string;
+  header: ReactNode;
+  cell: (row: Row) => ReactNode;
+  /** Classes of the header and the cells (default `px-3 py-3`). */
+  className?: string;
+  /** Extra classes of the cells only. */
+  cellClassName?: string;
+}
+
+/** Attributes of a table row, `data-*` included. */
+export type RowAttributes = HTMLAttributes<HTMLTableRowElement> & { [data: `data-${string}`]: string | undefined };
+
+/**
+ * The theme's data table: a bordered, horizontally scrolling surface with the uppercase header row and
+ * divided, top-aligned rows. `className` goes to the surface (e.g. `hidden lg:block` for a desktop-only
+ * table), `rest` to the `<table>`, `rowProps` to each row.
+ */
+export function DataTable<Row>({
+  columns,
+  rows,
+  rowKey,
+  rowProps,
+  className,
+  ...rest
+}: {
+  columns: readonly Column<Row>[];
+  rows: readonly Row[];
+  rowKey: (row: Row) => string;
+  rowProps?: (row: Row) => RowAttributes;
+  className?: string;
+} & Omit<TableHTMLAttributes<HTMLTableElement>, "className" | "children">) {
+  return (
+    <div className={clsx("overflow-x-auto rounded-2xl border border-white/10 bg-slate-900/70", className)}>
+      <table className="w-full text-left text-sm" {...rest}>
+        <thead className="border-b border-white/10 text-xs uppercase tracking-wide text-slate-400">
+          <tr>
+            {columns.map((c) => (
+              <th key={c.id} scope="col" className={c.className ?? "px-3 py-3"}>
+                {c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-white/5">
+          {rows.map((row) => (
+            <tr key={rowKey(row)} className="align-top" {...rowProps?.(row)}>
+              {columns.map((c) => (
+                <td key={c.id} className={clsx(c.className ?? "px-3 py-3", c.cellClassName)}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }
