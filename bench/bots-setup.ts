@@ -26,7 +26,7 @@ import { connectBroker } from "../app/services/broker/broker.server";
 import { parseConfig, setConfig } from "../app/services/platform/config.server";
 import { encryptSecret } from "../app/services/platform/crypto.server";
 import { closeDb, db } from "../app/services/platform/db.server";
-import { createTrialLicence } from "../app/services/billing/licence.server";
+import { createTrialLicence } from "../app/services/identity/licence.server";
 
 /** Users per batch of inserts. */
 export const BATCH = 500;

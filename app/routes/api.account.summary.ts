@@ -9,7 +9,7 @@ import { cachedAccountState } from "~/services/broker/account-cache.server";
 import { apiRoute } from "~/services/platform/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { brokerFailure, requireBroker } from "~/services/broker/broker.server";
-import { requireValidLicence } from "~/services/billing/licence.server";
+import { requireValidLicence } from "~/services/identity/licence.server";
 import { convertAmount } from "~/lib/display-currency";
 import { displayRateFor } from "~/services/broker/display-currency.server";
 

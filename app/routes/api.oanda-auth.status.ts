@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute } from "~/services/platform/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { brokerIdentityStatus, brokerStatus } from "~/services/broker/broker.server";
-import { hasValidLicence } from "~/services/billing/licence.server";
+import { hasValidLicence } from "~/services/identity/licence.server";
 import { translateMsg } from "~/i18n";
 import { msg } from "../../core/i18n/message";
 

@@ -1,14 +1,12 @@
 /** GET /api/trades/account/history?days=30 → {trades} closed in the window, newest first (PRODUCT.md §7, §9); 402 without a valid licence (§6). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
 import { msg } from "../../core/i18n/message";
 import { apiRoute } from "~/services/platform/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
-import { requireValidLicence } from "~/services/billing/licence.server";
+import { requireValidLicence } from "~/services/identity/licence.server";
 import { tradeHistory } from "~/services/trading/trades.server";
 import { ValidationError } from "~/services/platform/errors.server";
-
-const days = z.coerce.number().int().min(1).max(3650).default(30);
+import { historyDaysSchema as days } from "~/route-support/openapi/request-schemas";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {

@@ -4,7 +4,7 @@ import { msg } from "../../core/i18n/message";
 import { screenOpenTrades } from "~/services/trading/account-view.server";
 import { apiRoute } from "~/services/platform/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
-import { requireValidLicence } from "~/services/billing/licence.server";
+import { requireValidLicence } from "~/services/identity/licence.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiRoute(request, "GET", async () => {

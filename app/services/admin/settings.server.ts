@@ -20,6 +20,7 @@ import { decryptSecret, maskSecret } from "../platform/crypto.server";
 import { OPERATOR_FIELDS, type OperatorField, type StoredOperator } from "../platform/operator-boot";
 import { db } from "../platform/db.server";
 import type { StoredSmtp } from "../notify/email.server";
+import type { StoredVapid } from "../notify/push/vapid.server";
 import { stripeSettings, type StoredStripe } from "../billing/stripe.server";
 
 /** Brevo's SMTP relay, used when no host is stored (email.server.ts has the same default). */
@@ -27,12 +28,6 @@ export const DEFAULT_SMTP_HOST = "smtp-relay.brevo.com";
 /** Brevo's submission port (STARTTLS). */
 export const DEFAULT_SMTP_PORT = 587;
 
-/** Admin-stored web-push keys (system_settings key 'vapid'; private key encrypted). */
-export interface StoredVapid {
-  publicKey?: string;
-  privateKey?: string;
-  subject?: string;
-}
 
 /** Admin-stored super-admin list (system_settings key 'admins'). */
 export interface StoredAdmins {

@@ -14,7 +14,7 @@ import type { AdminUserCreate, AdminUserUpdate } from "~/lib/admin-users";
 import { hashPassword } from "../identity/auth.server";
 import { db } from "../platform/db.server";
 import { ConflictError, NotFoundError, ValidationError } from "../platform/errors.server";
-import { createTrialLicence } from "../billing/licence.server";
+import { createTrialLicence } from "../identity/licence.server";
 import type { AdminActor } from "./access.server";
 import { recordAudit } from "./audit.server";
 import { adminUserById, type AdminUserView } from "./users.server";

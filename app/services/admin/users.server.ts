@@ -9,7 +9,7 @@ import type postgres from "postgres";
 import { ADMIN_USERS_PAGE_SIZE, type UserStatusFilter } from "~/lib/admin-users";
 import { db } from "../platform/db.server";
 import { NotFoundError } from "../platform/errors.server";
-import { joinedLicence, LICENCE_JOIN_COLUMNS, licenceView, type JoinedLicenceColumns } from "../billing/licence.server";
+import { joinedLicence, LICENCE_JOIN_COLUMNS, licenceView, type JoinedLicenceColumns } from "../identity/licence.server";
 import { NOT_FOUND, UUID } from "./user-record.server";
 
 type Sql = postgres.Sql | postgres.TransactionSql;

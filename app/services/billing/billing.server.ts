@@ -12,7 +12,7 @@ import type { UserRow } from "../identity/auth.server";
 import { config } from "../platform/config.server";
 import { db } from "../platform/db.server";
 import { ConflictError, NotFoundError, ValidationError } from "../platform/errors.server";
-import { latestLicence, licenceView, type LicenseStatus } from "./licence.server";
+import { latestLicence, licenceView, type LicenseStatus } from "../identity/licence.server";
 import type { PlanRow } from "./plans.server";
 import { isMissingResource, paymentsConfigured, stripe, stripeFailure } from "./stripe.server";
 import { ENTITLED_STATUSES, applySubscription, idOf, syncCustomer, type SubscriptionSummary } from "./subscription-sync.server";

@@ -12,7 +12,7 @@ import { config } from "../platform/config.server";
 import { clientIp } from "../platform/client-ip.server";
 import { hashToken, randomToken } from "../platform/crypto.server";
 import { db } from "../platform/db.server";
-import { createTrialLicence, latestLicence, licenceView } from "../billing/licence.server";
+import { createTrialLicence, latestLicence, licenceView } from "./licence.server";
 import { beginLoginAttempt, clearLoginFailures } from "./login-throttle.server";
 import { ConflictError, ForbiddenError, UnauthorizedError } from "../platform/errors.server";
 

@@ -22,7 +22,7 @@ import { brokerFailure, requireBroker } from "../broker/broker.server";
 import { config } from "../platform/config.server";
 import { db } from "../platform/db.server";
 import { ConflictError, DomainError, PaymentRequiredError, ValidationError } from "../platform/errors.server";
-import { hasValidLicence } from "../billing/licence.server";
+import { hasValidLicence } from "../identity/licence.server";
 import { logger } from "../platform/logger.server";
 import { notify } from "../notify/notifications.server";
 import { closeTrade } from "./trades.server";

@@ -32,7 +32,7 @@ import { brokerFailure, brokerNow, recordMarketTime, requireBroker } from "../br
 import { newsCalendarFor } from "./calendar.server";
 import { db } from "../platform/db.server";
 import { ConflictError, DomainError, ServiceUnavailableError, ValidationError } from "../platform/errors.server";
-import { requireValidLicence } from "../billing/licence.server";
+import { requireValidLicence } from "../identity/licence.server";
 import { sendMarketOrder } from "./order-send.server";
 import { reconcile } from "./reconcile.server";
 import { getSettings } from "./settings.server";

@@ -8,7 +8,7 @@ import type { StoredAccountState } from "../broker/account-state.server";
 import { parseAccountState } from "../broker/account-state.server";
 import type { BrokerConnectionRow } from "../broker/broker.server";
 import { db } from "../platform/db.server";
-import { joinedLicence, licenceView } from "../billing/licence.server";
+import { joinedLicence, licenceView } from "../identity/licence.server";
 import { settingsFromRow } from "./settings.server";
 import { StatementBatcher } from "../platform/sql-batch.server";
 import type { TradingSettings } from "../../../core/settings";

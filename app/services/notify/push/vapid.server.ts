@@ -13,7 +13,13 @@ import { config } from "../../platform/config.server";
 import { decryptSecret, encryptSecret } from "../../platform/crypto.server";
 import { db } from "../../platform/db.server";
 import { logger } from "../../platform/logger.server";
-import type { StoredVapid } from "../../admin/settings.server";
+
+/** Admin-stored web-push keys (system_settings key 'vapid'; private key encrypted). */
+export interface StoredVapid {
+  publicKey?: string;
+  privateKey?: string;
+  subject?: string;
+}
 
 /** The key pair in force and where it comes from. */
 export interface VapidKeys {
