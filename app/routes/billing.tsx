@@ -21,7 +21,10 @@
  * `intent=subscribe` (planId, terms) → 303 to Stripe Checkout (`js=1`: `{checkoutUrl}`),
  * `intent=validate` → 303 to /dashboard when the payment is confirmed, else a message (`stay=1`, the
  * 'Pagamento pendente' section: a message either way, the page re-read),
- * `intent=portal` → 303 to the Billing Portal (`js=1`: `{portalUrl}`).
+ * `intent=portal` → 303 to the Billing Portal (`js=1`: `{portalUrl}`). The action is a `pageAction`
+ * (app/route-support/page-action.server.ts: Origin check, signed-in user, form body, pino logging) with
+ * one schema per form (app/lib/billing-form.ts); a failure answers §8's message of its intent (a domain
+ * error's status, else 500; 'Já paguei' that cannot read the subscription answers 200 with its message).
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
@@ -47,17 +50,17 @@ import { ScheduledCancelBanner } from "~/components/subscription-state";
 import { SubscriptionModal, type ModalNotice, type ModalPlan, type SubscribeResult } from "~/components/subscription-modal";
 import { Badge, Banner, Button, Card, Spinner } from "~/components/ui";
 import { toLanguage, translateMsg, type Language } from "~/i18n";
-import { readForm } from "~/route-support/form.server";
 import { metaTitle, useDisplay } from "~/lib/hooks";
+import { portalFormSchema, subscribeFormSchema, subscribeIssueKey, validateFormSchema } from "~/lib/billing-form";
+import { pageAction } from "~/route-support/page-action.server";
 import { requireAppUser } from "~/route-support/pages.server";
 import { subscriptionState } from "~/lib/subscription-state";
 import { licenceLabel, subscriptionLabel } from "~/lib/trading";
-import { assertSameOrigin } from "~/services/platform/api.server";
 import { publicUser } from "~/services/identity/auth.server";
 import { createCheckout, createPortalSession, recheckSubscription, subscriptionStatus, upcomingInvoice, type SubscriptionStatusView } from "~/services/billing/billing.server";
-import { DomainError, httpStatusOf } from "~/services/platform/errors.server";
+import { httpStatusOf, type DomainError } from "~/services/platform/errors.server";
 import { activePlans } from "~/services/billing/plans.server";
-import { requestLanguage } from "~/services/identity/request-language.server";
+import { logger } from "~/services/platform/logger.server";
 
 export const meta: MetaFunction = ({ matches }) => metaTitle(matches, "billing", "meta");
 
@@ -78,6 +81,11 @@ interface LicenceInfo {
   kind: string | null;
 }
 
+/** Logs a failed read of the page (the page still renders, with its error state). */
+function loadFailed(what: string, err: unknown): void {
+  logger().error({ err: err instanceof Error ? err.stack : String(err), page: ACTION }, what);
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireAppUser(request);
   const language = toLanguage(user.preferences?.language);
@@ -85,7 +93,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
   let view: SubscriptionStatusView | null = null;
   if (statusResult.status === "fulfilled") view = statusResult.value;
-  else console.error("[billing] falha ao ler a assinatura:", statusResult.reason);
+  else loadFailed("falha ao ler a assinatura", statusResult.reason);
 
   // Without the status view the modal still needs to know whether the user holds a licence (our own books).
   let access: { subscriptionStatus: string; hasValidLicense: boolean };
@@ -104,7 +112,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     try {
       upcoming = await upcomingInvoice(user);
     } catch (err) {
-      console.error("[billing] falha ao ler a próxima fatura:", err);
+      loadFailed("falha ao ler a próxima fatura", err);
     }
   }
 
@@ -122,7 +130,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           isDefault: p.isDefault,
         }))
       : [];
-  if (plansResult.status === "rejected") console.error("[billing] falha ao carregar planos:", plansResult.reason);
+  if (plansResult.status === "rejected") loadFailed("falha ao carregar planos", plansResult.reason);
 
   const details = view?.subscriptionDetails ?? null;
   const price = details?.items.data[0]?.price ?? null;
@@ -165,62 +173,52 @@ export type BillingActionResult =
   | { intent: "unknown"; ok: false; message: string };
 
 export async function action({ request }: ActionFunctionArgs) {
-  try {
-    assertSameOrigin(request);
-  } catch (err) {
-    const message = err instanceof DomainError ? err.messageIn(await requestLanguage(request)) : (err as Error).message;
-    return data<BillingActionResult>({ intent: "unknown", ok: false, message }, { status: 403 });
-  }
-  const user = await requireAppUser(request);
-  const language = toLanguage(user.preferences?.language);
-  const form = await readForm(request, language);
-  const intent = form.get("intent");
-  const js = form.get("js") === "1";
-
-  if (intent === "subscribe") {
-    const planId = String(form.get("planId") ?? "").trim();
-    const fail = (message: string, status: number) => data<BillingActionResult>({ intent: "subscribe", ok: false, message, planId: planId || null }, { status });
-    if (!planId) return fail(say("errors.choosePlan", language), 400);
-    if (form.get("terms") !== "on") return fail(say("errors.acceptTerms", language), 400);
-    try {
-      const { checkoutUrl } = await createCheckout(user, planId);
-      if (!isSafeRedirect(checkoutUrl)) throw new Error(`URL de checkout inesperada: ${String(checkoutUrl).slice(0, 80)}`);
-      if (js) return data<BillingActionResult>({ intent: "subscribe", ok: true, checkoutUrl });
-      return redirect(checkoutUrl, 303);
-    } catch (err) {
-      if (err instanceof DomainError) return fail(err.messageIn(language), httpStatusOf(err));
-      console.error("[billing] falha ao criar o checkout:", err);
-      return fail(say("errors.checkout", language), 500);
-    }
-  }
-
-  if (intent === "validate") {
-    try {
-      const view = await recheckSubscription(user);
-      if (paymentConfirmed(view)) {
-        if (form.get("stay") === "1") return data<BillingActionResult>({ intent: "validate", ok: true, tone: "success", message: say("page.validated", language) });
-        return redirect("/dashboard", 303);
-      }
-      return data<BillingActionResult>({ intent: "validate", ok: false, tone: "warning", message: say("errors.notConfirmed", language) });
-    } catch (err) {
-      console.error("[billing] falha ao revalidar a assinatura:", err);
-      return data<BillingActionResult>({ intent: "validate", ok: false, tone: "error", message: say("errors.status", language) });
-    }
-  }
-
-  if (intent === "portal") {
-    try {
-      const { portalUrl } = await createPortalSession(user);
-      if (!isSafeRedirect(portalUrl)) throw new Error(`URL do portal inesperada: ${String(portalUrl).slice(0, 80)}`);
-      if (js) return data<BillingActionResult>({ intent: "portal", ok: true, portalUrl });
-      return redirect(portalUrl, 303);
-    } catch (err) {
-      if (!(err instanceof DomainError)) console.error("[billing] falha ao abrir o portal:", err);
-      return data<BillingActionResult>({ intent: "portal", ok: false, message: say("errors.portal", language) }, { status: err instanceof DomainError ? httpStatusOf(err) : 500 });
-    }
-  }
-
-  return data<BillingActionResult>({ intent: "unknown", ok: false, message: translateMsg(msg("api:invalidData"), language) }, { status: 400 });
+  const answer = (r: BillingActionResult, status = 200) => data<BillingActionResult>(r, { status });
+  /** A refused subscribe keeps the chosen plan selected in the modal. */
+  const subscribeFailed = (field: (name: string) => string, message: string, status: number) =>
+    answer({ intent: "subscribe", ok: false, message, planId: field("planId").trim() || null }, status);
+  /** A failed intent: the domain error's status (`err`), else 500; the messages are §8's (a refused subscribe says why). */
+  const failed = ({ intent, field, language }: { intent: string; field: (name: string) => string; language: Language }, err: DomainError | null) => {
+    if (intent === "subscribe") return subscribeFailed(field, err ? err.messageIn(language) : say("errors.checkout", language), err ? httpStatusOf(err) : 500);
+    // 'Já paguei' that cannot reach the subscription: an answer on the page, not a failure.
+    if (intent === "validate") return answer({ intent: "validate", ok: false, tone: "error", message: say("errors.status", language) });
+    return answer({ intent: "portal", ok: false, message: say("errors.portal", language) }, err ? httpStatusOf(err) : 500);
+  };
+  return pageAction(request, {
+    page: ACTION,
+    user: () => requireAppUser(request),
+    language: (user) => user.preferences?.language,
+    crossSite: (message) => answer({ intent: "unknown", ok: false, message }, 403),
+    intents: {
+      subscribe: async ({ user, form, field, language }) => {
+        const parsed = subscribeFormSchema.safeParse(Object.fromEntries(form));
+        if (!parsed.success) return subscribeFailed(field, translateMsg(msg(subscribeIssueKey(parsed.error.issues[0])), language), 400);
+        const { checkoutUrl } = await createCheckout(user, parsed.data.planId);
+        if (!isSafeRedirect(checkoutUrl)) throw new Error(`URL de checkout inesperada: ${String(checkoutUrl).slice(0, 80)}`);
+        if (parsed.data.js) return answer({ intent: "subscribe", ok: true, checkoutUrl });
+        return redirect(checkoutUrl, 303);
+      },
+      validate: async ({ user, language, parse }) => {
+        const { stay } = parse(validateFormSchema);
+        const view = await recheckSubscription(user);
+        if (paymentConfirmed(view)) {
+          if (stay) return answer({ intent: "validate", ok: true, tone: "success", message: say("page.validated", language) });
+          return redirect("/dashboard", 303);
+        }
+        return answer({ intent: "validate", ok: false, tone: "warning", message: say("errors.notConfirmed", language) });
+      },
+      portal: async ({ user, parse }) => {
+        const { js } = parse(portalFormSchema);
+        const { portalUrl } = await createPortalSession(user);
+        if (!isSafeRedirect(portalUrl)) throw new Error(`URL do portal inesperada: ${String(portalUrl).slice(0, 80)}`);
+        if (js) return answer({ intent: "portal", ok: true, portalUrl });
+        return redirect(portalUrl, 303);
+      },
+    },
+    fallback: ({ language }) => answer({ intent: "unknown", ok: false, message: translateMsg(msg("api:invalidData"), language) }, 400),
+    domainError: (err, ctx) => failed(ctx, err),
+    internal: (_err, ctx) => failed(ctx, null),
+  });
 }
 
 /** The billing page, with the subscription modal over it when needed. */

@@ -215,6 +215,24 @@ describe("in the present", () => {
     stripeSim.sim.advanceClock(Math.floor(Date.now() / 1000) - stripeSim.sim.now() + 5);
   });
 
+  it("the modal's subscribe form without JavaScript: a plan and the terms first, then a 303 to the hosted checkout; an unknown intent is refused", async () => {
+    const bia = await subscriber("bia");
+    const noPlan = await billingPage(bia, { intent: "subscribe", terms: "on" });
+    expect(noPlan.status).toBe(400);
+    expect(await noPlan.text()).toContain("Selecione um plano.");
+    const noTerms = await billingPage(bia, { intent: "subscribe", planId });
+    expect(noTerms.status).toBe(400);
+    const refused = await noTerms.text();
+    expect(refused).toContain("Aceite os Termos de Uso e a Política de Privacidade para continuar.");
+    expect(new RegExp(`<input[^>]*name="planId"[^>]*value="${planId}"[^>]*>`).exec(refused)?.[0]).toContain('checked=""'); // the chosen plan stays selected
+    const toCheckout = await billingPage(bia, { intent: "subscribe", planId, terms: "on" });
+    expect(toCheckout.status).toBe(303);
+    expect(toCheckout.headers.get("location")).toMatch(/^https?:\/\//);
+    const unknown = await billingPage(bia, { intent: "outra" });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toContain("Dados inválidos.");
+  });
+
   it("a trial user pays by checkout: the paid licence comes from Stripe's webhooks, the trial stays", async () => {
     ana = await subscriber("ana");
     const before = await status(ana);
