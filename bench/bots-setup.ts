@@ -22,7 +22,7 @@
  */
 import { hashPassword } from "../app/services/identity/auth.server";
 import { startBot } from "../app/services/trading/bot-control.server";
-import { connectBroker } from "../app/services/broker/broker.server";
+import { connectBroker } from "../app/services/trading/broker-link.server";
 import { parseConfig, setConfig } from "../app/services/platform/config.server";
 import { encryptSecret } from "../app/services/platform/crypto.server";
 import { closeDb, db } from "../app/services/platform/db.server";

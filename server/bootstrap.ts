@@ -5,7 +5,7 @@
  * Embedded mode also seeds the demo plan ("Mensal", R$ 97,00 a month) when no plan exists (issue 9).
  */
 import { createUser } from "../app/services/identity/auth.server";
-import { connectBroker } from "../app/services/broker/broker.server";
+import { connectBroker } from "../app/services/trading/broker-link.server";
 import { config } from "../app/services/platform/config.server";
 import { decryptSecret, encryptSecret, randomToken } from "../app/services/platform/crypto.server";
 import { db } from "../app/services/platform/db.server";

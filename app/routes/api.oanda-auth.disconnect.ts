@@ -4,7 +4,8 @@ import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { apiRoute } from "~/services/platform/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
-import { disconnectBroker, NOT_CONNECTED } from "~/services/broker/broker.server";
+import { NOT_CONNECTED } from "~/services/broker/broker.server";
+import { disconnectBroker } from "~/services/trading/broker-link.server";
 import { ValidationError } from "~/services/platform/errors.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>

@@ -4,7 +4,7 @@
  * statement fail (a trigger) and finding the first one rolled back.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { disconnectBroker } from "../../app/services/broker/broker.server";
+import { disconnectBroker } from "../../app/services/trading/broker-link.server";
 import { ValidationError } from "../../app/services/platform/errors.server";
 import { getSettings, saveSettings, saveSettingsAndPreferences } from "../../app/services/trading/settings.server";
 import { inProcessApp } from "../setup/in-process";

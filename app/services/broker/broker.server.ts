@@ -1,7 +1,7 @@
 /**
- * The user's broker connection (PRODUCT.md §7 Broker, §3 Broker connection): token test, connect
- * (token stored encrypted with ENCRYPTION_KEY, never returned), status, disconnect, and the OANDA
- * client for a connected user. A broker 401/403 is reported to our API callers as 400 with the
+ * The user's broker connection (PRODUCT.md §7 Broker, §3 Broker connection): token test, the stored
+ * connection (token encrypted with ENCRYPTION_KEY, never returned), status, and the OANDA client for a
+ * connected user. Connect and disconnect act on the bot's books too: trading/broker-link.server.ts. A broker 401/403 is reported to our API callers as 400 with the
  * broker message: our own 401 means "your session is over" and would log the user out (§8).
  * Broker messages are translatable (`BrokerError.messageMsg`, core namespace `broker`): the API
  * renders them in the user's language (ADR 0007).
@@ -13,15 +13,11 @@ import { BrokerError } from "../../../core/oanda/errors";
 import { translateMsg } from "~/i18n";
 import { systemClock } from "../platform/system-clock";
 import { config } from "../platform/config.server";
-import { decryptSecret, encryptSecret } from "../platform/crypto.server";
+import { decryptSecret } from "../platform/crypto.server";
 import { db } from "../platform/db.server";
-import { ConflictError, DomainError, InternalError, UpstreamError, ValidationError } from "../platform/errors.server";
-import { logger } from "../platform/logger.server";
-import { forgetAccountState } from "./account-cache.server";
+import { DomainError, InternalError, UpstreamError, ValidationError } from "../platform/errors.server";
 import { noteBrokerClock } from "./quote-cache.server";
 import { oandaLimiter } from "./oanda-limiter.server";
-import { lockReconcile, reconcile } from "../trading/reconcile.server";
-import { deactivateBot } from "../../../db/queries/bots";
 
 /** The simulator's reply header with its clock's tag (server/simulator/server.ts SIM_CLOCK_HEADER; not imported: the simulator stays out of the app bundle). */
 const SIM_CLOCK_HEADER = "x-sim-clock";
@@ -95,63 +91,6 @@ export async function testToken(token: string, environment: Environment) {
   } catch (err) {
     throw brokerFailure(err);
   }
-}
-
-/**
- * Connects (or reconnects) the user's account: checks the token reaches it, stores it encrypted.
- * The broker transaction id reconciled so far is kept per account (issue 8 item 5): the current
- * connection's goes to `broker_cursors`, and connecting an account seen before resumes from its
- * stored id instead of the broker's "now". Then, under the user's reconcile lock, what happened
- * while disconnected is replayed and every trade we hold as open on the account is checked against
- * the broker (`reconcile` with `sweepOpen`), so trades closed meanwhile reach history and the risk
- * counters. A failure of that catch-up does not undo the connection: the next reconcile resumes it.
- */
-export async function connectBroker(userId: string, input: { token: string; environment: Environment; accountId: string }) {
-  const client = clientFor(input.token, input.environment);
-  let summary;
-  try {
-    summary = await client.getAccountSummary(input.accountId);
-  } catch (err) {
-    throw brokerFailure(err);
-  }
-  const conn = await db().begin(async (sql) => {
-    await lockReconcile(sql, userId);
-    // One app user per broker account (the unique index is the guard; this gives the message).
-    const [taken] = await sql`select 1 from broker_connections
-      where environment = ${input.environment} and account_id = ${summary.id} and user_id <> ${userId}`;
-    if (taken) throw new ConflictError(ACCOUNT_IN_USE);
-    await sql`insert into broker_cursors (user_id, environment, account_id, last_transaction_id)
-      select user_id, environment, account_id, last_transaction_id from broker_connections
-      where user_id = ${userId} and last_transaction_id is not null
-      on conflict (user_id, environment, account_id) do update set last_transaction_id = excluded.last_transaction_id, updated_at = now()`;
-    const [kept] = await sql<{ last_transaction_id: string }[]>`delete from broker_cursors
-      where user_id = ${userId} and environment = ${input.environment} and account_id = ${summary.id} returning last_transaction_id`;
-    const [row] = await sql<BrokerConnectionRow[]>`insert into broker_connections (user_id, environment, account_id, account_alias, account_currency, token_encrypted, last_transaction_id)
-      values (${userId}, ${input.environment}, ${summary.id}, ${summary.alias ?? null}, ${summary.currency},
-              ${encryptSecret(input.token)}, ${kept?.last_transaction_id ?? summary.lastTransactionID})
-      on conflict (user_id) do update set environment = excluded.environment, account_id = excluded.account_id,
-        account_alias = excluded.account_alias, account_currency = excluded.account_currency,
-        token_encrypted = excluded.token_encrypted, last_transaction_id = excluded.last_transaction_id,
-        status = 'connected', last_error = null, connected_at = now(), updated_at = now()
-      returning *`;
-    return row!;
-  }).catch((err: unknown) => {
-    // Two users connecting the same account at once: the unique index refuses the second.
-    if ((err as { code?: string }).code === "23505") throw new ConflictError(ACCOUNT_IN_USE);
-    throw err;
-  });
-  const price = await client.getPricing(summary.id, ["EUR_USD"]).catch(() => []);
-  if (price[0]) await recordMarketTime(userId, Date.parse(price[0].time));
-  try {
-    await reconcile(userId, conn, client, { sweepOpen: true });
-  } catch (err) {
-    logger().warn(
-      { userId, err: err instanceof BrokerError ? { kind: err.kind, status: err.status } : err },
-      "reconciliação após conectar falhou; a próxima reconciliação retoma do id armazenado",
-    );
-  }
-  forgetAccountState(userId); // a screen read of a moment ago still says "no connection" (or the old account)
-  return summary;
 }
 
 /** The stored connection of a user, if any. */
@@ -261,29 +200,4 @@ export async function brokerStatus(userId: string, language: unknown = "pt") {
 export async function markConnection(userId: string, status: "connected" | "error", error?: string) {
   await db()`update broker_connections set status = ${status}, last_error = ${error ?? null}, updated_at = now()
     where user_id = ${userId} and status is distinct from ${status}`;
-}
-
-/**
- * Disconnects the broker, in one transaction: the bot stops (reason 'manual', as the stop button:
- * the AI cannot run without a broker) and the connection with its stored token is deleted — both
- * or neither. The account's last reconciled transaction id is kept (`broker_cursors`) for a
- * reconnect of the same account (`connectBroker`). The stop is bot control's own statement
- * (db/queries/bots.ts `deactivateBot`, as trading/bot-stop.server.ts `stopBot`), run in this transaction.
- * @returns whether there was a connection to remove
- */
-export async function disconnectBroker(userId: string): Promise<boolean> {
-  return db().begin(async (tx) => {
-    // Under the reconcile lock, so the id kept below is the one of the last reconcile that committed.
-    await lockReconcile(tx, userId);
-    await deactivateBot(tx, userId, "manual");
-    const rows = await tx`with gone as (
-        delete from broker_connections where user_id = ${userId} returning user_id, environment, account_id, last_transaction_id
-      ), kept as (
-        insert into broker_cursors (user_id, environment, account_id, last_transaction_id)
-        select user_id, environment, account_id, last_transaction_id from gone where last_transaction_id is not null
-        on conflict (user_id, environment, account_id) do update set last_transaction_id = excluded.last_transaction_id, updated_at = now()
-      )
-      select user_id from gone`;
-    return rows.length > 0;
-  }).finally(() => forgetAccountState(userId)); // the screens must not show the gone account from their 1 s cache
 }

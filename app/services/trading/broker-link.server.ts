@@ -1,0 +1,98 @@
+/**
+ * Connecting and disconnecting the user's broker account (PRODUCT.md §7 Broker: POST
+ * /api/oanda-auth/connect, /disconnect; the wizard; /settings "Desconectar"): the stored connection,
+ * the catch-up reconcile after a connect and the bot's stop on a disconnect. In trading, not broker,
+ * because both act on the bot's books under the reconcile lock (ADR 0038: broker sits below trading).
+ */
+import type { Environment } from "../../../core/broker/port";
+import { BrokerError } from "../../../core/oanda/errors";
+import { deactivateBot } from "../../../db/queries/bots";
+import { forgetAccountState } from "../broker/account-cache.server";
+import { ACCOUNT_IN_USE, brokerFailure, clientFor, recordMarketTime, type BrokerConnectionRow } from "../broker/broker.server";
+import { encryptSecret } from "../platform/crypto.server";
+import { db } from "../platform/db.server";
+import { ConflictError } from "../platform/errors.server";
+import { logger } from "../platform/logger.server";
+import { lockReconcile, reconcile } from "./reconcile.server";
+
+/**
+ * Connects (or reconnects) the user's account: checks the token reaches it, stores it encrypted.
+ * The broker transaction id reconciled so far is kept per account (issue 8 item 5): the current
+ * connection's goes to `broker_cursors`, and connecting an account seen before resumes from its
+ * stored id instead of the broker's "now". Then, under the user's reconcile lock, what happened
+ * while disconnected is replayed and every trade we hold as open on the account is checked against
+ * the broker (`reconcile` with `sweepOpen`), so trades closed meanwhile reach history and the risk
+ * counters. A failure of that catch-up does not undo the connection: the next reconcile resumes it.
+ */
+export async function connectBroker(userId: string, input: { token: string; environment: Environment; accountId: string }) {
+  const client = clientFor(input.token, input.environment);
+  let summary;
+  try {
+    summary = await client.getAccountSummary(input.accountId);
+  } catch (err) {
+    throw brokerFailure(err);
+  }
+  const conn = await db().begin(async (sql) => {
+    await lockReconcile(sql, userId);
+    // One app user per broker account (the unique index is the guard; this gives the message).
+    const [taken] = await sql`select 1 from broker_connections
+      where environment = ${input.environment} and account_id = ${summary.id} and user_id <> ${userId}`;
+    if (taken) throw new ConflictError(ACCOUNT_IN_USE);
+    await sql`insert into broker_cursors (user_id, environment, account_id, last_transaction_id)
+      select user_id, environment, account_id, last_transaction_id from broker_connections
+      where user_id = ${userId} and last_transaction_id is not null
+      on conflict (user_id, environment, account_id) do update set last_transaction_id = excluded.last_transaction_id, updated_at = now()`;
+    const [kept] = await sql<{ last_transaction_id: string }[]>`delete from broker_cursors
+      where user_id = ${userId} and environment = ${input.environment} and account_id = ${summary.id} returning last_transaction_id`;
+    const [row] = await sql<BrokerConnectionRow[]>`insert into broker_connections (user_id, environment, account_id, account_alias, account_currency, token_encrypted, last_transaction_id)
+      values (${userId}, ${input.environment}, ${summary.id}, ${summary.alias ?? null}, ${summary.currency},
+              ${encryptSecret(input.token)}, ${kept?.last_transaction_id ?? summary.lastTransactionID})
+      on conflict (user_id) do update set environment = excluded.environment, account_id = excluded.account_id,
+        account_alias = excluded.account_alias, account_currency = excluded.account_currency,
+        token_encrypted = excluded.token_encrypted, last_transaction_id = excluded.last_transaction_id,
+        status = 'connected', last_error = null, connected_at = now(), updated_at = now()
+      returning *`;
+    return row!;
+  }).catch((err: unknown) => {
+    // Two users connecting the same account at once: the unique index refuses the second.
+    if ((err as { code?: string }).code === "23505") throw new ConflictError(ACCOUNT_IN_USE);
+    throw err;
+  });
+  const price = await client.getPricing(summary.id, ["EUR_USD"]).catch(() => []);
+  if (price[0]) await recordMarketTime(userId, Date.parse(price[0].time));
+  try {
+    await reconcile(userId, conn, client, { sweepOpen: true });
+  } catch (err) {
+    logger().warn(
+      { userId, err: err instanceof BrokerError ? { kind: err.kind, status: err.status } : err },
+      "reconciliação após conectar falhou; a próxima reconciliação retoma do id armazenado",
+    );
+  }
+  forgetAccountState(userId); // a screen read of a moment ago still says "no connection" (or the old account)
+  return summary;
+}
+
+/**
+ * Disconnects the broker, in one transaction: the bot stops (reason 'manual', as the stop button:
+ * the AI cannot run without a broker) and the connection with its stored token is deleted — both
+ * or neither. The account's last reconciled transaction id is kept (`broker_cursors`) for a
+ * reconnect of the same account (`connectBroker`). The stop is bot control's own statement
+ * (db/queries/bots.ts `deactivateBot`, as trading/bot-stop.server.ts `stopBot`), run in this transaction.
+ * @returns whether there was a connection to remove
+ */
+export async function disconnectBroker(userId: string): Promise<boolean> {
+  return db().begin(async (tx) => {
+    // Under the reconcile lock, so the id kept below is the one of the last reconcile that committed.
+    await lockReconcile(tx, userId);
+    await deactivateBot(tx, userId, "manual");
+    const rows = await tx`with gone as (
+        delete from broker_connections where user_id = ${userId} returning user_id, environment, account_id, last_transaction_id
+      ), kept as (
+        insert into broker_cursors (user_id, environment, account_id, last_transaction_id)
+        select user_id, environment, account_id, last_transaction_id from gone where last_transaction_id is not null
+        on conflict (user_id, environment, account_id) do update set last_transaction_id = excluded.last_transaction_id, updated_at = now()
+      )
+      select user_id from gone`;
+    return rows.length > 0;
+  }).finally(() => forgetAccountState(userId)); // the screens must not show the gone account from their 1 s cache
+}
