@@ -1,6 +1,6 @@
 /**
  * `pageAction`: the one shape of a page form action that dispatches on an `intent` field — the twin
- * of `apiRoute` (app/services/platform/api.server.ts) for no-JavaScript forms (issue 23 item 5). In order:
+ * of `apiRoute` (app/route-support/api.server.ts) for no-JavaScript forms (issue 23 item 5). In order:
  * the Origin check of the mutation (DESIGN.md §7, `assertSameOrigin`), the signed-in user (when the
  * page needs one), the form body (`readForm`: 415/400 for a non-form body), the handler of the
  * `intent`, and one mapping of what a handler throws: a thrown Response passes through, a domain
@@ -13,7 +13,7 @@ import { msg } from "../../core/i18n/message";
 import { issueMsg } from "../../core/i18n/zod-message";
 import { toLanguage, type Language } from "~/i18n";
 import { readForm } from "~/route-support/form.server";
-import { assertSameOrigin } from "~/services/platform/api.server";
+import { assertSameOrigin } from "~/route-support/api.server";
 import { DomainError, ValidationError } from "~/services/platform/errors.server";
 import { logger } from "~/services/platform/logger.server";
 import { requestLanguage } from "~/services/identity/request-language.server";

@@ -5,7 +5,7 @@
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { isAllowedPushEndpoint } from "~/lib/push";
-import { apiRoute, json, readBody } from "../services/platform/api.server";
+import { apiRoute, json, readBody } from "./api.server";
 import { requireApiUser } from "../services/identity/auth.server";
 import { config } from "../services/platform/config.server";
 import { NotFoundError, ValidationError } from "../services/platform/errors.server";

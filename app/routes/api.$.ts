@@ -5,7 +5,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiError } from "~/services/platform/api.server";
+import { apiError } from "~/route-support/api.server";
 import { requestLanguage } from "~/services/identity/request-language.server";
 
 /** The 404 of an unknown API route. */

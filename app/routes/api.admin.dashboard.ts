@@ -6,7 +6,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { getDashboard } from "~/services/admin/dashboard.server";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 
 /** GET only; any other method → 405 with `Allow: GET, HEAD`. */
 export const loader = ({ request }: LoaderFunctionArgs) =>

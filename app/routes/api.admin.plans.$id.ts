@@ -11,7 +11,7 @@ import { translateMsg } from "~/i18n";
 import { planInputSchema } from "~/lib/admin-plans";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { adminPlan, deletePlan, updatePlan } from "~/services/admin/plans.server";
-import { apiRoute, readBody } from "~/services/platform/api.server";
+import { apiRoute, readBody } from "~/route-support/api.server";
 
 export const loader = ({ request, params }: ActionFunctionArgs) =>
   apiRoute(request, {

@@ -10,7 +10,7 @@ import { translateMsg } from "~/i18n";
 import { planInputSchema } from "~/lib/admin-plans";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { createPlan, listAdminPlans } from "~/services/admin/plans.server";
-import { apiRoute, json, readBody } from "~/services/platform/api.server";
+import { apiRoute, json, readBody } from "~/route-support/api.server";
 
 export const loader = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, {

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { translateMsg } from "~/i18n";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { testSmtp } from "~/services/admin/connection-tests.server";
-import { apiRoute, readBody } from "~/services/platform/api.server";
+import { apiRoute, readBody } from "~/route-support/api.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

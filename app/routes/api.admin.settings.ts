@@ -11,7 +11,7 @@ import { translateMsg } from "~/i18n";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { getSettingsView } from "~/services/admin/settings.server";
 import { saveSystemSettings } from "~/services/admin/settings-update.server";
-import { apiRoute, readBody } from "~/services/platform/api.server";
+import { apiRoute, readBody } from "~/route-support/api.server";
 
 /** GET reads, PUT saves; any other method → 405 with `Allow: GET, HEAD, PUT`. */
 export const loader = ({ request }: LoaderFunctionArgs) =>

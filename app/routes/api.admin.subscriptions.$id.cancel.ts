@@ -9,7 +9,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { translateMsg } from "~/i18n";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { cancelSubscription } from "~/services/admin/subscriptions.server";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 
 export const action = ({ request, params }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

@@ -10,7 +10,7 @@ import { ADMIN_TIME_ZONE, extendLicenseSchema } from "~/lib/admin-users";
 import { requireAdminApi } from "~/services/admin/access.server";
 import { adminFailure } from "~/services/admin/user-errors.server";
 import { extendUserLicence } from "~/services/admin/licence-extension.server";
-import { apiRoute, readBody } from "~/services/platform/api.server";
+import { apiRoute, readBody } from "~/route-support/api.server";
 
 export const action = ({ request, params }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

@@ -15,7 +15,7 @@ import { adminFailure } from "~/services/admin/user-errors.server";
 import { deleteAdminUser } from "~/services/admin/user-deletion.server";
 import { adminUserDetail } from "~/services/admin/user-detail.server";
 import { updateAdminUser } from "~/services/admin/user-form.server";
-import { apiRoute, readBody } from "~/services/platform/api.server";
+import { apiRoute, readBody } from "~/route-support/api.server";
 
 export const loader = ({ request, params }: ActionFunctionArgs) =>
   apiRoute(request, {

@@ -13,7 +13,7 @@ import { requireAdminApi } from "~/services/admin/access.server";
 import { adminFailure } from "~/services/admin/user-errors.server";
 import { createAdminUser } from "~/services/admin/user-form.server";
 import { listAdminUsers } from "~/services/admin/users.server";
-import { apiRoute, json, readBody } from "~/services/platform/api.server";
+import { apiRoute, json, readBody } from "~/route-support/api.server";
 
 export const loader = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, {

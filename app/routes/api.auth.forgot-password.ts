@@ -4,7 +4,7 @@
  * 5 per hour for that e-mail.
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute, readBody } from "~/services/platform/api.server";
+import { apiRoute, readBody } from "~/route-support/api.server";
 import { emailRequestSchema } from "~/lib/validation";
 import { clientIp, requestPasswordReset } from "~/services/identity/verification.server";
 

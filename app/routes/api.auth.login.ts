@@ -4,7 +4,7 @@
  * without a session (§4: the client shows the error and does not log in).
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute, json, readBody } from "~/services/platform/api.server";
+import { apiRoute, json, readBody } from "~/route-support/api.server";
 import { createSession, NEEDS_VERIFICATION_MESSAGE, publicUser, verifyLogin } from "~/services/identity/auth.server";
 import { loginSchema } from "~/lib/validation";
 

@@ -1,6 +1,6 @@
 /** POST /api/auth/logout: revokes the session (cookie and bearer token alike). */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute, json } from "~/services/platform/api.server";
+import { apiRoute, json } from "~/route-support/api.server";
 import { logout } from "~/services/identity/auth.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>

@@ -1,6 +1,6 @@
 /** GET /api/auth/me → {user} of the session (401 'Token inválido ou expirado' without one). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { publicUser, requireApiUser } from "~/services/identity/auth.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>

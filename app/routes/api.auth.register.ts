@@ -10,7 +10,7 @@
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { translateMsg } from "~/i18n";
-import { apiRoute, json, readBody } from "~/services/platform/api.server";
+import { apiRoute, json, readBody } from "~/route-support/api.server";
 import { createSession, createUser, publicUser } from "~/services/identity/auth.server";
 import { emailVerificationRequired, VERIFY_TO_ACTIVATE } from "~/services/identity/registration.server";
 import { registerSchema } from "~/lib/validation";

@@ -9,7 +9,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiRoute, json, readBody } from "~/services/platform/api.server";
+import { apiRoute, json, readBody } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { createRun, listRuns, sourceOffer } from "~/services/backtest/runs.server";
 

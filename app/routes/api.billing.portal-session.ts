@@ -4,7 +4,7 @@
  * returning to /billing. 400 without a Stripe customer, 502 when Stripe fails.
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { createPortalSession } from "~/services/billing/billing.server";
 

@@ -4,7 +4,7 @@
  * subscription from Stripe's invoice preview; `upcoming: null` when there is none.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { upcomingInvoice } from "~/services/billing/billing.server";
 

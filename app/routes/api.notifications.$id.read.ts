@@ -1,7 +1,7 @@
 /** PUT /api/notifications/{id}/read → {notification, unreadCount}; 404 when the id is not one of the user's (PRODUCT.md §7). */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { markNotificationRead, unreadCount } from "~/services/notify/notifications.server";
 import { NotFoundError } from "~/services/platform/errors.server";

@@ -8,7 +8,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { toLanguage, translateMsg } from "~/i18n";
 import { parseListQuery } from "~/lib/notifications";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { clearNotifications, listNotifications } from "~/services/notify/notifications.server";
 import { ValidationError } from "~/services/platform/errors.server";

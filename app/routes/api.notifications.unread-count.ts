@@ -1,6 +1,6 @@
 /** GET /api/notifications/unread-count → {count, unreadCount} (polled every 30 s by the header bell, PRODUCT.md §7, §9). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { unreadCount } from "~/services/notify/notifications.server";
 

@@ -6,7 +6,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiRoute, readBody } from "~/services/platform/api.server";
+import { apiRoute, readBody } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { clientFor } from "~/services/broker/broker.server";
 import { connectBroker } from "~/services/trading/broker-link.server";

@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { NOT_CONNECTED } from "~/services/broker/broker.server";
 import { disconnectBroker } from "~/services/trading/broker-link.server";

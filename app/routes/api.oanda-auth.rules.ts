@@ -4,7 +4,7 @@
  * language; `rules: null` before the first check. 400 'Nenhuma conta Oanda conectada.' without a connection.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { getConnection, NOT_CONNECTED } from "~/services/broker/broker.server";
 import { readAccountRules } from "~/services/trading/broker-rules.server";

@@ -1,6 +1,6 @@
 /** GET /api/oanda-auth/status → {isConnected, account} (PRODUCT.md §7 Broker, §3 Broker connection). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { brokerIdentityStatus, brokerStatus } from "~/services/broker/broker.server";
 import { hasValidLicence } from "~/services/identity/licence.server";

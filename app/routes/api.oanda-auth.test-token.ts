@@ -1,6 +1,6 @@
 /** POST /api/oanda-auth/test-token {token, environment} → {accounts} (PRODUCT.md §7 Broker). */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute, readBody } from "~/services/platform/api.server";
+import { apiRoute, readBody } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { testToken } from "~/services/broker/broker.server";
 import { testTokenSchema } from "~/lib/validation";

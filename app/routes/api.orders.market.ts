@@ -7,7 +7,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { forgetAccountState } from "~/services/broker/account-cache.server";
-import { apiRoute, json, readBody } from "~/services/platform/api.server";
+import { apiRoute, json, readBody } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { placeManualOrder } from "~/services/trading/manual-order.server";
 

@@ -5,7 +5,7 @@
  * page and any pre-signup page read the same list (PRODUCT.md §6 names no role for it).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { activePlans } from "~/services/billing/plans.server";
 import { requestLanguage } from "~/services/identity/request-language.server";
 

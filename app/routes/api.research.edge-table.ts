@@ -5,7 +5,7 @@
  * users (session cookie or bearer token); any other method → 405 with `Allow: GET, HEAD`.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { edgeTableView } from "~/services/research/edge-table.server";
 

@@ -6,20 +6,17 @@
  * instrument (core/instruments.ts `SUPPORTED_INSTRUMENTS`).
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
 import { msg } from "../../core/i18n/message";
 import { SUPPORTED_INSTRUMENTS } from "../../core/instruments";
-import { apiRoute, readBody } from "~/services/platform/api.server";
+import { apiRoute, readBody } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { getConnection } from "~/services/broker/broker.server";
 import { ValidationError } from "~/services/platform/errors.server";
 import { priceHub } from "~/services/streams/price-hub.server";
+import { streamEnsureSchema as body, streamInstrumentsSchema as list } from "~/route-support/openapi/request-schemas";
 
 /** Most instrument names in one call. */
 export const MAX_ENSURE = 10;
-
-const body = z.object({ instruments: z.unknown().optional() });
-const list = z.array(z.string().trim().toUpperCase()).min(1);
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

@@ -4,14 +4,10 @@
  * plan, 409 already subscribed, 503 payments not configured, 502 Stripe failure, each with a message.
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { zMsg } from "../../core/i18n/zod-message";
-import { apiRoute, readBody } from "~/services/platform/api.server";
+import { apiRoute, readBody } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { createCheckout } from "~/services/billing/billing.server";
-
-const planRequired = zMsg("validation:billing.planRequired");
-const body = z.object({ planId: z.string({ error: planRequired }).trim().min(1, { error: planRequired }).max(100, { error: planRequired }) });
+import { checkoutSessionSchema as body } from "~/route-support/openapi/request-schemas";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

@@ -1,6 +1,6 @@
 /** GET /api/subscriptions/status → the §3 Subscription status response from our books (PRODUCT.md §7; issue 9). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { subscriptionStatus } from "~/services/billing/billing.server";
 

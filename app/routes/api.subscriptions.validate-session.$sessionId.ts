@@ -4,7 +4,7 @@
  * applied at once; 404 for someone else's or an unknown session.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { validateCheckoutSession } from "~/services/billing/billing.server";
 

@@ -1,25 +1,10 @@
 /** POST /api/trades/{id}/close {units} (default 'ALL') closes one open trade of the user's account. */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { zMsg } from "../../core/i18n/zod-message";
 import { forgetAccountState } from "~/services/broker/account-cache.server";
-import { apiRoute, readBody } from "~/services/platform/api.server";
+import { apiRoute, readBody } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { closeTrade } from "~/services/trading/trades.server";
-
-const body = z.object({
-  units: z
-    .union(
-      [
-        z.literal("ALL"),
-        z.string().regex(/^\d+$/, { error: zMsg("validation:units") }),
-        z.number().int({ error: zMsg("validation:units") }).positive({ error: zMsg("validation:units") }),
-      ],
-      { error: zMsg("validation:units") },
-    )
-    .default("ALL")
-    .transform(String),
-});
+import { closeTradeSchema as body } from "~/route-support/openapi/request-schemas";
 
 export const action = ({ request, params }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

@@ -6,7 +6,7 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { requireValidLicence } from "~/services/identity/licence.server";
 import { tradeDetail, tradeDetailJson } from "~/services/trading/trade-detail.server";

@@ -1,7 +1,7 @@
 /** GET /api/trades/account/history?days=30 → {trades} closed in the window, newest first (PRODUCT.md §7, §9); 402 without a valid licence (§6). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { msg } from "../../core/i18n/message";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { requireValidLicence } from "~/services/identity/licence.server";
 import { tradeHistory } from "~/services/trading/trades.server";

@@ -4,7 +4,7 @@
  * Session auth; like starting the AI it needs a valid licence (402); 409 when entries are not stopped by the user.
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { resumeEntries } from "~/services/trading/kill-switch.server";
 

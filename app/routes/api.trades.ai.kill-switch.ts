@@ -9,7 +9,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { msg } from "../../core/i18n/message";
 import { isKillSwitchLevel } from "~/lib/kill-switch";
-import { apiRoute, readBody } from "~/services/platform/api.server";
+import { apiRoute, readBody } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { ValidationError } from "~/services/platform/errors.server";
 import { runKillSwitch } from "~/services/trading/kill-switch.server";

@@ -8,7 +8,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { isMsg, msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
 import { forgetAccountState } from "~/services/broker/account-cache.server";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { localizeOutcome } from "~/services/trading/tick-outcome";
 import { runTick } from "~/services/trading/tick-runner.server";

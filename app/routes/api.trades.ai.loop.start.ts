@@ -7,22 +7,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { msg } from "../../core/i18n/message";
-import { apiRoute, readBody } from "~/services/platform/api.server";
+import { apiRoute, readBody } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
-import { DEFAULT_INTERVAL_SEC } from "~/services/trading/bot-status.server";
 import { startBot } from "~/services/trading/bot-control.server";
 import { ValidationError } from "~/services/platform/errors.server";
-
 // Errors are `bot` message keys, turned into messages below.
-const body = z.object({
-  intervalSec: z.coerce
-    .number({ error: "bot:errors.intervalNumber" })
-    .int({ error: "bot:errors.intervalInteger" })
-    .min(5, { error: "bot:errors.intervalRange" })
-    .max(3600, { error: "bot:errors.intervalRange" })
-    .default(DEFAULT_INTERVAL_SEC),
-  rearm: z.boolean({ error: "bot:errors.rearm" }).optional(),
-});
+import { loopStartSchema as body } from "~/route-support/openapi/request-schemas";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {

@@ -5,7 +5,7 @@
  * ones (issue 9). Texts in the user's language, with their messages alongside (ADR 0007).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { botStatus } from "~/services/trading/bot-status.server";
 

@@ -8,7 +8,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { needsConfirmation } from "../../core/risk/preflight";
 import { translateMsg } from "~/i18n";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { requireApiUser } from "~/services/identity/auth.server";
 import { userPreflight } from "~/services/trading/preflight.server";
 

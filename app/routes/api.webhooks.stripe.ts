@@ -4,7 +4,7 @@
  * once (a duplicate is a 200 no-op) and processed by a pg-boss job; the answer is immediate.
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { receiveStripeEvent } from "~/services/billing/stripe-events.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>

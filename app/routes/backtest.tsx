@@ -16,7 +16,7 @@ import { readForm } from "~/route-support/form.server";
 import { formatInstrument } from "~/lib/format";
 import { metaTitle, useDisplay } from "~/lib/hooks";
 import { requireAppUser } from "~/route-support/pages.server";
-import { assertSameOrigin } from "~/services/platform/api.server";
+import { assertSameOrigin } from "~/route-support/api.server";
 import { createRun, defaultForm, getRuns, listRuns, sourceOffer } from "~/services/backtest/runs.server";
 import { MAX_PERIOD_DAYS } from "~/services/backtest/data.server";
 import { getConnection } from "~/services/broker/broker.server";

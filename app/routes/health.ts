@@ -1,6 +1,6 @@
 /** Health: database, queue and broker reachability as JSON (200 healthy, 503 degraded); GET/HEAD only (405 with `Allow` otherwise). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiRoute } from "~/services/platform/api.server";
+import { apiRoute } from "~/route-support/api.server";
 import { healthResponse } from "~/services/platform/health.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) => apiRoute(request, "GET", healthResponse);

@@ -44,7 +44,7 @@ import { readAccountRules } from "~/services/trading/broker-rules.server";
 import { publicUser } from "~/services/identity/auth.server";
 import { getPreferences } from "~/services/identity/preferences.server";
 import { getPushTopics, savePushTopics } from "~/services/notify/push/push.server";
-import { ApiError, INTERNAL_ERROR } from "~/services/platform/api.server";
+import { ApiError, INTERNAL_ERROR } from "~/route-support/api.server";
 import { httpStatusOf } from "~/services/platform/errors.server";
 import { logger } from "~/services/platform/logger.server";
 import { reportCards } from "~/services/research/edge-table.server";

@@ -1,11 +1,11 @@
 /**
- * The JSON API's guards in app/services/platform/api.server.ts (issue 8 item 10): the method check (405 with
+ * The JSON API's guards in app/route-support/api.server.ts (issue 8 item 10): the method check (405 with
  * `Allow`, HEAD served by GET), the Origin check (`Origin: null` refused, `X-Forwarded-Host` never
  * trusted), JSON-only bodies (415) and `Retry-After` on a 429.
  */
 import { describe, expect, it } from "vitest";
 import { msg } from "../../../core/i18n/message";
-import { allowHeader, apiRoute, assertSameOrigin, isJsonContentType, readBody } from "../../../app/services/platform/api.server";
+import { allowHeader, apiRoute, assertSameOrigin, isJsonContentType, readBody } from "../../../app/route-support/api.server";
 import { ForbiddenError, RateLimitedError } from "../../../app/services/platform/errors.server";
 import { z } from "zod";
 

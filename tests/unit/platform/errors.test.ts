@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { msg } from "../../../core/i18n/message";
-import { apiRoute, toResponse } from "../../../app/services/platform/api.server";
+import { apiRoute, toResponse } from "../../../app/route-support/api.server";
 import {
   ApiError,
   ConflictError,

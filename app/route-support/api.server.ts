@@ -8,14 +8,14 @@
  * language, Portuguese otherwise (ADR 0007).
  */
 import type { z } from "zod";
-import { msg, type Msg } from "../../../core/i18n/message";
-import { issueMsg } from "../../../core/i18n/zod-message";
+import { msg, type Msg } from "../../core/i18n/message";
+import { issueMsg } from "../../core/i18n/zod-message";
 import { translateMsg } from "~/i18n";
-import { config } from "./config.server";
-import { DomainError, ForbiddenError, httpStatusOf, MethodNotAllowedError, ValidationError } from "./errors.server";
-import { requestLanguage } from "../identity/request-language.server";
+import { config } from "../services/platform/config.server";
+import { DomainError, ForbiddenError, httpStatusOf, MethodNotAllowedError, ValidationError } from "../services/platform/errors.server";
+import { requestLanguage } from "../services/identity/request-language.server";
 
-export { ApiError, DomainError } from "./errors.server";
+export { ApiError, DomainError } from "../services/platform/errors.server";
 
 /** A JSON response. */
 export function json(data: unknown, init: number | ResponseInit = 200): Response {
