@@ -2,6 +2,7 @@
 import clsx from "clsx";
 import type { ButtonHTMLAttributes, HTMLAttributes, InputHTMLAttributes, ReactNode, TableHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
+import type { Tone } from "~/lib/tone";
 import { XIcon } from "./icons";
 
 /** A dark surface card with an optional title row. */
@@ -57,17 +58,17 @@ export function Button({
   );
 }
 
-const TONES = {
+const TONES: Record<Tone, string> = {
   green: "bg-emerald-500/15 text-emerald-300 ring-emerald-400/30",
   red: "bg-rose-500/15 text-rose-300 ring-rose-400/30",
   amber: "bg-amber-500/15 text-amber-300 ring-amber-400/30",
   orange: "bg-orange-500/15 text-orange-300 ring-orange-400/30",
   grey: "bg-slate-500/15 text-slate-300 ring-slate-400/30",
   blue: "bg-sky-500/15 text-sky-300 ring-sky-400/30",
-} as const;
+};
 
-/** Colour tones shared by badges and the hero. */
-export type Tone = keyof typeof TONES;
+/** Colour tones shared by badges and the hero (defined in app/lib, which the browser's pure helpers share). */
+export type { Tone };
 
 /** A small pill badge. */
 export function Badge({ tone = "grey", className, children, ...rest }: { tone?: Tone; className?: string; children: ReactNode } & React.HTMLAttributes<HTMLSpanElement>) {

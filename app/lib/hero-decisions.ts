@@ -2,7 +2,7 @@
  * How the hero shows the AI's last decisions and its timeframe setting (issue 22, items 4 and 5):
  * pure functions, no React, so the page and its tests share them.
  */
-import type { Tone } from "~/components/ui";
+import type { Tone } from "./tone";
 
 /** A decision as the hero reads it: what the engine wanted, and whether it became a trade. */
 export interface HeroDecisionInput {
