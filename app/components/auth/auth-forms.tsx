@@ -26,6 +26,8 @@ function useAuthForm(id: string, schema: z.ZodType, serverErrors?: Record<string
   const { t } = useTranslation("auth");
   const [form, fields] = useForm({
     id,
+    // Without JavaScript the browser's own constraints (required, type=email) still check the form.
+    defaultNoValidate: false,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion: true }),
