@@ -234,3 +234,9 @@ export async function recordTickDone(sql: Sql, d: TickDoneRow): Promise<void> {
       peak_at = case when ${d.nav}::numeric is not null and (peak_balance is null or ${d.nav}::numeric > peak_balance) then coalesce(${d.at}::timestamptz, now()) else peak_at end,
       peak_balance = greatest(peak_balance, ${d.nav}::numeric) where user_id = ${d.userId}`;
 }
+
+/** Active bots of the whole database (the backup/restore summary, server/backup.ts). */
+export async function countActiveBots(sql: Sql): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from bots where is_active`;
+  return row!.n;
+}

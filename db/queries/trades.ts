@@ -225,3 +225,9 @@ export async function closeTradeRow(
       units = ${close.units}, financing = ${close.financing}, result = ${close.result}, close_reason = ${close.reason}
     where user_id = ${userId} and account_id = ${accountId} and broker_trade_id = ${brokerTradeId}`;
 }
+
+/** Open trades of the whole database, every user (the backup/restore summary, server/backup.ts). */
+export async function countOpenTrades(sql: Sql): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from trades where status = 'open'`;
+  return row!.n;
+}

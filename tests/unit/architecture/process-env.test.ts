@@ -8,8 +8,8 @@ import { forEachNode, importSpecifiers, parse, resolveImport, sourceFiles } from
 
 const FILES = sourceFiles(["app", "jobs", "server", "db", "core"]);
 const ENV_MODULE = "server/env.ts";
-/** The boot code of each process: the app, the standalone simulator, the migration CLI. */
-const ENTRY_POINTS = ["server/index.ts", "server/simulator/cli.ts", "db/migrate-cli.ts"];
+/** The boot code of each process: the app, the standalone simulator, the migration CLI, the backup/restore CLI. */
+const ENTRY_POINTS = ["server/index.ts", "server/simulator/cli.ts", "db/migrate-cli.ts", "server/cli/db-backup.ts"];
 /** Reads not fixed yet: none (CRASH_AT is a config field since the executor work). */
 const KNOWN = new Set<string>();
 
