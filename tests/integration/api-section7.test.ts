@@ -6,11 +6,14 @@
  * answer (the keys §7 names, or an array). SSE paths: status, content type and the first event.
  * Rows run in order (later rows use ids earlier ones created); destructive calls (disconnect, logout,
  * delete) run last or on users of their own. A row marked `pending` (a path being built) is an `it.todo`.
+ * Every answer must also fit the API contract the server serves at /api/openapi.json (issue 24;
+ * tests/setup/openapi-contract.ts).
  */
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_ALIASES } from "../../server/api-aliases";
 import { apiClient, type AppServer } from "../setup/app-server";
+import { serverContract, type ContractValidator } from "../setup/openapi-contract";
 import { openSse } from "../setup/sse-client";
 import { createTradingEnv, userWithBroker, type TradingEnv } from "../setup/trading-env";
 import { registerVerifiedAndLogin } from "../setup/verify";
@@ -21,6 +24,8 @@ let env: TradingEnv;
 let app: AppServer;
 let u: Awaited<ReturnType<typeof userWithBroker>>;
 let admin: ReturnType<typeof apiClient>;
+/** The API contract the server serves (issue 24): every row's answer must fit it. */
+let contract: ContractValidator;
 /** Ids earlier rows learn for later ones. */
 const ids: Record<string, string> = {};
 
@@ -30,6 +35,7 @@ beforeAll(async () => {
   u = await userWithBroker(env, app);
   const login = await apiClient(app.url)<{ token: string }>("POST", "/api/auth/login", ADMIN);
   admin = apiClient(app.url, login.body.token);
+  contract = await serverContract(app.url);
 }, 120_000);
 afterAll(async () => {
   await app?.stop();
@@ -263,6 +269,7 @@ describe("PRODUCT.md §7, every path", () => {
           const seen = `${row.method} ${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`;
           expect(r.status, seen).toBe(row.status);
           expect(misfit(row.shape, r.body), seen).toBe("");
+          expect(contract.check(row.method, path, r.status, r.body), seen).toEqual([]);
           row.learn?.(r.body);
         });
       }

@@ -406,6 +406,13 @@ const MATRIX: Record<string, Probe[]> = {
   ],
   "api.health.ts": [{ method: "GET", kind: "api", path: "/api/health", expect: same(status(200)) }],
   "api.status.ts": [{ method: "GET", kind: "api", path: "/api/status", expect: same(status(200)) }],
+  // The API contract (issue 24): public, the same for everyone; the reference page's assets by name only.
+  "api.openapi[.]json.ts": [{ method: "GET", kind: "api", path: "/api/openapi.json", expect: same(status(200, (r) => expect(r.json?.openapi).toBe("3.1.0"))) }],
+  "api.docs.ts": [{ method: "GET", kind: "api", path: "/api/docs", expect: same(status(200, (r) => expect(r.text).toContain("/api/openapi.json"))) }],
+  "api.docs.$asset.ts": [
+    { method: "GET", kind: "api", path: "/api/docs/init.js", expect: same(status(200)) },
+    { method: "GET", kind: "api", path: "/api/docs/..%2Fpackage.json", expect: same(status(404)) },
+  ],
   // Public price list (issue 9): the same list for everyone, a POST is refused.
   // Billing (issue 9), against the embedded Stripe simulator: each caller sees their own state; nobody has a customer yet.
   "api.subscriptions.status.ts": [
