@@ -17,8 +17,8 @@ import { tickContextRows, type TickBotRow, type TickContextRow } from "../../../
 
 export type { TickBotRow } from "../../../db/queries/tick-context";
 
-/** What a tick needs from our tables before the broker (`tickContext`). */
-export interface TickContext {
+/** What a tick needs from our tables before the broker (`tickContext`); not core's TickContext, which the executor gets. */
+export interface StoredTickContext {
   valid: boolean;
   timezone?: string;
   bot?: TickBotRow;
@@ -40,7 +40,7 @@ const COUNTER_WINDOW_HOURS = 48;
  * COUNTER_WINDOW_HOURS of the broker's clock (used when this tick's sync records nothing; see
  * counterTrades).
  */
-export async function tickContext(userId: string): Promise<TickContext> {
+export async function tickContext(userId: string): Promise<StoredTickContext> {
   const [u] = await tickContextRows(db(), [userId], COUNTER_WINDOW_HOURS);
   return contextFromRow(userId, u);
 }
@@ -50,7 +50,7 @@ export async function tickContext(userId: string): Promise<TickContext> {
  * claim starts read their contexts together, each after taking its own lock. Same read as
  * `tickContext`.
  */
-export const contextBatcher = new StatementBatcher<string, TickContext>({
+export const contextBatcher = new StatementBatcher<string, StoredTickContext>({
   many: async (userIds) => {
     const rows = new Map((await tickContextRows(db(), userIds, COUNTER_WINDOW_HOURS)).map((r) => [r.user_id, r]));
     return userIds.map((id) => contextFromRow(id, rows.get(id)));
@@ -60,7 +60,7 @@ export const contextBatcher = new StatementBatcher<string, TickContext>({
 });
 
 /** A tick's context from its row (`tickContextRows`). */
-function contextFromRow(userId: string, u: TickContextRow | undefined): TickContext {
+function contextFromRow(userId: string, u: TickContextRow | undefined): StoredTickContext {
   if (!u) return { valid: false, settings: settingsFromRow(undefined) };
   const valid = licenceView(u.role, u.subscription_status, joinedLicence(u)).hasValidLicense;
   const bot = u.has_bot
