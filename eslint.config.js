@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
  * app/ jobs/ server/ db/ — reads no environment and no wall clock and sets no timers (a Clock or `now` is
  * passed in).
  */
-const architecture = JSON.parse(readFileSync(new URL("./architecture.json", import.meta.url), "utf8"));
+const architecture = JSON.parse(readFileSync(`${import.meta.dirname}/architecture.json`, "utf8"));
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 const CORE_ALLOWED = architecture.core.packages.map(escape).join("|");
 /** Any bare specifier not on the allow-list (a package or subpath of one), the `~/` alias, or a climb out of core. */

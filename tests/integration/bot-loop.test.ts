@@ -73,10 +73,12 @@ describe("AI loop", () => {
     }
     expect(rows.length).toBeGreaterThanOrEqual(3);
     for (const r of rows) expect(r.reason.length).toBeGreaterThan(5);
-    const status = await u.call<{ isActive: boolean; loopState: { lastStartedAt: string; lastTickAt: string } }>("GET", "/api/trades/ai/loop/status");
+    // One tick stores its decisions before it writes its end on the bot (lastTickAt): wait for the end.
+    const loopStatus = () => u.call<{ isActive: boolean; loopState: { lastStartedAt: string; lastTickAt: string } }>("GET", "/api/trades/ai/loop/status");
+    await expect.poll(async () => (await loopStatus()).body.loopState.lastTickAt, { timeout: 10_000, interval: 250 }).toBeTruthy();
+    const status = await loopStatus();
     expect(status.body.isActive).toBe(true);
     expect(status.body.loopState.lastStartedAt).toBeTruthy();
-    expect(status.body.loopState.lastTickAt).toBeTruthy();
   });
 
   it("opens a trade with stop loss and take profit attached, then records its close with P&L and result", async () => {
