@@ -135,7 +135,8 @@ describe("each fault kind, on the wire and through the OANDA client", () => {
     const e = await brokerError(client(u, { timeoutMs: 500 }).getAccountSummary(u.id));
     expect(e).toMatchObject({ kind: "network", status: 0, retryable: true });
     expect(Date.now() - t0).toBeGreaterThanOrEqual(450);
-    expect(sim.faults.held.size).toBe(0); // the client's abort closed it
+    // The client's abort closes the held request: the simulator sees the socket close a moment after the client rejects.
+    await expect.poll(() => sim.faults.held.size, { timeout: 2000, interval: 20 }).toBe(0);
     await control("POST", "/sim/faults", { kind: "timeout", token: u.token, count: 1, delaySeconds: 0.4 });
     const t1 = Date.now();
     expect((await summary(u)).status).toBe(200);
