@@ -122,3 +122,10 @@ export async function tradeDecision(sql: Sql, userId: string, decisionId: string
     order by executed desc, id desc limit 1`;
   return d;
 }
+
+/** The user's 20 newest decisions, newest first, with whether each was executed (the admin support view). */
+export async function recentDecisions(sql: Sql, userId: string): Promise<(DecisionRow & { executed: boolean })[]> {
+  return sql<(DecisionRow & { executed: boolean })[]>`
+      select instrument, action, side, confidence, timeframe, reason, reason_msg, risk_reason, payload->'riskReasonMsg' as risk_reason_msg, executed, created_at
+      from decisions where user_id = ${userId} order by id desc limit 20`;
+}

@@ -231,3 +231,25 @@ export async function countOpenTrades(sql: Sql): Promise<number> {
   const [row] = await sql<{ n: number }[]>`select count(*)::int as n from trades where status = 'open'`;
   return row!.n;
 }
+
+/** The user's open and closed trade counts and the closed ones' realized P/L sum (decimal text; null: none closed), for the admin support view. */
+export async function tradeSummary(sql: Sql, userId: string): Promise<{ open: number; closed: number; realized: string | null } | undefined> {
+  const [row] = await sql<{ open: number; closed: number; realized: string | null }[]>`
+      select (count(*) filter (where status = 'open'))::int as open, (count(*) filter (where status = 'closed'))::int as closed,
+        sum(realized_pl) filter (where status = 'closed')::text as realized
+      from trades where user_id = ${userId}`;
+  return row;
+}
+
+/** How many trades the user has, and how many of them are open (the admin deletion's outcome, in its transaction). */
+export async function tradeCounts(sql: Sql, userId: string): Promise<{ total: number; open: number }> {
+  const [row] = await sql<{ total: number; open: number }[]>`
+        select count(*)::int as total, (count(*) filter (where status = 'open'))::int as open from trades where user_id = ${userId}`;
+  return row!;
+}
+
+/** The distinct instruments of the user's open trades, sorted (the open-trades stream's snapshot). */
+export async function openTradeInstruments(sql: Sql, userId: string): Promise<string[]> {
+  const rows = await sql<{ instrument: string }[]>`select distinct instrument from trades where user_id = ${userId} and status = 'open' order by instrument`;
+  return rows.map((r) => r.instrument);
+}

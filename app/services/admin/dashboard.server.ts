@@ -8,6 +8,7 @@
  */
 import { monthlyCents } from "../../../core/plans";
 import { db } from "../platform/db.server";
+import { loopActivity } from "../../../db/queries/admin-dashboard";
 
 /**
  * USD per unit of each plan currency, for the revenue card: a FIXED reference rate, not a live
@@ -167,12 +168,7 @@ export async function getDashboard(): Promise<DashboardData> {
       from users where deleted_at is null group by 1`,
     sql<UserLine[]>`select id, email, first_name, last_name, role, is_active, preferences->>'language' as language, created_at, last_login_at
       from users where deleted_at is null and last_login_at is not null order by last_login_at desc, id limit 8`,
-    sql<{ loops: number; ticked: number; errors: number; decisions: number }[]>`
-      select
-        (select count(*)::int from bots b join users u on u.id = b.user_id where b.is_active and u.deleted_at is null) as loops,
-        (select count(*)::int from bots where last_tick_at > now() - interval '1 hour') as ticked,
-        (select count(*)::int from bots where last_tick_at > now() - interval '1 hour' and last_tick_error is not null) as errors,
-        (select count(*)::int from decisions where created_at > now() - interval '1 hour') as decisions`,
+    loopActivity(sql),
     queueFigures(),
   ]);
   const c = counts[0]!;

@@ -7,6 +7,7 @@
  * undoes the gift. Logged in `license_changes` (source 'admin') and audited in the same transaction.
  */
 import { db } from "../platform/db.server";
+import { activeManageOnlySince } from "../../../db/queries/bots";
 import { NotFoundError } from "../platform/errors.server";
 import { logger } from "../platform/logger.server";
 import { randomToken } from "../platform/crypto.server";
@@ -80,7 +81,6 @@ export async function extendUserLicence(actor: AdminActor, id: string, days: num
     );
     return { change, endBefore, endAfter };
   });
-  const [bot] = await db()<{ manage_only_since: Date | null }[]>`select manage_only_since from bots where user_id = ${id} and is_active`;
-  if (bot?.manage_only_since) await makeTickDue(id).catch((err: unknown) => logger().warn({ userId: id, err: (err as Error).message }, "falha ao enfileirar o ciclo após estender a licença"));
+  if (await activeManageOnlySince(db(), id)) await makeTickDue(id).catch((err: unknown) => logger().warn({ userId: id, err: (err as Error).message }, "falha ao enfileirar o ciclo após estender a licença"));
   return { user: await adminUserById(id), change: out.change, days, endBefore: out.endBefore?.toISOString() ?? null, endAfter: out.endAfter.toISOString() };
 }

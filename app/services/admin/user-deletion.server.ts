@@ -12,6 +12,8 @@
  */
 import { msg } from "../../../core/i18n/message";
 import { db } from "../platform/db.server";
+import { deactivateBot } from "../../../db/queries/bots";
+import { tradeCounts } from "../../../db/queries/trades";
 import { ConflictError, NotFoundError } from "../platform/errors.server";
 import { lockReconcile } from "../trading/reconcile.server";
 import { withUserLock } from "../platform/user-lock.server";
@@ -46,12 +48,7 @@ export async function deleteAdminUser(actor: AdminActor, id: string): Promise<De
       if (cur.stripe_subscription_id && LIVE_SUBSCRIPTION.includes(cur.subscription_status)) throw new ConflictError(msg("admin-accounts:errors.liveSubscription"));
       // Under the reconcile lock, as a disconnect: the cursor kept is the one of the last reconcile that committed.
       await lockReconcile(tx, id);
-      const botStopped =
-        (
-          await tx`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = 'account_deleted',
-            manage_only_since = null, manage_only_reason = null, updated_at = now()
-          where user_id = ${id} and is_active returning user_id`
-        ).length > 0;
+      const botStopped = await deactivateBot(tx, id, "account_deleted");
       const gone = await tx<{ environment: string; account_id: string }[]>`with gone as (
           delete from broker_connections where user_id = ${id} returning user_id, environment, account_id, last_transaction_id
         ), kept as (
@@ -65,9 +62,8 @@ export async function deleteAdminUser(actor: AdminActor, id: string): Promise<De
       const [deleted] = await tx<UserFields[]>`update users set deleted_at = now(), is_active = false, deleted_email = email,
           email = ${`deleted+${id}@invalid.local`}
         where id = ${id} returning *`;
-      const [t] = await tx<{ total: number; open: number }[]>`
-        select count(*)::int as total, (count(*) filter (where status = 'open'))::int as open from trades where user_id = ${id}`;
-      const outcome: DeleteOutcome = { botStopped, brokerDisconnected: gone.length > 0, sessionsRevoked, tradesKept: t!.total, openTradesAtBroker: t!.open };
+      const t = await tradeCounts(tx, id);
+      const outcome: DeleteOutcome = { botStopped, brokerDisconnected: gone.length > 0, sessionsRevoked, tradesKept: t.total, openTradesAtBroker: t.open };
       await recordAudit(
         actor,
         {

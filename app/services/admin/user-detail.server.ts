@@ -5,15 +5,12 @@
  */
 import { isMsg } from "../../../core/i18n/message";
 import { translateMsg } from "~/i18n";
-import { botStatus, decisionReason, type DecisionRow } from "../trading/bot-status.server";
+import { botStatus, decisionReason } from "../trading/bot-status.server";
 import { db } from "../platform/db.server";
+import { recentDecisions } from "../../../db/queries/decisions";
+import { tradeSummary } from "../../../db/queries/trades";
 import { notificationView } from "../notify/notifications.server";
 import { adminUserById } from "./users.server";
-
-/** A stored decision with whether it was executed. */
-interface ExecutedDecisionRow extends DecisionRow {
-  executed: boolean;
-}
 
 /**
  * The read-only support view of one user (GET /api/admin/users/{id}, /admin/usuarios/{id}): the
@@ -25,22 +22,17 @@ interface ExecutedDecisionRow extends DecisionRow {
 export async function adminUserDetail(id: string, language: unknown = "pt") {
   const user = await adminUserById(id, { includeDeleted: true });
   const sql = db();
-  const [licences, changes, decisions, errors, [trades], [deleted], bot] = await Promise.all([
+  const [licences, changes, decisions, errors, trades, [deleted], bot] = await Promise.all([
     sql<{ id: string; key: string; kind: string; plan_name: string | null; start_date: Date; end_date: Date; is_active: boolean; stripe: boolean; created_at: Date }[]>`
       select id, key, kind, plan_name, start_date, end_date, is_active, stripe_subscription_id is not null as stripe, created_at
       from licenses where user_id = ${id} order by end_date desc limit 50`,
     sql<{ change: string; end_before: Date | null; end_after: Date; source: string; created_at: Date }[]>`
       select change, end_before, end_after, source, created_at from license_changes where user_id = ${id} order by id desc limit 20`,
-    sql<ExecutedDecisionRow[]>`
-      select instrument, action, side, confidence, timeframe, reason, reason_msg, risk_reason, payload->'riskReasonMsg' as risk_reason_msg, executed, created_at
-      from decisions where user_id = ${id} order by id desc limit 20`,
+    recentDecisions(sql, id),
     sql<Parameters<typeof notificationView>[0][]>`
       select id, type, title, message, title_msg, message_msg, read, metadata, created_at
       from notifications where user_id = ${id} and type = 'error' order by created_at desc limit 10`,
-    sql<{ open: number; closed: number; realized: string | null }[]>`
-      select (count(*) filter (where status = 'open'))::int as open, (count(*) filter (where status = 'closed'))::int as closed,
-        sum(realized_pl) filter (where status = 'closed')::text as realized
-      from trades where user_id = ${id}`,
+    tradeSummary(sql, id),
     sql<{ deleted_email: string | null }[]>`select deleted_email from users where id = ${id}`,
     botStatus(id, language),
   ]);

@@ -13,6 +13,7 @@ import { msg } from "../../../core/i18n/message";
 import type { AdminUserCreate, AdminUserUpdate } from "~/lib/admin-users";
 import { hashPassword } from "../identity/auth.server";
 import { db } from "../platform/db.server";
+import { deactivateBot } from "../../../db/queries/bots";
 import { ConflictError, NotFoundError, ValidationError } from "../platform/errors.server";
 import { createTrialLicence } from "../identity/licence.server";
 import type { AdminActor } from "./access.server";
@@ -82,13 +83,7 @@ export async function updateAdminUser(actor: AdminActor, id: string, input: Admi
       if ((hash && id !== actor.user.id) || deactivated)
         sessionsRevoked = (await tx`update sessions set revoked_at = now() where user_id = ${id} and revoked_at is null returning id`).length;
       let botStopped = false;
-      if (deactivated)
-        botStopped =
-          (
-            await tx`update bots set is_active = false, last_stopped_at = now(), last_stop_reason = 'account_disabled',
-              manage_only_since = null, manage_only_reason = null, updated_at = now()
-            where user_id = ${id} and is_active returning user_id`
-          ).length > 0;
+      if (deactivated) botStopped = await deactivateBot(tx, id, "account_disabled");
       await recordAudit(
         actor,
         {

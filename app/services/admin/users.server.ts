@@ -9,50 +9,11 @@ import type postgres from "postgres";
 import { ADMIN_USERS_PAGE_SIZE, type UserStatusFilter } from "~/lib/admin-users";
 import { db } from "../platform/db.server";
 import { NotFoundError } from "../platform/errors.server";
-import { joinedLicence, LICENCE_JOIN_COLUMNS, licenceView, type JoinedLicenceColumns } from "../identity/licence.server";
+import { joinedLicence, licenceView } from "../identity/licence.server";
+import { selectAdminUsers, type AdminUserRow } from "../../../db/queries/admin-users";
 import { NOT_FOUND, UUID } from "./user-record.server";
 
 type Sql = postgres.Sql | postgres.TransactionSql;
-
-/** A user row with its newest licence, broker connection and bot flag (one query, no N+1). */
-interface AdminUserRow extends JoinedLicenceColumns {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: "user" | "admin";
-  is_active: boolean;
-  preferences: { language: string; currency: string; timezone: string };
-  subscription_status: string;
-  stripe_customer_id: string | null;
-  stripe_subscription_id: string | null;
-  email_verified_at: Date | null;
-  created_at: Date;
-  last_login_at: Date | null;
-  deleted_at: Date | null;
-  deleted_email: string | null;
-  broker_environment: string | null;
-  broker_account_id: string | null;
-  broker_alias: string | null;
-  broker_status: string | null;
-  broker_last_error: string | null;
-  broker_connected_at: Date | null;
-  bot_active: boolean;
-}
-
-/** The select of `AdminUserRow` (never the password hash nor the broker token). */
-const selectUsers = (sql: Sql) => sql`
-  select u.id, u.email, u.first_name, u.last_name, u.role, u.is_active, u.preferences, u.subscription_status,
-    u.stripe_customer_id, u.stripe_subscription_id, u.email_verified_at, u.created_at, u.last_login_at, u.deleted_at, u.deleted_email,
-    ${sql.unsafe(LICENCE_JOIN_COLUMNS)},
-    c.environment as broker_environment, c.account_id as broker_account_id, c.account_alias as broker_alias,
-    c.status as broker_status, c.last_error as broker_last_error, c.connected_at as broker_connected_at,
-    coalesce(b.is_active, false) as bot_active
-  from users u
-    left join lateral (select id, key, kind, plan_id, plan_name, start_date, end_date, is_active
-                       from licenses where user_id = u.id order by end_date desc limit 1) l on true
-    left join broker_connections c on c.user_id = u.id
-    left join bots b on b.user_id = u.id`;
 
 /** A user as the admin API returns it: the PRODUCT.md §3 shape plus the licence kind, broker and bot summaries. */
 export function adminUserView(r: AdminUserRow) {
@@ -125,7 +86,7 @@ export async function listAdminUsers(q: { search?: string; status?: UserStatusFi
                      or (u.first_name || ' ' || u.last_name) ilike ${likePattern(search)})` : sql``}
     ${statusCondition(sql, q.status ?? "all")}`;
   const [rows, [count]] = await Promise.all([
-    sql<AdminUserRow[]>`${selectUsers(sql)} ${where} order by u.created_at desc, u.id desc
+    sql<AdminUserRow[]>`${selectAdminUsers(sql)} ${where} order by u.created_at desc, u.id desc
       limit ${ADMIN_USERS_PAGE_SIZE} offset ${(page - 1) * ADMIN_USERS_PAGE_SIZE}`,
     sql<{ total: number }[]>`select count(*)::int as total from users u ${where}`,
   ]);
@@ -135,7 +96,7 @@ export async function listAdminUsers(q: { search?: string; status?: UserStatusFi
 /** One user in the admin view. @throws NotFoundError for an unknown id (or a deleted user unless `includeDeleted`). */
 export async function adminUserById(id: string, opts: { includeDeleted?: boolean } = {}, sql: Sql = db()): Promise<AdminUserView> {
   if (!UUID.test(id)) throw new NotFoundError(NOT_FOUND);
-  const [row] = await sql<AdminUserRow[]>`${selectUsers(sql)} where u.id = ${id} ${opts.includeDeleted ? sql`` : sql`and u.deleted_at is null`}`;
+  const [row] = await sql<AdminUserRow[]>`${selectAdminUsers(sql)} where u.id = ${id} ${opts.includeDeleted ? sql`` : sql`and u.deleted_at is null`}`;
   if (!row) throw new NotFoundError(NOT_FOUND);
   return adminUserView(row);
 }

@@ -19,6 +19,7 @@ import { clientFor } from "../broker/broker.server";
 import { decryptSecret } from "../platform/crypto.server";
 import { logger } from "../platform/logger.server";
 import type { HubStats, Wire } from "./price-hub-types";
+import { upstreamCandidates } from "../../../db/queries/price-upstream";
 
 /** First key of the advisory lock (two-int form: this, hashtext(environment)). */
 const LOCK_KEY = 0x50524943; // "PRIC"
@@ -147,10 +148,7 @@ export class PriceUpstreams {
       // Whose token (ADR 0017, ADR 0030): a connected account whose bot is active first (the product
       // already calls the broker with that token every tick, on its owner's behalf), then any connected
       // one; the most recently connected first.
-      const candidates = await this.sql<{ user_id: string; account_id: string; token_encrypted: string }[]>`
-        select c.user_id, c.account_id, c.token_encrypted from broker_connections c left join bots b on b.user_id = c.user_id
-        where c.environment = ${env}
-        order by (c.status = 'connected') desc, coalesce(b.is_active, false) desc, c.connected_at desc limit 50`;
+      const candidates = await upstreamCandidates(this.sql, env);
       const now = Date.now();
       const pick = candidates.find((c) => (this.badTokens.get(`${c.user_id}:${c.account_id}`) ?? 0) < now);
       if (!pick) {

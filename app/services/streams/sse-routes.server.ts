@@ -33,6 +33,7 @@ import { getUser, type UserRow } from "../identity/auth.server";
 import { getConnection } from "../broker/broker.server";
 import { config } from "../platform/config.server";
 import { db } from "../platform/db.server";
+import { openTradeInstruments } from "../../../db/queries/trades";
 import { logger } from "../platform/logger.server";
 import { requestLanguage } from "../identity/request-language.server";
 import { priceHub, stopPriceHub } from "./price-hub.server";
@@ -249,11 +250,6 @@ export function parseInstrumentsParam(raw: unknown): string[] | null {
   return names.every((n) => (SUPPORTED_INSTRUMENTS as readonly string[]).includes(n)) ? names : null;
 }
 
-async function openTradeInstruments(userId: string): Promise<string[]> {
-  const rows = await db()<{ instrument: string }[]>`select distinct instrument from trades where user_id = ${userId} and status = 'open' order by instrument`;
-  return rows.map((r) => r.instrument);
-}
-
 /** The environment of the user's broker connection (practice without one). */
 async function environmentOf(userId: string): Promise<Environment> {
   return (await getConnection(userId))?.environment ?? "practice";
@@ -279,7 +275,7 @@ export async function handleStreamRequest(req: ExpressRequest, res: ExpressRespo
     // open-trades: the instruments of the user's open trades in our books, plus those the page names
     // (a trade opened at the broker shows on the page before the reconcile records it).
     const instruments =
-      kind === "prices" ? (asked.length ? asked : [...SUPPORTED_INSTRUMENTS]) : [...new Set([...(await openTradeInstruments(user.id)), ...asked])].sort();
+      kind === "prices" ? (asked.length ? asked : [...SUPPORTED_INSTRUMENTS]) : [...new Set([...(await openTradeInstruments(db(), user.id)), ...asked])].sort();
     const environment = await environmentOf(user.id);
     if (res.headersSent || req.socket.destroyed) return;
     serve(kind, req, res, user, environment, instruments);
@@ -323,7 +319,7 @@ function serve(kind: "prices" | "open-trades", req: ExpressRequest, res: Express
       else if (!refreshing) {
         // A fill or close changes which instruments the open trades have.
         refreshing = true;
-        void openTradeInstruments(user.id)
+        void openTradeInstruments(db(), user.id)
           .then((list) => {
             for (const i of list) wanted.add(i);
             for (const p of hub.latestFor(environment, list)) conn.send(priceKey(p.instrument), priceFrame(p));

@@ -14,18 +14,6 @@ const TABLES = ["bots", "decisions", "trades", "order_intents"];
 /** Where their statements live. */
 const HOME = "db/queries/";
 
-/**
- * Still pending: SQL on these tables in files another change is splitting (issue 23 items 2–3); they
- * move to db/queries/ next. This list may only shrink: an entry without such SQL any more fails below.
- */
-const PENDING = [
-  // The admin's dashboard counts, the support view's bot/decisions/trades reads, the user form's and
-  // the deletion's bot stops and trade counts, the licence extension's bot read.
-  "app/services/admin/",
-  // The price stream's active-bot instruments (join bots) and the SSE snapshot of open trades.
-  "app/services/streams/",
-];
-
 /** A statement naming one of TABLES after from / join / into / update / using / delete from / truncate / alter table. */
 const TABLE_SQL = new RegExp(
   String.raw`\b(?:from|join|into|update|using|delete\s+from|truncate(?:\s+table)?|alter\s+table)\s+(?:only\s+)?(?:public\.)?"?(${TABLES.join("|")})"?(?![\w$])`,
@@ -52,7 +40,6 @@ export function tableSql(sf: ts.SourceFile): string[] {
 }
 
 const FILES = sourceFiles(["app", "server", "jobs"]);
-const pending = (f: string) => PENDING.some((p) => f.startsWith(p));
 
 describe("table homes", () => {
   it("finds the statements on the tables (self-check of the detector)", () => {
@@ -78,15 +65,10 @@ describe("table homes", () => {
     expect(tableSql(ts.createSourceFile("app/services/trading/probe.server.ts", code, ts.ScriptTarget.Latest, true))).toEqual(["2: trades"]);
   });
 
-  it(`is in ${HOME} only (outside: the pending list)`, () => {
-    const offenders = FILES.filter((f) => !pending(f)).flatMap((f) => tableSql(parse(f)).map((hit) => `${f}:${hit}`));
+  it(`is in ${HOME} only`, () => {
+    const offenders = FILES.flatMap((f) => tableSql(parse(f)).map((hit) => `${f}:${hit}`));
     expect(offenders).toEqual([]);
     expect(sourceFiles(["db/queries"]).flatMap((f) => tableSql(parse(f))).length).toBeGreaterThan(0);
-  });
-
-  it("has a pending list that only shrinks (each entry still holds such SQL)", () => {
-    const stale = PENDING.filter((p) => !FILES.some((f) => f.startsWith(p) && tableSql(parse(f)).length > 0));
-    expect(stale).toEqual([]);
   });
 
   it(`${HOME} imports nothing of app/, jobs/ or server/`, () => {
