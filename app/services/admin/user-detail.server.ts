@@ -8,6 +8,7 @@ import { translateMsg } from "~/i18n";
 import { botStatus, decisionReason } from "../trading/bot-status.server";
 import { db } from "../platform/db.server";
 import { recentDecisions } from "../../../db/queries/decisions";
+import { latestErrorNotifications } from "../../../db/queries/notifications";
 import { tradeSummary } from "../../../db/queries/trades";
 import { notificationView } from "../notify/notifications.server";
 import { adminUserById } from "./users.server";
@@ -29,9 +30,7 @@ export async function adminUserDetail(id: string, language: unknown = "pt") {
     sql<{ change: string; end_before: Date | null; end_after: Date; source: string; created_at: Date }[]>`
       select change, end_before, end_after, source, created_at from license_changes where user_id = ${id} order by id desc limit 20`,
     recentDecisions(sql, id),
-    sql<Parameters<typeof notificationView>[0][]>`
-      select id, type, title, message, title_msg, message_msg, read, metadata, created_at
-      from notifications where user_id = ${id} and type = 'error' order by created_at desc limit 10`,
+    latestErrorNotifications(sql, id),
     tradeSummary(sql, id),
     sql<{ deleted_email: string | null }[]>`select deleted_email from users where id = ${id}`,
     botStatus(id, language),

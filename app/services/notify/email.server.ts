@@ -8,6 +8,7 @@
  * links are built from APP_URL.
  */
 import nodemailer, { type Transporter } from "nodemailer";
+import { insertOutbox, markOutboxFailed, markOutboxSent, markOutboxSkipped, outboxById, type OutboxRow } from "../../../db/queries/email-outbox";
 import { queue } from "../platform/queue/boss";
 import { enqueueEmail } from "../platform/queue/send";
 import { i18nFor } from "~/i18n";
@@ -30,20 +31,7 @@ export interface StoredSmtp {
 }
 
 /** An outbox row. */
-export interface OutboxRow {
-  id: string;
-  user_id: string | null;
-  kind: string;
-  to_address: string;
-  subject: string;
-  html: string;
-  text: string;
-  status: "queued" | "sent" | "failed" | "skipped";
-  attempts: number;
-  last_error: string | null;
-  created_at: Date;
-  sent_at: Date | null;
-}
+export type { OutboxRow };
 
 /** The transport to use right now and its sender, or null when no SMTP is configured. */
 export async function resolveTransport(): Promise<{ transporter: Transporter; from: string } | null> {
@@ -76,27 +64,22 @@ export async function resolveTransport(): Promise<{ transporter: Transporter; fr
  * never started pg-boss) delivery runs in the background of this process.
  */
 export async function queueEmail(msg: { userId?: string | null; kind: string; to: string; subject: string; html: string; text: string }): Promise<string> {
-  const [row] = await db()<{ id: string }[]>`insert into email_outbox (user_id, kind, to_address, subject, html, text)
-    values (${msg.userId ?? null}, ${msg.kind}, ${msg.to}, ${msg.subject}, ${msg.html}, ${msg.text}) returning id`;
-  const id = row!.id;
+  const id = await insertOutbox(db(), msg);
   if (queue()) await enqueueEmail(id);
   else void deliverOutbox(id).catch((err) => logger().warn({ err: (err as Error).message, id }, "envio de e-mail falhou"));
   return id;
 }
-
-/** A token query parameter in a link (PostgreSQL regex): what a sent message's stored copy loses. */
-const TOKEN_PARAM = "token=[A-Za-z0-9_%-]+";
 
 /**
  * Delivers one outbox row (idempotent: a `sent` or `skipped` row is left alone).
  * @throws the SMTP error after recording it, so the job is retried.
  */
 export async function deliverOutbox(id: string): Promise<OutboxRow["status"]> {
-  const [row] = await db()<OutboxRow[]>`select * from email_outbox where id = ${id}`;
+  const row = await outboxById(db(), id);
   if (!row || row.status === "sent" || row.status === "skipped") return row?.status ?? "skipped";
   const transport = await resolveTransport();
   if (!transport) {
-    await db()`update email_outbox set status = 'skipped', last_error = 'SMTP não configurado' where id = ${id}`;
+    await markOutboxSkipped(db(), id);
     // A newcomer on the embedded defaults has no mail server: show the message (and its link) in the
     // server log so the account can still be verified. Never in production, where links are secrets.
     if (config().NODE_ENV !== "production")
@@ -107,14 +90,11 @@ export async function deliverOutbox(id: string): Promise<OutboxRow["status"]> {
     await transport.transporter.sendMail({ from: transport.from, to: row.to_address, subject: row.subject, html: row.html, text: row.text });
     // Once sent, the copy kept for the audit loses its live links (verification, password reset):
     // a table is no place for a credential that logs someone in.
-    await db()`update email_outbox set status = 'sent', attempts = attempts + 1, sent_at = now(), last_error = null,
-      html = regexp_replace(html, ${TOKEN_PARAM}, 'token=removido', 'g'),
-      text = regexp_replace(text, ${TOKEN_PARAM}, 'token=removido', 'g')
-      where id = ${id}`;
+    await markOutboxSent(db(), id);
     return "sent";
   } catch (err) {
     const message = (err as Error).message?.slice(0, 500) ?? String(err);
-    await db()`update email_outbox set status = 'failed', attempts = attempts + 1, last_error = ${message} where id = ${id}`;
+    await markOutboxFailed(db(), id, message);
     throw err;
   } finally {
     transport.transporter.close();

@@ -10,7 +10,20 @@
  */
 import type postgres from "postgres";
 import { isMsg, type Msg } from "../../../core/i18n/message";
-import { notices, type ListQuery, type NotificationTypeName, type NotificationView } from "../../lib/notifications";
+import {
+  deleteUserNotifications,
+  insertNotification,
+  insertNotificationRows,
+  markAllRead,
+  markRead,
+  notificationCounts,
+  notificationPage,
+  unreadNotificationCount,
+  type NewNotificationRow,
+  type NotificationRow,
+  type NotificationStats,
+} from "../../../db/queries/notifications";
+import { notices, type ListQuery, type NotificationView } from "../../lib/notifications";
 import { i18nFor, translateMsg } from "~/i18n";
 import { enqueuePushNotify } from "../platform/queue/send";
 import { db } from "../platform/db.server";
@@ -26,13 +39,15 @@ export interface NewNotification {
   metadata?: Record<string, unknown>;
 }
 
-/** The columns of a new row: the Portuguese texts and the messages (null for a ready text). */
-function columns(n: NewNotification) {
+/** The columns of a new row: the Portuguese texts and the messages (null for a ready text), the metadata. */
+function columns(n: NewNotification): NewNotificationRow {
   return {
+    type: n.type,
     title: translateMsg(n.title, "pt"),
     message: translateMsg(n.message, "pt"),
     titleMsg: isMsg(n.title) ? n.title : null,
     messageMsg: isMsg(n.message) ? n.message : null,
+    metadata: n.metadata ?? {},
   };
 }
 
@@ -43,20 +58,8 @@ function columns(n: NewNotification) {
  */
 export async function insertNotifications(sql: postgres.TransactionSql, userId: string, ns: readonly NewNotification[]): Promise<void> {
   if (ns.length === 0) return;
-  const rows = ns.map((n) => {
-    const c = columns(n);
-    return {
-      user_id: userId,
-      type: n.type,
-      title: c.title,
-      message: c.message,
-      title_msg: c.titleMsg === null ? null : sql.json(c.titleMsg as never),
-      message_msg: c.messageMsg === null ? null : sql.json(c.messageMsg as never),
-      metadata: sql.json((n.metadata ?? {}) as never),
-    };
-  });
-  const inserted = await sql<{ id: string }[]>`insert into notifications ${sql(rows)} returning id`;
-  await enqueuePushNotify(sql, inserted.map((r) => r.id));
+  const ids = await insertNotificationRows(sql, userId, ns.map(columns));
+  await enqueuePushNotify(sql, ids);
 }
 
 /** Stores a notification for a user. Never throws: a failed notification must not break a tick. */
@@ -72,21 +75,6 @@ export async function notify(userId: string, n: NewNotification): Promise<void> 
 // Reading and managing a user's notifications (PRODUCT.md §7 Notifications). Every query is scoped
 // by the owner's user_id (DESIGN.md §6): a notification is never read, updated or deleted by bare id.
 // ---------------------------------------------------------------------------------------------
-
-interface NotificationRow {
-  id: string;
-  type: NotificationTypeName;
-  title: string;
-  message: string;
-  title_msg: unknown;
-  message_msg: unknown;
-  read: boolean;
-  metadata: Record<string, unknown> | null;
-  created_at: Date;
-}
-
-/** Columns read back for a notification. */
-const COLUMNS = "id, type, title, message, title_msg, message_msg, read, metadata, created_at";
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -148,14 +136,7 @@ function noticeKeysMatching(q: string, language: unknown): string[] {
 }
 
 /** Counts shown on the page's tiles: total, unread, and per type (warnings include limits). */
-export interface NotificationStats {
-  total: number;
-  unread: number;
-  success: number;
-  warning: number;
-  error: number;
-  trading: number;
-}
+export type { NotificationStats };
 
 /**
  * One page of the user's notifications, newest first, with the filters of the page (type, unread
@@ -164,78 +145,46 @@ export interface NotificationStats {
  * catalog text in `language` contains the words.
  */
 export async function listNotifications(userId: string, query: ListQuery, language: unknown = "pt") {
-  const sql = db();
-  const conditions = [sql`user_id = ${userId}`];
-  if (query.type) conditions.push(sql`type = ${query.type}`);
-  if (query.unread) conditions.push(sql`not read`);
-  if (query.q) {
-    const p = likePattern(query.q);
-    const pSlash = likePattern(query.q.replace(/\//g, "_"));
-    const keys = noticeKeysMatching(query.q, language);
-    const byKey = keys.length
-      ? sql`or jsonb_path_query_array(coalesce(title_msg, '{}'), 'strict $.**.key') ?| ${keys}::text[]
-          or jsonb_path_query_array(coalesce(message_msg, '{}'), 'strict $.**.key') ?| ${keys}::text[]`
-      : sql``;
-    conditions.push(sql`(title ilike ${p} or message ilike ${p} or coalesce(metadata->>'instrument', '') ilike ${p}
-      or coalesce(metadata->>'instrument', '') ilike ${pSlash} ${byKey})`);
-  }
-  const where = conditions.reduce((acc, c) => sql`${acc} and ${c}`);
+  const search = query.q
+    ? { pattern: likePattern(query.q), slashPattern: likePattern(query.q.replace(/\//g, "_")), keys: noticeKeysMatching(query.q, language) }
+    : undefined;
   const offset = (query.page - 1) * query.limit;
-  const [rows, [counts]] = await Promise.all([
-    sql<NotificationRow[]>`select ${sql.unsafe(COLUMNS)} from notifications
-      where ${where} order by created_at desc, id desc limit ${query.limit} offset ${offset}`,
-    sql<{ total: number; unread: number }[]>`select
-        (select count(*)::int from notifications where ${where}) as total,
-        (select count(*)::int from notifications where user_id = ${userId} and not read) as unread`,
-  ]);
+  const page = await notificationPage(db(), userId, { type: query.type, unread: query.unread, search }, query.limit, offset);
   return {
-    notifications: rows.map((row) => notificationView(row, language)),
-    unreadCount: counts?.unread ?? 0,
+    notifications: page.rows.map((row) => notificationView(row, language)),
+    unreadCount: page.unread,
     page: query.page,
     limit: query.limit,
-    total: counts?.total ?? 0,
+    total: page.total,
   };
 }
 
 /** The user's unread notification count. */
 export async function unreadCount(userId: string): Promise<number> {
-  const [row] = await db()<{ count: number }[]>`select count(*)::int as count from notifications where user_id = ${userId} and not read`;
-  return row?.count ?? 0;
+  return unreadNotificationCount(db(), userId);
 }
 
 /** Tile counts over all of the user's notifications (PRODUCT.md §2: 'Avisos' counts warning and limit). */
 export async function notificationStats(userId: string): Promise<NotificationStats> {
-  const [row] = await db()<NotificationStats[]>`select
-      count(*)::int as total,
-      count(*) filter (where not read)::int as unread,
-      count(*) filter (where type = 'success')::int as success,
-      count(*) filter (where type in ('warning', 'limit'))::int as warning,
-      count(*) filter (where type = 'error')::int as error,
-      count(*) filter (where type = 'trading')::int as trading
-    from notifications where user_id = ${userId}`;
+  const row = await notificationCounts(db(), userId);
   return row ?? { total: 0, unread: 0, success: 0, warning: 0, error: 0, trading: 0 };
 }
 
 /** Marks one of the user's notifications read (returned in `language`); null when the id is not one of theirs. */
 export async function markNotificationRead(userId: string, id: string, language: unknown = "pt"): Promise<NotificationView | null> {
   if (!isNotificationId(id)) return null;
-  const sql = db();
-  const [row] = await sql<NotificationRow[]>`update notifications set read = true
-    where user_id = ${userId} and id = ${id}
-    returning ${sql.unsafe(COLUMNS)}`;
+  const row = await markRead(db(), userId, id);
   return row ? notificationView(row, language) : null;
 }
 
 /** Marks all of the user's notifications read; returns how many changed. */
 export async function markAllNotificationsRead(userId: string): Promise<number> {
-  const rows = await db()`update notifications set read = true where user_id = ${userId} and not read returning 1`;
-  return rows.length;
+  return markAllRead(db(), userId);
 }
 
 /** Deletes all of the user's notifications; returns how many were removed. */
 export async function clearNotifications(userId: string): Promise<number> {
-  const rows = await db()`delete from notifications where user_id = ${userId} returning 1`;
-  return rows.length;
+  return deleteUserNotifications(db(), userId);
 }
 
 /**
@@ -244,13 +193,9 @@ export async function clearNotifications(userId: string): Promise<number> {
  */
 export async function createNotification(userId: string, n: NewNotification, language: unknown = "pt"): Promise<NotificationView> {
   const row = await db().begin(async (sql) => {
-    const c = columns(n);
-    const [inserted] = await sql<NotificationRow[]>`insert into notifications (user_id, type, title, message, title_msg, message_msg, metadata)
-      values (${userId}, ${n.type}, ${c.title}, ${c.message}, ${c.titleMsg === null ? null : sql.json(c.titleMsg as never)},
-        ${c.messageMsg === null ? null : sql.json(c.messageMsg as never)}, ${sql.json((n.metadata ?? {}) as never)})
-      returning ${sql.unsafe(COLUMNS)}`;
-    await enqueuePushNotify(sql, [inserted!.id]);
-    return inserted!;
+    const inserted = await insertNotification(sql, userId, columns(n));
+    await enqueuePushNotify(sql, [inserted.id]);
+    return inserted;
   });
   return notificationView(row, language);
 }

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { msg } from "../../../core/i18n/message";
 import { zMsg } from "../../../core/i18n/zod-message";
+import { consumeActionToken, purgeExpiredActionTokens } from "../../../db/queries/push-action-tokens-used";
 import { PUSH_ACTIONS } from "~/lib/push";
 import { db } from "../platform/db.server";
 import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from "../platform/errors.server";
@@ -45,10 +46,8 @@ export async function runPushAction(input: unknown, language: unknown): Promise<
   const [user] = await sql<{ preferences: { language?: string } | null }[]>`select preferences from users where id = ${userId} and deleted_at is null and is_active`;
   if (!user) throw new UnauthorizedError(msg("push:token.invalid"));
   const lang = user.preferences?.language ?? language;
-  const consumed = await sql`insert into push_action_tokens_used (jti, user_id, action, expires_at)
-    values (${jti}, ${userId}, ${action}, to_timestamp(${exp})) on conflict (jti) do nothing returning jti`;
-  if (consumed.length === 0) throw new ConflictError(msg("push:token.used"));
-  await sql`delete from push_action_tokens_used where expires_at < now() - interval '1 day'`;
+  if (!(await consumeActionToken(sql, jti, userId, action, exp))) throw new ConflictError(msg("push:token.used"));
+  await purgeExpiredActionTokens(sql);
   const result = await runKillSwitch(userId, action, "push", lang);
   logger().info({ userId, action }, "ação de push executada");
   return { success: true, message: result.message };

@@ -9,7 +9,7 @@ import ts from "typescript";
 import { forEachNode, importSpecifiers, parse, resolveImport, sourceFiles } from "./source-files";
 
 /** The tables whose statements live in db/queries/ (the rest move room by room). */
-const TABLES = ["bots", "decisions", "trades", "order_intents"];
+const TABLES = ["bots", "decisions", "trades", "order_intents", "notifications", "email_outbox", "push_subscriptions", "push_action_tokens_used"];
 
 /** Where their statements live. */
 const HOME = "db/queries/";

@@ -16,6 +16,18 @@ import webpush, { WebPushError } from "web-push";
 import { z } from "zod";
 import { msg, type Msg } from "../../../../core/i18n/message";
 import { zMsg } from "../../../../core/i18n/zod-message";
+import { notificationWithOwner, type NotificationDeliveryRow } from "../../../../db/queries/notifications";
+import {
+  countSubscriptions,
+  deleteSubscription,
+  deleteSubscriptionByEndpoint,
+  recordSubscriptionFailure,
+  recordSubscriptionSuccess,
+  subscriptionById,
+  subscriptionIdsForTopic,
+  trimSubscriptions,
+  upsertSubscription,
+} from "../../../../db/queries/push-subscriptions";
 import { translateMsg } from "~/i18n";
 import { buildPushPayload, enabledTopics, offersActions, PUSH_ACTIONS, PUSH_TOPICS, topicOf, type PushAction, type PushSource, type PushTopic } from "~/lib/push";
 import { config } from "../../platform/config.server";
@@ -94,27 +106,20 @@ export async function saveSubscription(userId: string, input: SubscribeInput): P
   const s = input.subscription;
   const topics = input.topics ? [...new Set(input.topics)] : null;
   return db().begin(async (tx) => {
-    const [row] = await tx<{ id: string }[]>`insert into push_subscriptions (user_id, endpoint, p256dh, auth, topics, client)
-      values (${userId}, ${s.endpoint}, ${s.keys.p256dh}, ${s.keys.auth}, ${topics}, ${tx.json((input.client ?? {}) as never)})
-      on conflict (endpoint) do update set user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth,
-        topics = excluded.topics, client = excluded.client, updated_at = now(), failure_count = 0
-      returning id`;
-    await tx`delete from push_subscriptions where user_id = ${userId} and id in (
-      select id from push_subscriptions where user_id = ${userId} order by updated_at desc, created_at desc offset ${MAX_SUBSCRIPTIONS_PER_USER})`;
-    return row!.id;
+    const id = await upsertSubscription(tx, userId, { endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth }, topics, input.client ?? {});
+    await trimSubscriptions(tx, userId, MAX_SUBSCRIPTIONS_PER_USER);
+    return id;
   });
 }
 
 /** Removes one of the user's devices by endpoint; false when it is not theirs (or unknown). */
 export async function removeSubscription(userId: string, endpoint: string): Promise<boolean> {
-  const rows = await db()`delete from push_subscriptions where user_id = ${userId} and endpoint = ${endpoint} returning id`;
-  return rows.length > 0;
+  return deleteSubscriptionByEndpoint(db(), userId, endpoint);
 }
 
 /** How many devices the user has subscribed. */
 export async function subscriptionCount(userId: string): Promise<number> {
-  const [row] = await db()<{ n: number }[]>`select count(*)::int as n from push_subscriptions where user_id = ${userId}`;
-  return row?.n ?? 0;
+  return countSubscriptions(db(), userId);
 }
 
 // ---- topic switches -----------------------------------------------------------------------------
@@ -142,18 +147,12 @@ export async function savePushTopics(userId: string, topics: unknown): Promise<P
 
 // ---- delivery -----------------------------------------------------------------------------------
 
-interface DeliveryRow extends PushSource {
-  user_id: string;
-  created_at: Date;
-  preferences: { language?: string; pushTopics?: unknown } | null;
-  deleted_at: Date | null;
-}
+/** A stored notification to push, with its owner's preferences (db/queries/notifications.ts). */
+type DeliveryRow = NotificationDeliveryRow & PushSource;
 
 /** A stored notification with its owner's preferences; null when gone or the owner is deleted. */
 async function deliverySource(notificationId: string): Promise<DeliveryRow | null> {
-  const [row] = await db()<DeliveryRow[]>`select n.id, n.user_id, n.type, n.title, n.message, n.title_msg, n.message_msg, n.metadata, n.created_at,
-      u.preferences, u.deleted_at
-    from notifications n join users u on u.id = n.user_id where n.id = ${notificationId}`;
+  const row = await notificationWithOwner(db(), notificationId);
   return row && !row.deleted_at ? row : null;
 }
 
@@ -168,9 +167,7 @@ export async function recipientsOf(notificationId: string): Promise<string[]> {
   if (!n) return [];
   const topic = topicOf(n);
   if (topic && !enabledTopics(n.preferences?.pushTopics ?? null).includes(topic)) return [];
-  const rows = await db()<{ id: string }[]>`select id from push_subscriptions where user_id = ${n.user_id}
-    and (${topic}::text is null or topics is null or ${topic}::text = any(topics)) order by created_at`;
-  return rows.map((r) => r.id);
+  return subscriptionIdsForTopic(db(), n.user_id, topic);
 }
 
 /** What became of one push. `retryAfterSec`: the push service asked to wait (429). */
@@ -213,8 +210,7 @@ export function pushActionKey(): Buffer {
 export async function sendToSubscription(notificationId: string, subscriptionId: string): Promise<SendOutcome> {
   const n = await deliverySource(notificationId);
   if (!n) return { kind: "skipped" };
-  const [sub] = await db()<{ id: string; endpoint: string; p256dh: string; auth: string }[]>`select id, endpoint, p256dh, auth
-    from push_subscriptions where id = ${subscriptionId} and user_id = ${n.user_id}`;
+  const sub = await subscriptionById(db(), n.user_id, subscriptionId);
   if (!sub) return { kind: "skipped" };
   const language = n.preferences?.language ?? "pt";
   const topic = topicOf(n);
@@ -244,12 +240,11 @@ export async function sendToSubscription(notificationId: string, subscriptionId:
   } catch (err) {
     const status = err instanceof WebPushError ? err.statusCode : 0;
     if (status === 404 || status === 410) {
-      await db()`delete from push_subscriptions where id = ${sub.id} and user_id = ${n.user_id}`;
+      await deleteSubscription(db(), n.user_id, sub.id);
       logger().info({ subscriptionId: sub.id, status }, "inscrição push expirada: removida");
       return { kind: "gone" };
     }
-    await db()`update push_subscriptions set failure_count = failure_count + 1, last_failure_at = now(), last_failure_status = ${status || null}
-      where id = ${sub.id} and user_id = ${n.user_id}`;
+    await recordSubscriptionFailure(db(), n.user_id, sub.id, status);
     if (status === 429) {
       const headers = err instanceof WebPushError ? (err.headers as Record<string, string | undefined>) : {};
       return { kind: "later", retryAfterSec: retryAfterSeconds(headers["retry-after"], Date.now()) };
@@ -258,6 +253,6 @@ export async function sendToSubscription(notificationId: string, subscriptionId:
     logger().warn({ subscriptionId: sub.id, status, body: err instanceof WebPushError ? err.body?.slice(0, 200) : undefined }, "push recusado");
     return { kind: "dropped", status };
   }
-  await db()`update push_subscriptions set last_success_at = now(), failure_count = 0 where id = ${sub.id} and user_id = ${n.user_id}`;
+  await recordSubscriptionSuccess(db(), n.user_id, sub.id);
   return { kind: "sent" };
 }
