@@ -1,6 +1,6 @@
 /**
- * Each table has one home (issue 23 item 2, DESIGN.md §2): the SQL that reads or writes `bots`,
- * `decisions`, `trades` and `order_intents` lives in db/queries/, so a schema change is one file. The
+ * Each table has one home (issue 23 item 2, DESIGN.md §2): the SQL that reads or writes the tables of
+ * TABLES (the trading core's four and the notify room's) lives in db/queries/, so a schema change is one file. The
  * SQL is found in the string and template literals of app/, server/ and jobs/ (comments are not
  * literals), with the compiler's parser; db/queries/ imports nothing of app/, jobs/ or server/.
  */
