@@ -11,7 +11,7 @@ import { useActionData, useLoaderData, useNavigate, useRevalidator } from "@remi
 import clsx from "clsx";
 import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import { powerFormSchema } from "~/lib/power-form";
 import { formatMsg, isMsg, msg } from "../../core/i18n/message";
 import { regimeTimeframe } from "../../core/engine/regime";
 import type { AccountView } from "~/components/account-cards";
@@ -88,12 +88,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
   return { user: pub, broker, bot, news, displayRate, ...check, rearm, aiTimeframe, closedAll, reportCard: reportCard(settings, settings.aiSettings.tradingStyle) };
 }
-
-/** The power form's flags (no JavaScript): `confirm=1` accepts the pre-flight warnings, `rearm=1` re-arms after a max-drawdown stop. */
-const powerFormSchema = z.object({
-  confirm: z.unknown().transform((v) => v === "1"),
-  rearm: z.unknown().transform((v) => v === "1"),
-});
 
 /**
  * The power button without JavaScript (issue 12), through `pageAction` (Origin check, form body, intent
