@@ -3,6 +3,7 @@
  * join on `bots` lives here): a user with the newest licence, the broker connection and the bot flag, in
  * one select the list and the one-user view complete with their own where, order and limit.
  */
+import type postgres from "postgres";
 import { LICENCE_JOIN_COLUMNS, type JoinedLicenceColumns } from "./licences";
 import type { Sql } from "./sql";
 
@@ -45,3 +46,8 @@ export const selectAdminUsers = (sql: Sql) => sql`
                        from licenses where user_id = u.id order by end_date desc limit 1) l on true
     left join broker_connections c on c.user_id = u.id
     left join bots b on b.user_id = u.id`;
+
+/** How many users the admin list's `where` (over `users u`) keeps, one row `total`. */
+export function countAdminUsers(sql: Sql, where: postgres.Fragment) {
+  return sql<{ total: number }[]>`select count(*)::int as total from users u ${where}`;
+}

@@ -8,7 +8,7 @@
  */
 import { monthlyCents } from "../../../core/plans";
 import { db } from "../platform/db.server";
-import { loopActivity } from "../../../db/queries/admin-dashboard";
+import { activePlanPrices, languageSplit, latestLogins, licenceCounts, loopActivity, newestUsers, userCounts, type UserLine } from "../../../db/queries/admin-dashboard";
 
 /**
  * USD per unit of each plan currency, for the revenue card: a FIXED reference rate, not a live
@@ -65,18 +65,6 @@ export interface DashboardData {
     failedLastDay: number | null;
   };
   generatedAt: string;
-}
-
-interface UserLine {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: "user" | "admin";
-  is_active: boolean;
-  language: string | null;
-  created_at: Date;
-  last_login_at: Date | null;
 }
 
 const line = (r: UserLine): DashboardUser => ({
@@ -139,35 +127,12 @@ async function queueFigures(): Promise<Pick<DashboardData["operations"], "queues
 export async function getDashboard(): Promise<DashboardData> {
   const sql = db();
   const [counts, licences, revenueRows, recent, langs, activity, ops, queues] = await Promise.all([
-    sql<{ total: number; new_week: number; active: number; inactive: number; admins: number; broker: number }[]>`
-      select count(*)::int as total,
-        count(*) filter (where u.created_at >= now() - interval '7 days')::int as new_week,
-        count(*) filter (where u.is_active)::int as active,
-        count(*) filter (where not u.is_active)::int as inactive,
-        count(*) filter (where u.role = 'admin')::int as admins,
-        count(bc.user_id)::int as broker
-      from users u left join broker_connections bc on bc.user_id = u.id
-      where u.deleted_at is null`,
-    // Licence status as the user object shows it (licence.server.ts licenceView): the newest licence decides.
-    sql<{ valid: number; expired: number }[]>`
-      select count(*) filter (where l.is_active and l.end_date > now())::int as valid,
-        count(*) filter (where not (l.is_active and l.end_date > now()))::int as expired
-      from users u
-      join lateral (select is_active, end_date from licenses where user_id = u.id order by end_date desc limit 1) l on true
-      where u.deleted_at is null and u.role <> 'admin'`,
-    sql<{ price_cents: number; currency: string; interval: string; interval_count: number }[]>`
-      select p.price_cents, p.currency, p.interval, p.interval_count
-      from users u
-      join lateral (select plan_id from licenses where user_id = u.id order by end_date desc limit 1) l on true
-      join plans p on p.id = l.plan_id
-      where u.deleted_at is null and u.subscription_status = 'active'`,
-    sql<UserLine[]>`select id, email, first_name, last_name, role, is_active, preferences->>'language' as language, created_at, last_login_at
-      from users where deleted_at is null order by created_at desc, id limit 5`,
-    sql<{ language: string; n: number }[]>`
-      select case when preferences->>'language' in ('en', 'es') then preferences->>'language' else 'pt' end as language, count(*)::int as n
-      from users where deleted_at is null group by 1`,
-    sql<UserLine[]>`select id, email, first_name, last_name, role, is_active, preferences->>'language' as language, created_at, last_login_at
-      from users where deleted_at is null and last_login_at is not null order by last_login_at desc, id limit 8`,
+    userCounts(sql),
+    licenceCounts(sql),
+    activePlanPrices(sql),
+    newestUsers(sql),
+    languageSplit(sql),
+    latestLogins(sql),
     loopActivity(sql),
     queueFigures(),
   ]);

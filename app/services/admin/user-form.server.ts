@@ -14,19 +14,20 @@ import type { AdminUserCreate, AdminUserUpdate } from "~/lib/admin-users";
 import { hashPassword } from "../identity/auth.server";
 import { db } from "../platform/db.server";
 import { deactivateBot } from "../../../db/queries/bots";
+import { revokeUserSessions } from "../../../db/queries/sessions";
+import { emailTaken, insertAdminCreatedUser, lockLiveUser, updateAdminEditedUser } from "../../../db/queries/users";
 import { ConflictError, NotFoundError, ValidationError } from "../platform/errors.server";
 import { createTrialLicence } from "../identity/licence.server";
 import type { AdminActor } from "./access.server";
 import { recordAudit } from "./audit.server";
 import { adminUserById, type AdminUserView } from "./users.server";
-import { auditShape, NOT_FOUND, UUID, type UserFields } from "./user-record.server";
+import { auditShape, NOT_FOUND, UUID } from "./user-record.server";
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
 /** Refuses an e-mail another user holds (409 'Este e-mail já está cadastrado.'). */
 async function assertEmailFree(tx: Sql, email: string, exceptId?: string): Promise<void> {
-  const [taken] = await tx`select 1 from users where email = ${email} ${exceptId ? tx`and id <> ${exceptId}` : tx``}`;
-  if (taken) throw new ConflictError(msg("api:auth.emailTaken"), { field: "email" });
+  if (await emailTaken(tx, email, exceptId)) throw new ConflictError(msg("api:auth.emailTaken"), { field: "email" });
 }
 
 /** The unique-violation of `users.email` lost to a concurrent write, as the 409. */
@@ -46,12 +47,17 @@ export async function createAdminUser(actor: AdminActor, input: AdminUserCreate)
   const id = await db()
     .begin(async (tx) => {
       await assertEmailFree(tx, input.email);
-      const [row] = await tx<UserFields[]>`insert into users (email, first_name, last_name, password_hash, role, is_active, preferences, email_verified_at)
-        values (${input.email}, ${input.firstName}, ${input.lastName}, ${hash}, 'user', ${input.isActive}, ${tx.json(input.preferences)}, now())
-        returning *`;
-      await createTrialLicence(tx, row!.id);
-      await recordAudit(actor, { action: "user.create", targetType: "user", targetId: row!.id, after: auditShape(row!) }, tx);
-      return row!.id;
+      const row = await insertAdminCreatedUser(tx, {
+        email: input.email,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        passwordHash: hash,
+        isActive: input.isActive,
+        preferences: input.preferences,
+      });
+      await createTrialLicence(tx, row.id);
+      await recordAudit(actor, { action: "user.create", targetType: "user", targetId: row.id, after: auditShape(row) }, tx);
+      return row.id;
     })
     .catch(emailRace);
   return adminUserById(id);
@@ -68,20 +74,23 @@ export async function updateAdminUser(actor: AdminActor, id: string, input: Admi
   const hash = input.password ? await hashPassword(input.password) : null;
   await db()
     .begin(async (tx) => {
-      const [cur] = await tx<UserFields[]>`select * from users where id = ${id} and deleted_at is null for update`;
+      const cur = await lockLiveUser(tx, id);
       if (!cur) throw new NotFoundError(NOT_FOUND);
       if (input.isActive === false && id === actor.user.id) throw new ValidationError(msg("admin-accounts:errors.selfDeactivate"), { field: "isActive" });
       if (input.email && input.email !== cur.email) await assertEmailFree(tx, input.email, id);
       const preferences = { ...cur.preferences, ...Object.fromEntries(Object.entries(input.preferences ?? {}).filter(([, v]) => v !== undefined)) };
-      const [next] = await tx<UserFields[]>`update users set
-          email = ${input.email ?? cur.email}, first_name = ${input.firstName ?? cur.first_name}, last_name = ${input.lastName ?? cur.last_name},
-          is_active = ${input.isActive ?? cur.is_active}, preferences = ${tx.json(preferences)},
-          password_hash = coalesce(${hash}, password_hash)
-        where id = ${id} returning *`;
-      const deactivated = cur.is_active && !next!.is_active;
+      const next = await updateAdminEditedUser(tx, id, {
+        email: input.email ?? cur.email,
+        firstName: input.firstName ?? cur.first_name,
+        lastName: input.lastName ?? cur.last_name,
+        isActive: input.isActive ?? cur.is_active,
+        preferences,
+        passwordHash: hash,
+      });
+      const deactivated = cur.is_active && !next.is_active;
       let sessionsRevoked = 0;
       if ((hash && id !== actor.user.id) || deactivated)
-        sessionsRevoked = (await tx`update sessions set revoked_at = now() where user_id = ${id} and revoked_at is null returning id`).length;
+        sessionsRevoked = await revokeUserSessions(tx, id);
       let botStopped = false;
       if (deactivated) botStopped = await deactivateBot(tx, id, "account_disabled");
       await recordAudit(
@@ -91,7 +100,7 @@ export async function updateAdminUser(actor: AdminActor, id: string, input: Admi
           targetType: "user",
           targetId: id,
           before: auditShape(cur),
-          after: { ...auditShape(next!), ...(hash ? { credentialChanged: true } : {}), ...(sessionsRevoked ? { sessionsRevoked } : {}), ...(botStopped ? { botStopped } : {}) },
+          after: { ...auditShape(next), ...(hash ? { credentialChanged: true } : {}), ...(sessionsRevoked ? { sessionsRevoked } : {}), ...(botStopped ? { botStopped } : {}) },
         },
         tx,
       );

@@ -5,6 +5,7 @@
  */
 import type postgres from "postgres";
 import { msg } from "../../../core/i18n/message";
+import { lockLiveUser, type UserFields } from "../../../db/queries/users";
 import { ForbiddenError, NotFoundError } from "../platform/errors.server";
 
 /** The shape of a user id (a uuid); any other text is a 404 without a query. */
@@ -13,20 +14,8 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** 'Usuário não encontrado.' */
 export const NOT_FOUND = msg("admin-accounts:errors.notFound");
 
-/** The columns of `users` an admin write reads back (no password hash). */
-export interface UserFields {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: string;
-  is_active: boolean;
-  preferences: { language: string; currency: string; timezone: string };
-  email_verified_at: Date | null;
-  subscription_status: string;
-  stripe_subscription_id: string | null;
-  deleted_at: Date | null;
-}
+/** The columns of `users` an admin write reads back (its home: db/queries/users.ts). */
+export type { UserFields };
 
 /** What the audit log keeps of a user: the editable fields, never the password hash. */
 export function auditShape(u: UserFields): Record<string, unknown> {
@@ -47,7 +36,7 @@ export function auditShape(u: UserFields): Record<string, unknown> {
  */
 export async function lockRegularUser(tx: postgres.TransactionSql, id: string, adminRefusal: string): Promise<UserFields> {
   if (!UUID.test(id)) throw new NotFoundError(NOT_FOUND);
-  const [u] = await tx<UserFields[]>`select * from users where id = ${id} and deleted_at is null for update`;
+  const u = await lockLiveUser(tx, id);
   if (!u) throw new NotFoundError(NOT_FOUND);
   if (u.role === "admin") throw new ForbiddenError(msg(adminRefusal));
   return u;

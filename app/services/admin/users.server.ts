@@ -10,7 +10,7 @@ import { ADMIN_USERS_PAGE_SIZE, type UserStatusFilter } from "~/lib/admin-users"
 import { db } from "../platform/db.server";
 import { NotFoundError } from "../platform/errors.server";
 import { joinedLicence, licenceView } from "../identity/licence.server";
-import { selectAdminUsers, type AdminUserRow } from "../../../db/queries/admin-users";
+import { countAdminUsers, selectAdminUsers, type AdminUserRow } from "../../../db/queries/admin-users";
 import { NOT_FOUND, UUID } from "./user-record.server";
 
 type Sql = postgres.Sql | postgres.TransactionSql;
@@ -88,7 +88,7 @@ export async function listAdminUsers(q: { search?: string; status?: UserStatusFi
   const [rows, [count]] = await Promise.all([
     sql<AdminUserRow[]>`${selectAdminUsers(sql)} ${where} order by u.created_at desc, u.id desc
       limit ${ADMIN_USERS_PAGE_SIZE} offset ${(page - 1) * ADMIN_USERS_PAGE_SIZE}`,
-    sql<{ total: number }[]>`select count(*)::int as total from users u ${where}`,
+    countAdminUsers(sql, where),
   ]);
   return { users: rows.map(adminUserView), total: count!.total, page, pageSize: ADMIN_USERS_PAGE_SIZE };
 }

@@ -12,8 +12,8 @@
  * A streak whose last attempt is older than `STREAK_RESET_HOURS` starts over. Unknown e-mails are
  * throttled the same way, so the answer never reveals whether an account exists.
  */
-import type postgres from "postgres";
 import { msg } from "../../../core/i18n/message";
+import { countLoginAttempt, deleteStaleStreaks, deleteStreak, lockSecondsLeft } from "../../../db/queries/login-throttle";
 import { db } from "../platform/db.server";
 import { RateLimitedError } from "../platform/errors.server";
 
@@ -40,32 +40,19 @@ export function lockedError(seconds: number): RateLimitedError {
  *   attempt is then not counted.
  */
 export async function beginLoginAttempt(email: string): Promise<void> {
-  const sql = db();
-  // The streak after this attempt, and the lock it earns, in the one statement that counts it.
-  const lockFor = (n: postgres.Fragment) =>
-    sql`case when ${n} >= ${FREE_FAILURES}::int
-      then now() + least(${MAX_LOCK_SECONDS}::int, ${BASE_LOCK_SECONDS}::int * power(2, least(20, ${n} - ${FREE_FAILURES}::int))) * interval '1 second'
-      end`;
-  const next = sql`(case when t.last_attempt_at < now() - ${STREAK_RESET_HOURS}::int * interval '1 hour' then 1 else t.failures + 1 end)`;
-  const [row] = await sql<{ failures: number }[]>`
-    insert into login_throttle as t (email, failures, last_attempt_at, locked_until)
-    values (${email}, 1, now(), ${lockFor(sql`1`)})
-    on conflict (email) do update set failures = ${next}, last_attempt_at = now(), locked_until = ${lockFor(next)}
-    where t.locked_until is null or t.locked_until <= now()
-    returning failures`;
-  if (!row) {
-    const [lock] = await sql<{ left: number }[]>`
-      select greatest(0, extract(epoch from locked_until - now()))::float as left from login_throttle where email = ${email}`;
-    throw lockedError(lock?.left ?? BASE_LOCK_SECONDS);
+  const rule = { freeFailures: FREE_FAILURES, baseLockSeconds: BASE_LOCK_SECONDS, maxLockSeconds: MAX_LOCK_SECONDS, streakResetHours: STREAK_RESET_HOURS };
+  const failures = await countLoginAttempt(db(), email, rule);
+  if (failures === undefined) {
+    const left = await lockSecondsLeft(db(), email);
+    throw lockedError(left ?? BASE_LOCK_SECONDS);
   }
   // Now and then, forget streaks nobody continued (the table holds every e-mail tried, known or not).
   if (Math.random() < 0.01) {
-    await sql`delete from login_throttle where last_attempt_at < now() - ${STREAK_RESET_HOURS}::int * interval '1 hour'
-      and (locked_until is null or locked_until < now())`;
+    await deleteStaleStreaks(db(), STREAK_RESET_HOURS);
   }
 }
 
 /** Ends the streak of `email` after a correct password. */
 export async function clearLoginFailures(email: string): Promise<void> {
-  await db()`delete from login_throttle where email = ${email}`;
+  await deleteStreak(db(), email);
 }

@@ -3,8 +3,9 @@
  * and display currency (BRL|USD|EUR, issue 22), stored in users.preferences (jsonb, merged so other
  * keys are kept). Read and written only through the owner's user id.
  */
-import type postgres from "postgres";
 import { msg } from "../../../core/i18n/message";
+import type { Sql } from "../../../db/queries/sql";
+import { mergePreferences, userPreferences } from "../../../db/queries/users";
 import { issueMsg } from "../../../core/i18n/zod-message";
 import { preferencesSchema, type PreferencesInput } from "~/lib/settings-form";
 import { db } from "../platform/db.server";
@@ -19,8 +20,7 @@ export interface Preferences {
 
 /** The user's preferences, with the defaults filled in. */
 export async function getPreferences(userId: string): Promise<Preferences> {
-  const [row] = await db()<{ preferences: Partial<Preferences> | null }[]>`select preferences from users where id = ${userId}`;
-  const p = row?.preferences ?? {};
+  const p = (await userPreferences<Preferences>(db(), userId)) ?? {};
   return { language: p.language || "pt", currency: p.currency || "BRL", timezone: p.timezone || "America/Sao_Paulo" };
 }
 
@@ -38,7 +38,7 @@ export async function savePreferences(userId: string, input: unknown): Promise<P
  * settings page's save: settings.server.ts `saveSettingsAndPreferences`).
  * @throws ValidationError on an unknown language or timezone.
  */
-export async function writePreferences(sql: postgres.ISql, userId: string, input: unknown): Promise<void> {
+export async function writePreferences(sql: Sql, userId: string, input: unknown): Promise<void> {
   const parsed = preferencesSchema.partial().safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -49,5 +49,5 @@ export async function writePreferences(sql: postgres.ISql, userId: string, input
   if (parsed.data.timezone) patch.timezone = parsed.data.timezone;
   if (parsed.data.currency) patch.currency = parsed.data.currency;
   if (Object.keys(patch).length)
-    await sql`update users set preferences = coalesce(preferences, '{}'::jsonb) || ${sql.json(patch)} where id = ${userId}`;
+    await mergePreferences(sql, userId, patch);
 }

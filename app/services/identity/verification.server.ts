@@ -5,6 +5,10 @@
  * process agrees. Both request endpoints answer the same whether or not the e-mail exists.
  */
 import { msg } from "../../../core/i18n/message";
+import { insertAuthEmailRequest, lastHourByEmail, lastHourByIp } from "../../../db/queries/auth-email-requests";
+import { consumeResetToken, consumeVerifyToken, insertEmailToken, retireResetTokens, validTokenUser } from "../../../db/queries/email-tokens";
+import { revokeUserSessions } from "../../../db/queries/sessions";
+import { activeUserByEmail, markEmailVerified, setPasswordVerified } from "../../../db/queries/users";
 import { hashPassword, type UserRow } from "./auth.server";
 import { hashToken, randomToken } from "../platform/crypto.server";
 import { db } from "../platform/db.server";
@@ -29,17 +33,14 @@ export async function createEmailToken(userId: string, purpose: Purpose): Promis
   const token = randomToken();
   const hours = purpose === "verify" ? VERIFY_TTL_HOURS : RESET_TTL_HOURS;
   const sql = db();
-  if (purpose === "reset") await sql`update email_tokens set used_at = now() where user_id = ${userId} and purpose = 'reset' and used_at is null`;
-  await sql`insert into email_tokens (user_id, purpose, token_hash, expires_at)
-    values (${userId}, ${purpose}, ${hashToken(token)}, now() + ${hours} * interval '1 hour')`;
+  if (purpose === "reset") await retireResetTokens(sql, userId);
+  await insertEmailToken(sql, userId, purpose, hashToken(token), hours);
   return token;
 }
 
 /** The user a still-valid (unused, unexpired) token belongs to, without consuming it; null otherwise. */
 export async function peekEmailToken(token: string, purpose: Purpose): Promise<string | null> {
-  const [row] = await db()<{ user_id: string }[]>`select user_id from email_tokens
-    where token_hash = ${hashToken(token)} and purpose = ${purpose} and used_at is null and expires_at > now()`;
-  return row?.user_id ?? null;
+  return (await validTokenUser(db(), hashToken(token), purpose)) ?? null;
 }
 
 /** Sends (queues) the verification e-mail with a fresh 24 h link. */
@@ -68,21 +69,16 @@ export async function checkEmailRequestLimit(kind: "resend" | "forgot", email: s
   await sql.begin(async (tx) => {
     // Serialise requests for the same e-mail so two processes cannot both pass the cooldown.
     await tx`select pg_advisory_xact_lock(hashtext(${`${kind}:${email}`}))`;
-    const [last] = await tx<{ ago: number; hour: number }[]>`
-      select extract(epoch from now() - max(created_at))::float as ago,
-             count(*) filter (where created_at > now() - interval '1 hour')::int as hour
-      from auth_email_requests where kind = ${kind} and email = ${email} and created_at > now() - interval '1 hour'`;
+    const last = await lastHourByEmail(tx, kind, email);
     if (last && last.ago !== null && last.ago < EMAIL_COOLDOWN_SECONDS) {
       const wait = Math.max(1, Math.ceil(EMAIL_COOLDOWN_SECONDS - last.ago));
       throw new RateLimitedError(msg("api:email.cooldown", { seconds: wait }), { retryAfter: wait });
     }
     if (last && last.hour >= EMAIL_HOURLY_LIMIT) throw new RateLimitedError(msg("api:email.hourlyLimit"), { retryAfter: 3600 });
     if (ip) {
-      const [byIp] = await tx<{ n: number }[]>`select count(*)::int as n from auth_email_requests
-        where kind = ${kind} and ip = ${ip} and created_at > now() - interval '1 hour'`;
-      if ((byIp?.n ?? 0) >= IP_HOURLY_LIMIT) throw new RateLimitedError(msg("api:email.ipLimit"), { retryAfter: 3600 });
+      if ((await lastHourByIp(tx, kind, ip)) >= IP_HOURLY_LIMIT) throw new RateLimitedError(msg("api:email.ipLimit"), { retryAfter: 3600 });
     }
-    await tx`insert into auth_email_requests (kind, email, ip) values (${kind}, ${email}, ${ip})`;
+    await insertAuthEmailRequest(tx, kind, email, ip);
   });
 }
 
@@ -92,14 +88,14 @@ export { clientIp } from "../platform/client-ip.server";
 /** Resend-confirmation: same outcome whether the e-mail exists; sends only to unverified, active users. */
 export async function requestVerificationResend(email: string, ip: string | null): Promise<void> {
   await checkEmailRequestLimit("resend", email, ip);
-  const [user] = await db()<UserRow[]>`select * from users where email = ${email} and is_active`;
+  const user = await activeUserByEmail(db(), email);
   if (user && !user.email_verified_at) await sendVerificationEmail(user);
 }
 
 /** Forgot-password: same outcome whether the e-mail exists; sends the reset link to active users. */
 export async function requestPasswordReset(email: string, ip: string | null): Promise<void> {
   await checkEmailRequestLimit("forgot", email, ip);
-  const [user] = await db()<UserRow[]>`select * from users where email = ${email} and is_active`;
+  const user = await activeUserByEmail(db(), email);
   if (user) await sendResetEmail(user);
 }
 
@@ -111,11 +107,9 @@ export async function verifyEmailToken(token: string | null): Promise<VerifyOutc
   if (!token) return "token_missing";
   try {
     return await db().begin(async (tx) => {
-      const [row] = await tx<{ user_id: string }[]>`update email_tokens set used_at = now()
-        where token_hash = ${hashToken(token)} and purpose = 'verify' and used_at is null and expires_at > now()
-        returning user_id`;
-      if (!row) return "token_invalid" as const;
-      await tx`update users set email_verified_at = coalesce(email_verified_at, now()) where id = ${row.user_id}`;
+      const userId = await consumeVerifyToken(tx, hashToken(token));
+      if (!userId) return "token_invalid" as const;
+      await markEmailVerified(tx, userId);
       return "verified" as const;
     });
   } catch {
@@ -130,12 +124,10 @@ export async function verifyEmailToken(token: string | null): Promise<VerifyOutc
 export async function resetPassword(token: string, password: string): Promise<string> {
   const hash = await hashPassword(password);
   return db().begin(async (tx) => {
-    const [row] = await tx<{ user_id: string }[]>`update email_tokens set used_at = now()
-      where token_hash = ${hashToken(token)} and purpose = 'reset' and used_at is null and expires_at > now()
-      returning user_id`;
-    if (!row) throw new ValidationError(msg("api:email.resetLinkExpired"));
-    await tx`update users set password_hash = ${hash}, email_verified_at = coalesce(email_verified_at, now()) where id = ${row.user_id}`;
-    await tx`update sessions set revoked_at = now() where user_id = ${row.user_id} and revoked_at is null`;
-    return row.user_id;
+    const userId = await consumeResetToken(tx, hashToken(token));
+    if (!userId) throw new ValidationError(msg("api:email.resetLinkExpired"));
+    await setPasswordVerified(tx, userId, hash);
+    await revokeUserSessions(tx, userId);
+    return userId;
   }) as Promise<string>;
 }

@@ -6,6 +6,7 @@
  * minute), counted and checked in one atomic upsert before the action runs.
  */
 import { msg } from "../../../core/i18n/message";
+import { countUserAction } from "../../../db/queries/user-rate-limits";
 import { config } from "./config.server";
 import { db } from "./db.server";
 import { RateLimitedError } from "./errors.server";
@@ -22,15 +23,7 @@ export type LimitedUserAction = "notifications.test" | "bot.run-once";
  * @throws RateLimitedError (429, `extra.retryAfter` = seconds until the window ends) with 'Muitas requisições…'.
  */
 export async function consumeUserAction(userId: string, action: LimitedUserAction, limit: number = config().USER_ACTION_RATE_LIMIT): Promise<void> {
-  const sql = db();
-  const expired = sql`r.window_start <= now() - ${USER_ACTION_WINDOW_SECONDS}::int * interval '1 second'`;
-  const [row] = await sql<{ hits: number; left: number }[]>`
-    insert into user_rate_limits as r (user_id, action, window_start, hits)
-    values (${userId}, ${action}, now(), 1)
-    on conflict (user_id, action) do update set
-      window_start = case when ${expired} then now() else r.window_start end,
-      hits = case when ${expired} then 1 else least(r.hits + 1, 1000000) end
-    returning hits, extract(epoch from window_start + ${USER_ACTION_WINDOW_SECONDS}::int * interval '1 second' - now())::float as left`;
+  const row = await countUserAction(db(), userId, action, USER_ACTION_WINDOW_SECONDS);
   if (row && row.hits > limit) {
     const seconds = Math.max(1, Math.ceil(row.left));
     throw new RateLimitedError(msg("guard:tooManyRequests", { seconds }), { retryAfter: seconds });

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { msg } from "../../../core/i18n/message";
 import { zMsg } from "../../../core/i18n/zod-message";
 import { consumeActionToken, purgeExpiredActionTokens } from "../../../db/queries/push-action-tokens-used";
+import { liveUserPreferences } from "../../../db/queries/users";
 import { PUSH_ACTIONS } from "~/lib/push";
 import { db } from "../platform/db.server";
 import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from "../platform/errors.server";
@@ -43,7 +44,7 @@ export async function runPushAction(input: unknown, language: unknown): Promise<
   }
   const { sub: userId, jti, exp } = verdict.claims;
   const sql = db();
-  const [user] = await sql<{ preferences: { language?: string } | null }[]>`select preferences from users where id = ${userId} and deleted_at is null and is_active`;
+  const user = await liveUserPreferences(sql, userId);
   if (!user) throw new UnauthorizedError(msg("push:token.invalid"));
   const lang = user.preferences?.language ?? language;
   if (!(await consumeActionToken(sql, jti, userId, action, exp))) throw new ConflictError(msg("push:token.used"));

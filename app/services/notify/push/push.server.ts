@@ -17,6 +17,7 @@ import { z } from "zod";
 import { msg, type Msg } from "../../../../core/i18n/message";
 import { zMsg } from "../../../../core/i18n/zod-message";
 import { notificationWithOwner, type NotificationDeliveryRow } from "../../../../db/queries/notifications";
+import { mergePreferences, pushTopicsPreference } from "../../../../db/queries/users";
 import {
   countSubscriptions,
   deleteSubscription,
@@ -126,8 +127,7 @@ export async function subscriptionCount(userId: string): Promise<number> {
 
 /** The user's topic switches (users.preferences.pushTopics; every topic on by default). */
 export async function getPushTopics(userId: string): Promise<PushTopic[]> {
-  const [row] = await db()<{ topics: unknown }[]>`select preferences->'pushTopics' as topics from users where id = ${userId}`;
-  return enabledTopics(row?.topics ?? null);
+  return enabledTopics((await pushTopicsPreference(db(), userId)) ?? null);
 }
 
 /** Body of the topic switches (settings form, or JSON): the topics that stay on. */
@@ -141,7 +141,7 @@ export async function savePushTopics(userId: string, topics: unknown): Promise<P
   const parsed = topicsSchema.safeParse(topics);
   if (!parsed.success) throw new ValidationError(msg("push:invalidTopics"));
   const list = PUSH_TOPICS.filter((t) => parsed.data.includes(t));
-  await db()`update users set preferences = coalesce(preferences, '{}'::jsonb) || ${db().json({ pushTopics: list } as never)} where id = ${userId}`;
+  await mergePreferences(db(), userId, { pushTopics: list });
   return list;
 }
 
