@@ -13,6 +13,7 @@
 import { msg } from "../../../core/i18n/message";
 import { db } from "../platform/db.server";
 import { deactivateBot } from "../../../db/queries/bots";
+import { deleteConnectionKeepingCursor } from "../../../db/queries/broker-connections";
 import { tradeCounts } from "../../../db/queries/trades";
 import { ConflictError, NotFoundError } from "../platform/errors.server";
 import { lockReconcile } from "../trading/reconcile.server";
@@ -49,14 +50,7 @@ export async function deleteAdminUser(actor: AdminActor, id: string): Promise<De
       // Under the reconcile lock, as a disconnect: the cursor kept is the one of the last reconcile that committed.
       await lockReconcile(tx, id);
       const botStopped = await deactivateBot(tx, id, "account_deleted");
-      const gone = await tx<{ environment: string; account_id: string }[]>`with gone as (
-          delete from broker_connections where user_id = ${id} returning user_id, environment, account_id, last_transaction_id
-        ), kept as (
-          insert into broker_cursors (user_id, environment, account_id, last_transaction_id)
-          select user_id, environment, account_id, last_transaction_id from gone where last_transaction_id is not null
-          on conflict (user_id, environment, account_id) do update set last_transaction_id = excluded.last_transaction_id, updated_at = now()
-        )
-        select environment, account_id from gone`;
+      const gone = await deleteConnectionKeepingCursor(tx, id);
       const sessionsRevoked = (await tx`update sessions set revoked_at = now() where user_id = ${id} and revoked_at is null returning id`).length;
       await tx`delete from email_tokens where user_id = ${id} and used_at is null`;
       const [deleted] = await tx<UserFields[]>`update users set deleted_at = now(), is_active = false, deleted_email = email,

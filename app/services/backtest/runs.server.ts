@@ -20,6 +20,7 @@ import { brokerFailure, brokerNow, clientFor, getConnection, requireBroker } fro
 import { decryptSecret } from "../platform/crypto.server";
 import { calendarUsedFor, newsCalendarFor } from "../trading/calendar.server";
 import { db } from "../platform/db.server";
+import { busyRunCount, claimRun, deleteRunRow, failRun, failRunAfter, failStaleRunRows, finishRun, insertRun, listRunRows, pruneRuns, runRow, runRows, setRunProgress, type BacktestRunRow } from "../../../db/queries/backtest-runs";
 import { DomainError, NotFoundError, RateLimitedError, ServiceUnavailableError, ValidationError } from "../platform/errors.server";
 import { logger } from "../platform/logger.server";
 import { getSettings } from "../trading/settings.server";
@@ -48,19 +49,7 @@ const DAY_MS = 86_400_000;
 
 export type { CandleSource, CurvePoint, RunParams, RunResult, RunStatus, RunTrade, RunView } from "../../lib/backtest-run";
 
-interface RunRow {
-  id: string;
-  user_id: string;
-  status: RunStatus;
-  progress: number;
-  params: RunParams;
-  result: RunResult | null;
-  error: string | null;
-  created_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-  duration_ms: number | null;
-}
+type RunRow = BacktestRunRow<RunParams, RunResult, RunStatus>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -187,12 +176,7 @@ export function validateRequest(body: unknown, offer: SourceOffer): Omit<RunPara
 export async function failStaleRuns(userId?: string): Promise<number> {
   const sql = db();
   const error = "O backtest foi interrompido (o servidor reiniciou). Rode de novo.";
-  const rows = await sql`
-    update backtest_runs set status = 'failed', error = ${error}, finished_at = now(), updated_at = now()
-    where ${userId ? sql`user_id = ${userId} and` : sql``}
-      ((status = 'running' and updated_at < now() - make_interval(secs => ${STALE_RUNNING_SECONDS}))
-       or (status = 'queued' and created_at < now() - make_interval(secs => ${STALE_QUEUED_SECONDS})))
-    returning id`;
+  const rows = await failStaleRunRows(sql, error, userId, STALE_RUNNING_SECONDS, STALE_QUEUED_SECONDS);
   return rows.length;
 }
 
@@ -210,12 +194,10 @@ export async function createRun(userId: string, body: unknown): Promise<RunView>
   await failStaleRuns(userId);
   const row = await db().begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtext(${`backtest:${userId}`}))`;
-    const [busy] = await tx<{ n: number }[]>`select count(*)::int as n from backtest_runs where user_id = ${userId} and status in ('queued', 'running')`;
-    if ((busy?.n ?? 0) > 0) throw new RateLimitedError(msg("backtest:errors.busy"), { retryAfter: 5 });
-    const [created] = await tx<RunRow[]>`insert into backtest_runs (user_id, params) values (${userId}, ${tx.json(params as never)}) returning *`;
-    await tx`
-      delete from backtest_runs where user_id = ${userId} and status in ('done', 'failed') and id not in (
-        select id from backtest_runs where user_id = ${userId} order by created_at desc limit ${MAX_RUNS_KEPT})`;
+    const busy = await busyRunCount(tx, userId);
+    if ((busy ?? 0) > 0) throw new RateLimitedError(msg("backtest:errors.busy"), { retryAfter: 5 });
+    const created = await insertRun<RunRow>(tx, userId, params);
+    await pruneRuns(tx, userId, MAX_RUNS_KEPT);
     return created!;
   });
   const job = await enqueueBacktestRun(row.id).catch((err: unknown) => {
@@ -223,7 +205,7 @@ export async function createRun(userId: string, body: unknown): Promise<RunView>
     return null;
   });
   if (!job) {
-    await db()`update backtest_runs set status = 'failed', error = ${"A fila de tarefas está indisponível."}, finished_at = now(), updated_at = now() where id = ${row.id}`;
+    await failRun(db(), row.id, "A fila de tarefas está indisponível.");
     throw new ServiceUnavailableError(msg("backtest:errors.queue"));
   }
   return view(row, false);
@@ -232,9 +214,7 @@ export async function createRun(userId: string, body: unknown): Promise<RunView>
 /** The user's runs, newest first (without their results). */
 export async function listRuns(userId: string): Promise<RunView[]> {
   await failStaleRuns(userId);
-  const rows = await db()<RunRow[]>`
-    select id, user_id, status, progress, params, null as result, error, created_at, started_at, finished_at, duration_ms
-    from backtest_runs where user_id = ${userId} order by created_at desc limit ${MAX_RUNS_KEPT}`;
+  const rows = await listRunRows<RunRow>(db(), userId, MAX_RUNS_KEPT);
   return rows.map((r) => view(r, false));
 }
 
@@ -244,7 +224,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function getRun(userId: string, id: string): Promise<RunView> {
   if (!UUID.test(id)) throw new NotFoundError(msg("backtest:errors.notFound"));
   await failStaleRuns(userId);
-  const [row] = await db()<RunRow[]>`select * from backtest_runs where id = ${id} and user_id = ${userId}`;
+  const row = await runRow<RunRow>(db(), userId, id);
   if (!row) throw new NotFoundError(msg("backtest:errors.notFound"));
   return view(row, true);
 }
@@ -253,7 +233,7 @@ export async function getRun(userId: string, id: string): Promise<RunView> {
 export async function getRuns(userId: string, ids: readonly string[]): Promise<RunView[]> {
   const valid = ids.filter((i) => UUID.test(i)).slice(0, 6);
   if (!valid.length) return [];
-  const rows = await db()<RunRow[]>`select * from backtest_runs where user_id = ${userId} and id in ${db()(valid)} order by created_at`;
+  const rows = await runRows<RunRow>(db(), userId, valid);
   return rows.map((r) => view(r, true));
 }
 
@@ -261,7 +241,7 @@ export async function getRuns(userId: string, ids: readonly string[]): Promise<R
 export async function deleteRun(userId: string, id: string): Promise<void> {
   const run = await getRun(userId, id);
   if (run.status === "queued" || run.status === "running") throw invalid("stillRunning");
-  await db()`delete from backtest_runs where id = ${id} and user_id = ${userId}`;
+  await deleteRunRow(db(), userId, id);
 }
 
 /** Fall from the running peak of each point, % (≤ 0, 2 decimals). */
@@ -310,9 +290,7 @@ function failureText(err: unknown): string {
  */
 export async function executeRun(runId: string): Promise<void> {
   const sql = db();
-  const [row] = await sql<RunRow[]>`
-    update backtest_runs set status = 'running', started_at = now(), updated_at = now(), progress = 0
-    where id = ${runId} and status = 'queued' returning *`;
+  const row = await claimRun<RunRow>(sql, runId);
   if (!row) return;
   const started = performance.now();
   let written = 0;
@@ -324,7 +302,7 @@ export async function executeRun(runId: string): Promise<void> {
     if (p < written + PROGRESS_STEP && performance.now() - writtenAt < PROGRESS_HEARTBEAT_MS) return new Promise((resolve) => setImmediate(resolve));
     written = Math.max(written, p);
     writtenAt = performance.now();
-    return sql`update backtest_runs set progress = ${p}, updated_at = now() where id = ${runId} and status = 'running'`.then(() => undefined);
+    return setRunProgress(sql, runId, p);
   };
   try {
     const p = row.params;
@@ -366,15 +344,9 @@ export async function executeRun(runId: string): Promise<void> {
     const coreMs = performance.now() - coreStart;
     const base = await randomBaseline(opts, strategy, p.seeds, (f) => setProgress((STRATEGY_SHARE + f * (1 - STRATEGY_SHARE)) * 100));
     const result: RunResult = { ...toRunResult(strategy, base, coreMs), calendar: await calendarUsedFor(p.settings, Date.parse(`${p.from}T00:00:00Z`), Date.parse(p.to) + DAY_MS) };
-    await sql`
-      update backtest_runs set status = 'done', progress = 100, result = ${sql.json(result as never)}, error = null,
-        finished_at = now(), updated_at = now(), duration_ms = ${Math.round(performance.now() - started)}
-      where id = ${runId}`;
+    await finishRun(sql, runId, result, Math.round(performance.now() - started));
   } catch (err) {
     logger().warn({ runId, err: err instanceof Error ? err.message : String(err) }, "backtest falhou");
-    await sql`
-      update backtest_runs set status = 'failed', error = ${failureText(err)}, finished_at = now(), updated_at = now(),
-        duration_ms = ${Math.round(performance.now() - started)}
-      where id = ${runId}`;
+    await failRunAfter(sql, runId, failureText(err), Math.round(performance.now() - started));
   }
 }

@@ -17,6 +17,7 @@ import { createHash } from "node:crypto";
 import type { AccountSummary, BrokerInstrument, BrokerPort, ClientPrice, Environment, Trade } from "../../../core/broker/port";
 import { markInstruments, markToMarket } from "../../../core/trading/account";
 import type { BrokerConnectionRow } from "./broker-connection";
+import { accountStateOfConnection, saveAccountReadRow, saveInstrumentsRow } from "../../../db/queries/account-states";
 import { db } from "../platform/db.server";
 
 /** How long a stored read of summary and open trades is reused while no transaction happens, ms. */
@@ -77,38 +78,17 @@ export function storedFor(stored: StoredAccountState | undefined, conn: Pick<Bro
  * Undefined without a connection or before the first bot tick read it. One statement.
  */
 export async function readAccountState(userId: string): Promise<StoredAccountState | undefined> {
-  const [row] = await db()<{ state: unknown }[]>`
-    select to_jsonb(a) as state from account_states a
-      join broker_connections c on c.user_id = a.user_id and c.environment = a.environment and c.account_id = a.account_id
-    where a.user_id = ${userId}`;
-  return parseAccountState(row?.state);
+  return parseAccountState(await accountStateOfConnection(db(), userId));
 }
 
 /** Stores a read of summary and open trades, confirmed at `syncedAt` (the broker's clock; one statement). */
 async function saveAccountRead(userId: string, conn: BrokerConnectionRow, summary: AccountSummary, trades: Trade[], syncedAt: Date): Promise<void> {
-  const sql = db();
-  await sql`insert into account_states (user_id, environment, account_id, summary, open_trades, last_transaction_id, read_at, synced_at)
-    values (${userId}, ${conn.environment}, ${conn.account_id}, ${sql.json(summary as never)}, ${sql.json(trades as never)}, ${summary.lastTransactionID}, now(), ${syncedAt})
-    on conflict (user_id) do update set
-      instruments = case when account_states.environment = excluded.environment and account_states.account_id = excluded.account_id then account_states.instruments end,
-      instruments_read_at = case when account_states.environment = excluded.environment and account_states.account_id = excluded.account_id then account_states.instruments_read_at end,
-      environment = excluded.environment, account_id = excluded.account_id, summary = excluded.summary, open_trades = excluded.open_trades,
-      last_transaction_id = excluded.last_transaction_id, read_at = excluded.read_at, synced_at = excluded.synced_at, updated_at = now()`;
+  await saveAccountReadRow(db(), userId, conn, summary, trades, summary.lastTransactionID, syncedAt);
 }
 
 /** Stores the list of instruments the account offers (one statement). */
 export async function saveInstruments(userId: string, conn: Pick<BrokerConnectionRow, "environment" | "account_id">, list: readonly BrokerInstrument[]): Promise<void> {
-  const sql = db();
-  await sql`insert into account_states (user_id, environment, account_id, instruments, instruments_read_at)
-    values (${userId}, ${conn.environment}, ${conn.account_id}, ${sql.json(list as never)}, now())
-    on conflict (user_id) do update set
-      summary = case when account_states.environment = excluded.environment and account_states.account_id = excluded.account_id then account_states.summary end,
-      open_trades = case when account_states.environment = excluded.environment and account_states.account_id = excluded.account_id then account_states.open_trades end,
-      last_transaction_id = case when account_states.environment = excluded.environment and account_states.account_id = excluded.account_id then account_states.last_transaction_id end,
-      read_at = case when account_states.environment = excluded.environment and account_states.account_id = excluded.account_id then account_states.read_at end,
-      synced_at = case when account_states.environment = excluded.environment and account_states.account_id = excluded.account_id then account_states.synced_at end,
-      environment = excluded.environment, account_id = excluded.account_id,
-      instruments = excluded.instruments, instruments_read_at = excluded.instruments_read_at, updated_at = now()`;
+  await saveInstrumentsRow(db(), userId, conn, list);
 }
 
 /** The stored instruments list when it is the connection's and younger than INSTRUMENTS_MAX_AGE_MS. */

@@ -15,6 +15,7 @@ import { systemClock } from "../platform/system-clock";
 import { config } from "../platform/config.server";
 import { decryptSecret } from "../platform/crypto.server";
 import { db } from "../platform/db.server";
+import { connectionRow, setConnectionStatus, setMarketClockOffset } from "../../../db/queries/broker-connections";
 import { DomainError, InternalError, UpstreamError, ValidationError } from "../platform/errors.server";
 import { noteBrokerClock } from "./quote-cache.server";
 import { oandaLimiter } from "./oanda-limiter.server";
@@ -69,7 +70,7 @@ export function brokerNow(conn: Pick<BrokerConnectionRow, "market_clock_offset_m
 /** Records the broker's clock as seen in a price time (RFC3339), so windows follow the market's "now". */
 export async function recordMarketTime(userId: string, marketTimeMs: number): Promise<void> {
   if (!Number.isFinite(marketTimeMs) || marketTimeMs <= 0) return;
-  await db()`update broker_connections set market_clock_offset_ms = ${Math.round(marketTimeMs - Date.now())} where user_id = ${userId}`;
+  await setMarketClockOffset(db(), userId, Math.round(marketTimeMs - Date.now()));
 }
 
 /** Accounts the token can reach in the environment, with name, currency and balance (wizard step 3). */
@@ -95,8 +96,7 @@ export async function testToken(token: string, environment: Environment) {
 
 /** The stored connection of a user, if any. */
 export async function getConnection(userId: string): Promise<BrokerConnectionRow | undefined> {
-  const [row] = await db()<BrokerConnectionRow[]>`select * from broker_connections where user_id = ${userId}`;
-  return row;
+  return connectionRow(db(), userId);
 }
 
 /** The broker account is connected by another user of the app (issue 8: one app user per broker account). */
@@ -198,6 +198,5 @@ export async function brokerStatus(userId: string, language: unknown = "pt") {
 
 /** Records whether the last broker call of a user's connection worked. */
 export async function markConnection(userId: string, status: "connected" | "error", error?: string) {
-  await db()`update broker_connections set status = ${status}, last_error = ${error ?? null}, updated_at = now()
-    where user_id = ${userId} and status is distinct from ${status}`;
+  await setConnectionStatus(db(), userId, status, error ?? null);
 }

@@ -12,18 +12,10 @@ import { DecisionEngine, featureConfig } from "../../../core/engine/decide";
 import { AI_TIMEFRAMES, GRANULARITY_SECONDS } from "../../../core/instruments";
 import type { TradingSettings } from "../../../core/settings";
 import { db } from "../platform/db.server";
+import { insertCandles, latestCandleTimes, seriesCandles } from "../../../db/queries/market-candles";
 
 /** Candles kept per series for the engine (indicators need ≥ 60; ATR median uses 100 more). */
 export const CANDLES_PER_SERIES = 250;
-
-interface CandleRow {
-  time: Date;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-  volume: number;
-}
 
 /** Key of one series in `completeCandleSets`: "EUR_USD:M15". */
 export const seriesKey = (instrument: string, granularity: string) => `${instrument}:${granularity}`;
@@ -55,10 +47,7 @@ export async function completeCandleSets(
   const memoKey = (x: (typeof series)[number]) => `${environment}:${seriesKey(x.instrument, x.granularity)}:${count}`;
   const hits = series.map((x) => memo.get(memoKey(x))).filter((m, i) => m && m.lastClosed === series[i]!.lastClosedStart.getTime());
   if (hits.length === series.length) return new Map(series.map((x, i) => [seriesKey(x.instrument, x.granularity), hits[i]!.candles.slice()]));
-  const latest = await sql<{ instrument: string; granularity: string; time: Date }[]>`
-    select instrument, granularity, max(time) as time from market_candles
-    where environment = ${environment} and instrument = any(${instruments as string[]}) and granularity = any(${granularities as string[]})
-    group by instrument, granularity`;
+  const latest = await latestCandleTimes(sql, environment, instruments, granularities);
   const newest = new Map(latest.map((r) => [seriesKey(r.instrument, r.granularity), r.time.getTime()]));
   const stale = series.filter((x) => (newest.get(seriesKey(x.instrument, x.granularity)) ?? -Infinity) < x.lastClosedStart.getTime());
   const fetched = await Promise.all(
@@ -77,16 +66,8 @@ export async function completeCandleSets(
       volume: c.volume,
     })),
   );
-  if (rows.length) await sql`insert into market_candles ${sql(rows)} on conflict (environment, instrument, granularity, time) do nothing`;
-  const read = await sql<(CandleRow & { instrument: string; granularity: string })[]>`
-    select k.instrument, k.granularity, c.time, c.open, c.high, c.low, c.close, c.volume
-    from unnest(${series.map((x) => x.instrument)}::text[], ${series.map((x) => x.granularity)}::text[], ${series.map((x) => x.lastClosedStart.toISOString())}::timestamptz[])
-      as k(instrument, granularity, last_closed)
-    cross join lateral (
-      select time, open, high, low, close, volume from market_candles m
-      where m.environment = ${environment} and m.instrument = k.instrument and m.granularity = k.granularity and m.time <= k.last_closed
-      order by m.time desc limit ${count}
-    ) c`;
+  if (rows.length) await insertCandles(sql, rows);
+  const read = await seriesCandles(sql, environment, series, count);
   const out = new Map<string, Candle[]>(series.map((x) => [seriesKey(x.instrument, x.granularity), []]));
   for (const r of read) {
     out.get(seriesKey(r.instrument, r.granularity))!.push({

@@ -12,6 +12,7 @@ import { config } from "../platform/config.server";
 import { clientIp } from "../platform/client-ip.server";
 import { hashToken, randomToken } from "../platform/crypto.server";
 import { db } from "../platform/db.server";
+import { connectionAccount } from "../../../db/queries/broker-connections";
 import { createTrialLicence, latestLicence, licenceView } from "./licence.server";
 import { beginLoginAttempt, clearLoginFailures } from "./login-throttle.server";
 import { ConflictError, ForbiddenError, UnauthorizedError } from "../platform/errors.server";
@@ -228,8 +229,7 @@ export async function logout(request: Request): Promise<string> {
 
 /** Broker connection summary for the user object. */
 async function oandaAuthOf(sql: postgres.Sql, userId: string) {
-  const [c] = await sql<{ environment: string; account_id: string; account_alias: string | null }[]>`
-    select environment, account_id, account_alias from broker_connections where user_id = ${userId}`;
+  const c = await connectionAccount(sql, userId);
   return c
     ? { isConnected: true, environment: c.environment, accountId: c.account_id, accountName: c.account_alias ?? `Conta ${c.account_id}` }
     : { isConnected: false, environment: null, accountId: null, accountName: null };

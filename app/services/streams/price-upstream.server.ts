@@ -20,6 +20,7 @@ import { decryptSecret } from "../platform/crypto.server";
 import { logger } from "../platform/logger.server";
 import type { HubStats, Wire } from "./price-hub-types";
 import { upstreamCandidates } from "../../../db/queries/price-upstream";
+import { isConnectedTo } from "../../../db/queries/broker-connections";
 
 /** First key of the advisory lock (two-int form: this, hashtext(environment)). */
 const LOCK_KEY = 0x50524943; // "PRIC"
@@ -125,8 +126,7 @@ export class PriceUpstreams {
       }
       // The user whose token we stream with disconnected (or was deleted): stop using the token.
       if (up.owner && up.abort) {
-        const [still] = await this.sql`select 1 from broker_connections where user_id = ${up.owner.userId} and account_id = ${up.owner.accountId}`;
-        if (!still) {
+        if (!(await isConnectedTo(this.sql, up.owner.userId, up.owner.accountId))) {
           up.abort.abort();
           up.abort = undefined;
           up.instruments = [];

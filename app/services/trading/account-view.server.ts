@@ -26,6 +26,7 @@ import type { BrokerConnectionRow } from "../broker/broker-connection";
 import { brokerFailure, brokerNow, clientFor, connectionStatus, markConnection, NOT_CONNECTED, statusErrorMsg } from "../broker/broker.server";
 import { decryptSecret } from "../platform/crypto.server";
 import { db } from "../platform/db.server";
+import { connectionWithState } from "../../../db/queries/broker-connections";
 import { ValidationError } from "../platform/errors.server";
 import { sharedQuotes } from "../broker/quote-cache.server";
 import { reconcile } from "./reconcile.server";
@@ -68,9 +69,7 @@ const CROSSED_RECHECK_MS = 5000;
 
 /** The user's connection and stored account state, in one statement. */
 async function readScreenRow(userId: string) {
-  const [row] = await db()<(BrokerConnectionRow & { state: unknown })[]>`
-    select c.*, (select to_jsonb(a) from account_states a where a.user_id = c.user_id) as state
-    from broker_connections c where c.user_id = ${userId}`;
+  const row = await connectionWithState(db(), userId);
   if (!row) return undefined;
   const { state, ...conn } = row;
   return { conn: conn as BrokerConnectionRow, stored: parseAccountState(state) };

@@ -8,9 +8,11 @@ import type { Environment } from "../../../core/broker/port";
 import { BrokerError } from "../../../core/oanda/errors";
 import { deactivateBot } from "../../../db/queries/bots";
 import { forgetAccountState } from "../broker/account-cache.server";
-import { ACCOUNT_IN_USE, brokerFailure, clientFor, recordMarketTime, type BrokerConnectionRow } from "../broker/broker.server";
+import { ACCOUNT_IN_USE, brokerFailure, clientFor, recordMarketTime } from "../broker/broker.server";
 import { encryptSecret } from "../platform/crypto.server";
 import { db } from "../platform/db.server";
+import { accountTakenByOther, deleteConnectionKeepingCursor, upsertConnection } from "../../../db/queries/broker-connections";
+import { keepConnectionCursor, takeCursor } from "../../../db/queries/broker-cursors";
 import { ConflictError } from "../platform/errors.server";
 import { logger } from "../platform/logger.server";
 import { lockReconcile, reconcile } from "./reconcile.server";
@@ -35,23 +37,17 @@ export async function connectBroker(userId: string, input: { token: string; envi
   const conn = await db().begin(async (sql) => {
     await lockReconcile(sql, userId);
     // One app user per broker account (the unique index is the guard; this gives the message).
-    const [taken] = await sql`select 1 from broker_connections
-      where environment = ${input.environment} and account_id = ${summary.id} and user_id <> ${userId}`;
-    if (taken) throw new ConflictError(ACCOUNT_IN_USE);
-    await sql`insert into broker_cursors (user_id, environment, account_id, last_transaction_id)
-      select user_id, environment, account_id, last_transaction_id from broker_connections
-      where user_id = ${userId} and last_transaction_id is not null
-      on conflict (user_id, environment, account_id) do update set last_transaction_id = excluded.last_transaction_id, updated_at = now()`;
-    const [kept] = await sql<{ last_transaction_id: string }[]>`delete from broker_cursors
-      where user_id = ${userId} and environment = ${input.environment} and account_id = ${summary.id} returning last_transaction_id`;
-    const [row] = await sql<BrokerConnectionRow[]>`insert into broker_connections (user_id, environment, account_id, account_alias, account_currency, token_encrypted, last_transaction_id)
-      values (${userId}, ${input.environment}, ${summary.id}, ${summary.alias ?? null}, ${summary.currency},
-              ${encryptSecret(input.token)}, ${kept?.last_transaction_id ?? summary.lastTransactionID})
-      on conflict (user_id) do update set environment = excluded.environment, account_id = excluded.account_id,
-        account_alias = excluded.account_alias, account_currency = excluded.account_currency,
-        token_encrypted = excluded.token_encrypted, last_transaction_id = excluded.last_transaction_id,
-        status = 'connected', last_error = null, connected_at = now(), updated_at = now()
-      returning *`;
+    if (await accountTakenByOther(sql, userId, input.environment, summary.id)) throw new ConflictError(ACCOUNT_IN_USE);
+    await keepConnectionCursor(sql, userId);
+    const kept = await takeCursor(sql, userId, input.environment, summary.id);
+    const row = await upsertConnection(sql, userId, {
+      environment: input.environment,
+      accountId: summary.id,
+      alias: summary.alias ?? null,
+      currency: summary.currency,
+      tokenEncrypted: encryptSecret(input.token),
+      lastTransactionId: kept?.last_transaction_id ?? summary.lastTransactionID,
+    });
     return row!;
   }).catch((err: unknown) => {
     // Two users connecting the same account at once: the unique index refuses the second.
@@ -85,14 +81,7 @@ export async function disconnectBroker(userId: string): Promise<boolean> {
     // Under the reconcile lock, so the id kept below is the one of the last reconcile that committed.
     await lockReconcile(tx, userId);
     await deactivateBot(tx, userId, "manual");
-    const rows = await tx`with gone as (
-        delete from broker_connections where user_id = ${userId} returning user_id, environment, account_id, last_transaction_id
-      ), kept as (
-        insert into broker_cursors (user_id, environment, account_id, last_transaction_id)
-        select user_id, environment, account_id, last_transaction_id from gone where last_transaction_id is not null
-        on conflict (user_id, environment, account_id) do update set last_transaction_id = excluded.last_transaction_id, updated_at = now()
-      )
-      select user_id from gone`;
+    const rows = await deleteConnectionKeepingCursor(tx, userId);
     return rows.length > 0;
   }).finally(() => forgetAccountState(userId)); // the screens must not show the gone account from their 1 s cache
 }

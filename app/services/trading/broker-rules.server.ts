@@ -14,6 +14,7 @@ import { resolveInstruments, type TradingSettings } from "../../../core/settings
 import type { AccountSummary } from "../../../core/broker/port";
 import { translateMsg } from "~/i18n";
 import { saveInstruments } from "../broker/account-state.server";
+import { accountRulesRow, saveAccountRulesRow } from "../../../db/queries/account-states";
 import { db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
 import { notify } from "../notify/notifications.server";
@@ -62,14 +63,8 @@ export async function checkAccountRules(
   const wanted = [...names].sort();
   const prices = wanted.length ? await sharedQuotes(conn.environment, wanted, { accountId: conn.account_id, client, offered }) : [];
   const rules: StoredAccountRules = { ...accountRules({ summary, instruments: list, settings, prices }), environment: conn.environment, accountId: conn.account_id };
-  const sql = db();
-  const [row] = await sql<{ previous: unknown }[]>`
-    with prev as (select account_rules from account_states where user_id = ${userId})
-    insert into account_states (user_id, environment, account_id, account_rules, account_rules_checked_at)
-      values (${userId}, ${conn.environment}, ${conn.account_id}, ${sql.json(rules as never)}, now())
-    on conflict (user_id) do update set account_rules = excluded.account_rules, account_rules_checked_at = now(), updated_at = now()
-    returning (select account_rules from prev) as previous`;
-  const before = rulesFor(row?.previous, conn);
+  const previous = await saveAccountRulesRow(db(), userId, conn, rules);
+  const before = rulesFor(previous, conn);
   const changed = before !== undefined && before.signature !== rules.signature;
   if (changed) {
     await notify(userId, { type: "warning", title: msg("broker-rules:notice.title"), message: msg("broker-rules:notice.message"), metadata: { accountRules: rules.signature } });
@@ -123,10 +118,7 @@ export function rulesView(rules: StoredAccountRules, checkedAt: Date | null, lan
 
 /** The stored rules of the user's current connection, rendered in `language`; null before any check or without a connection. */
 export async function readAccountRules(userId: string, language: unknown): Promise<AccountRulesView | null> {
-  const [row] = await db()<{ account_rules: unknown; checked_at: Date | null; environment: string; account_id: string }[]>`
-    select a.account_rules, a.account_rules_checked_at as checked_at, c.environment, c.account_id
-    from account_states a join broker_connections c on c.user_id = a.user_id
-    where a.user_id = ${userId}`;
+  const row = await accountRulesRow(db(), userId);
   const rules = row ? rulesFor(row.account_rules, row) : undefined;
   return rules ? rulesView(rules, row!.checked_at, language) : null;
 }

@@ -23,6 +23,8 @@ import type { NewsCalendar } from "../../../core/trading/tick";
 import type { HeroNews } from "../../lib/news";
 import { config } from "../platform/config.server";
 import { db } from "../platform/db.server";
+import { heroNewsContext } from "../../../db/queries/hero-news";
+import { calendarEventCount, calendarEventRows, upsertCalendarEvents } from "../../../db/queries/calendar-events";
 import { logger } from "../platform/logger.server";
 import { settingsFromRow } from "./settings.server";
 
@@ -43,17 +45,6 @@ declare global {
   var __calendarFirstLoad: Promise<CalendarIndex> | undefined;
 }
 
-interface EventRow {
-  time: Date;
-  currency: string;
-  impact: string;
-  title: string;
-  actual: string | null;
-  forecast: string | null;
-  previous: string | null;
-  event_key: string;
-}
-
 /** Upserts events of one source; returns how many rows were written. */
 export async function storeEvents(source: string, events: readonly CalendarEvent[]): Promise<number> {
   const rows = [...new Map(events.map((e) => [eventKey(e), e])).entries()].map(([key, e]) => ({
@@ -70,12 +61,7 @@ export async function storeEvents(source: string, events: readonly CalendarEvent
   const sql = db();
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
-    await sql`
-      insert into calendar_events ${sql(chunk, "source", "event_key", "time", "currency", "impact", "title", "actual", "forecast", "previous")}
-      on conflict (event_key) do update set
-        source = excluded.source, time = excluded.time, currency = excluded.currency, impact = excluded.impact,
-        title = excluded.title, actual = excluded.actual, forecast = excluded.forecast, previous = excluded.previous,
-        fetched_at = now()`;
+    await upsertCalendarEvents(sql, chunk);
   }
   return rows.length;
 }
@@ -157,14 +143,14 @@ async function firstLoad(): Promise<CalendarIndex> {
     await refreshCalendar();
     return globalThis.__calendarState!.index;
   }
-  const [row] = await db()<{ n: number }[]>`select count(*)::int as n from calendar_events`;
-  if ((row?.n ?? 0) === 0) await refreshCalendar();
+  const n = await calendarEventCount(db());
+  if ((n ?? 0) === 0) await refreshCalendar();
   return globalThis.__calendarState?.index ?? reloadCalendarIndex();
 }
 
 /** Reads every stored event into a fresh index and makes it current. */
 export async function reloadCalendarIndex(shippedLoaded?: boolean): Promise<CalendarIndex> {
-  const rows = await db()<EventRow[]>`select time, currency, impact, title, actual, forecast, previous, event_key from calendar_events order by time`;
+  const rows = await calendarEventRows(db());
   const index = new CalendarIndex(
     rows.map((r) => ({
       time: r.time,
@@ -229,10 +215,7 @@ export async function newsCalendarFor(settings: TradingSettings): Promise<NewsCa
  * (wall clock + the broker clock offset recorded by the bot).
  */
 export async function heroNews(userId: string): Promise<HeroNews> {
-  const [row] = await db()<{ settings: unknown; offset: string | null }[]>`
-    select s.settings, c.market_clock_offset_ms::text as offset
-    from users u left join trading_settings s on s.user_id = u.id left join broker_connections c on c.user_id = u.id
-    where u.id = ${userId}`;
+  const row = await heroNewsContext(db(), userId);
   const settings = settingsFromRow(row?.settings);
   const news = settings.aiSettings.news;
   const now = new Date(Date.now() + Number(row?.offset ?? 0));

@@ -23,6 +23,7 @@ import { notices } from "../../lib/notifications";
 import type { BrokerConnectionRow } from "../broker/broker-connection";
 import { crashPoint } from "../platform/crash-point.server";
 import { db } from "../platform/db.server";
+import { reconcileCursor, setReconcileCursor } from "../../../db/queries/broker-connections";
 import { logger } from "../platform/logger.server";
 import { fillIntent, settlePendingIntent } from "../../../db/queries/order-intents";
 import { openingDecision } from "../../../db/queries/decisions";
@@ -104,8 +105,7 @@ export async function reconcile(
     const notes: NewNotification[] = [];
     const outcome = await db().begin(async (sql) => {
       await lockReconcile(sql, userId);
-      const [row] = await sql<{ last_transaction_id: string | null }[]>`select last_transaction_id from broker_connections
-        where user_id = ${userId} and account_id = ${conn.account_id}`;
+      const row = await reconcileCursor(sql, userId, conn.account_id);
       if (!row) return { kind: "gone" as const };
       const stored = row.last_transaction_id ?? "0";
       // Our read began before the stored id (it went back: a reconnect), or a sweep raced with another reconcile.
@@ -114,8 +114,7 @@ export async function reconcile(
       if (!sweep && !idBefore(stored, batch.lastTransactionID)) return { kind: "done" as const, stored };
       const counts = await applyTransactions(sql, userId, conn, batch.transactions.filter((tx) => idBefore(stored, tx.id)), states, notes);
       if (sweep) counts.closed += await applySweep(sql, userId, conn, held, states, notes);
-      await sql`update broker_connections set last_transaction_id = ${batch.lastTransactionID}, updated_at = now()
-        where user_id = ${userId} and account_id = ${conn.account_id}`;
+      await setReconcileCursor(sql, userId, conn.account_id, batch.lastTransactionID);
       // The notices commit with the trades they tell of (a crash after the commit used to lose them).
       await insertNotifications(sql, userId, notes);
       // order_fill / trade_close on the SSE streams, delivered on commit (ADR 0017).

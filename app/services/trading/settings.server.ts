@@ -4,27 +4,25 @@
  * naming the field and its bounds — Portuguese for a pt reader — nothing saved). A save is one
  * transaction: read (row locked), validate against it, write.
  */
-import type postgres from "postgres";
 import { msg } from "../../../core/i18n/message";
 import { decodeIssueMessage } from "../../../core/i18n/zod-message";
 import { normaliseLoadedSettings, parseSettingsUpdate, type TradingSettings } from "../../../core/settings";
+import type { Sql } from "../../../db/queries/sql";
+import { settingsRow, upsertSettings } from "../../../db/queries/trading-settings";
 import { db } from "../platform/db.server";
 import { ValidationError } from "../platform/errors.server";
 import { writePreferences } from "../identity/preferences.server";
 
-async function readSettings(sql: postgres.ISql, userId: string, lock: boolean): Promise<TradingSettings> {
-  const [row] = lock
-    ? await sql<{ settings: unknown }[]>`select settings from trading_settings where user_id = ${userId} for update`
-    : await sql<{ settings: unknown }[]>`select settings from trading_settings where user_id = ${userId}`;
+async function readSettings(sql: Sql, userId: string, lock: boolean): Promise<TradingSettings> {
+  const row = await settingsRow(sql, userId, lock);
   return normaliseLoadedSettings(row?.settings ?? {});
 }
 
 /** Validates a patch against the current settings and writes the result, in the caller's transaction. */
-async function writeSettings(sql: postgres.ISql, userId: string, patch: unknown): Promise<TradingSettings> {
+async function writeSettings(sql: Sql, userId: string, patch: unknown): Promise<TradingSettings> {
   const result = parseSettingsUpdate(patch, await readSettings(sql, userId, true));
   if (!result.ok) throw new ValidationError(decodeIssueMessage(result.message), { field: result.field });
-  await sql`insert into trading_settings (user_id, settings) values (${userId}, ${sql.json(result.settings as never)})
-    on conflict (user_id) do update set settings = excluded.settings, updated_at = now()`;
+  await upsertSettings(sql, userId, result.settings);
   return result.settings;
 }
 

@@ -12,6 +12,7 @@ import type { BrokerConnectionRow } from "../broker/broker-connection";
 import { brokerFailure, brokerNow, requireBroker } from "../broker/broker.server";
 import { crashPoint } from "../platform/crash-point.server";
 import { db } from "../platform/db.server";
+import { connectionClock } from "../../../db/queries/broker-connections";
 import { reconcile } from "./reconcile.server";
 import { DomainError, NotFoundError, ValidationError } from "../platform/errors.server";
 import { closedTradesSince, openTradeRows, type TradeRow } from "../../../db/queries/trades";
@@ -91,8 +92,7 @@ export async function tradeHistory(userId: string, days = 30, known?: { conn: Pi
   const sql = db();
   const [conn] = known
     ? [known.conn]
-    : await sql<{ account_id: string; market_clock_offset_ms: string }[]>`
-    select account_id, market_clock_offset_ms from broker_connections where user_id = ${userId}`;
+    : [await connectionClock(sql, userId)];
   if (!conn) return [];
   const since = new Date(brokerNow(conn) - days * 86_400_000);
   const rows = await closedTradesSince(sql, userId, conn.account_id, since);

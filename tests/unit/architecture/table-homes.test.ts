@@ -9,7 +9,7 @@ import ts from "typescript";
 import { forEachNode, importSpecifiers, parse, resolveImport, sourceFiles } from "./source-files";
 
 /** The tables whose statements live in db/queries/ (the rest move room by room). */
-const TABLES = ["bots", "decisions", "trades", "order_intents", "notifications", "email_outbox", "push_subscriptions", "push_action_tokens_used"];
+const TABLES = ["bots", "decisions", "trades", "order_intents", "notifications", "email_outbox", "push_subscriptions", "push_action_tokens_used", "trading_settings", "broker_connections", "broker_cursors", "account_states", "market_candles", "calendar_events", "backtest_runs"];
 
 /** Where their statements live. */
 const HOME = "db/queries/";
