@@ -15,12 +15,15 @@ import { db } from "../platform/db.server";
 import { deactivateBot } from "../../../db/queries/bots";
 import { deleteConnectionKeepingCursor } from "../../../db/queries/broker-connections";
 import { tradeCounts } from "../../../db/queries/trades";
+import { deleteUnusedTokens } from "../../../db/queries/email-tokens";
+import { revokeUserSessions } from "../../../db/queries/sessions";
+import { softDeleteUser } from "../../../db/queries/users";
 import { ConflictError, NotFoundError } from "../platform/errors.server";
 import { lockReconcile } from "../trading/reconcile.server";
 import { withUserLock } from "../platform/user-lock.server";
 import type { AdminActor } from "./access.server";
 import { recordAudit } from "./audit.server";
-import { auditShape, lockRegularUser, NOT_FOUND, UUID, type UserFields } from "./user-record.server";
+import { auditShape, lockRegularUser, NOT_FOUND, UUID } from "./user-record.server";
 
 /** Subscription statuses during which Stripe may still charge the customer. */
 const LIVE_SUBSCRIPTION = ["active", "trialing", "past_due", "unpaid", "incomplete"];
@@ -51,11 +54,9 @@ export async function deleteAdminUser(actor: AdminActor, id: string): Promise<De
       await lockReconcile(tx, id);
       const botStopped = await deactivateBot(tx, id, "account_deleted");
       const gone = await deleteConnectionKeepingCursor(tx, id);
-      const sessionsRevoked = (await tx`update sessions set revoked_at = now() where user_id = ${id} and revoked_at is null returning id`).length;
-      await tx`delete from email_tokens where user_id = ${id} and used_at is null`;
-      const [deleted] = await tx<UserFields[]>`update users set deleted_at = now(), is_active = false, deleted_email = email,
-          email = ${`deleted+${id}@invalid.local`}
-        where id = ${id} returning *`;
+      const sessionsRevoked = await revokeUserSessions(tx, id);
+      await deleteUnusedTokens(tx, id);
+      const deleted = await softDeleteUser(tx, id, `deleted+${id}@invalid.local`);
       const t = await tradeCounts(tx, id);
       const outcome: DeleteOutcome = { botStopped, brokerDisconnected: gone.length > 0, sessionsRevoked, tradesKept: t.total, openTradesAtBroker: t.open };
       await recordAudit(
@@ -65,7 +66,7 @@ export async function deleteAdminUser(actor: AdminActor, id: string): Promise<De
           targetType: "user",
           targetId: id,
           before: { ...auditShape(cur), broker: gone[0] ? { environment: gone[0].environment, accountId: gone[0].account_id } : null },
-          after: { ...auditShape(deleted!), deletedAt: deleted!.deleted_at?.toISOString() ?? null, ...outcome },
+          after: { ...auditShape(deleted), deletedAt: deleted.deleted_at?.toISOString() ?? null, ...outcome },
         },
         tx,
       );

@@ -7,6 +7,8 @@ import { createCookie, redirect } from "@remix-run/node";
 import argon2 from "argon2";
 import type postgres from "postgres";
 import { msg, type Msg } from "../../../core/i18n/message";
+import { insertSession, revokeSessionByToken, sessionUser } from "../../../db/queries/sessions";
+import { emailExists, insertUser, setTermsAccepted, touchLastLogin, userByEmail, userRowById, type UserRow } from "../../../db/queries/users";
 import { translateMsg } from "~/i18n";
 import { config } from "../platform/config.server";
 import { clientIp } from "../platform/client-ip.server";
@@ -30,24 +32,8 @@ export const REMEMBER_DAYS = 30;
 /** Session length when "remember me" is unchecked (the cookie itself ends with the browser). */
 export const SHORT_SESSION_HOURS = 12;
 
-export interface UserRow {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  password_hash: string;
-  role: "user" | "admin";
-  is_active: boolean;
-  preferences: { language: string; currency: string; timezone: string };
-  subscription_status: string;
-  stripe_customer_id: string | null;
-  stripe_subscription_id: string | null;
-  email_verified_at: Date | null;
-  terms_accepted_at: Date | null;
-  terms_version: string | null;
-  created_at: Date;
-  last_login_at: Date | null;
-}
+/** A `users` row (its home: db/queries/users.ts). */
+export type { UserRow };
 
 function sessionCookie() {
   const c = config();
@@ -101,13 +87,12 @@ export function clearRegistrationCookie(): Promise<string> {
 
 /** Records that the user accepted the terms (version `version`, now). */
 export async function acceptTerms(userId: string, version: string): Promise<void> {
-  await db()`update users set terms_accepted_at = now(), terms_version = ${version} where id = ${userId}`;
+  await setTermsAccepted(db(), userId, version);
 }
 
 /** A user by id (the owner's own row). */
 export async function userById(userId: string): Promise<UserRow | null> {
-  const [user] = await db()<UserRow[]>`select * from users where id = ${userId}`;
-  return user ?? null;
+  return (await userRowById(db(), userId)) ?? null;
 }
 
 /** Hashes a password with argon2id. */
@@ -127,14 +112,17 @@ export async function createUser(input: {
   const sql = db();
   const hash = await hashPassword(input.password);
   return sql.begin(async (tx) => {
-    const [existing] = await tx`select 1 from users where email = ${input.email}`;
-    if (existing) throw new ConflictError(msg("api:auth.emailTaken"));
-    const [user] = await tx<UserRow[]>`insert into users (email, first_name, last_name, password_hash, role, email_verified_at)
-      values (${input.email}, ${input.firstName}, ${input.lastName}, ${hash}, ${input.role ?? "user"},
-              ${input.verified ? new Date() : null})
-      returning *`;
-    if ((input.role ?? "user") === "user") await createTrialLicence(tx, user!.id);
-    return user!;
+    if (await emailExists(tx, input.email)) throw new ConflictError(msg("api:auth.emailTaken"));
+    const user = await insertUser(tx, {
+      email: input.email,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      passwordHash: hash,
+      role: input.role ?? "user",
+      verifiedAt: input.verified ? new Date() : null,
+    });
+    if ((input.role ?? "user") === "user") await createTrialLicence(tx, user.id);
+    return user;
   }) as Promise<UserRow>;
 }
 
@@ -161,7 +149,7 @@ function dummyPasswordHash(): Promise<string> {
 export async function verifyLogin(email: string, password: string): Promise<UserRow> {
   const dummy = dummyPasswordHash(); // started on the first login of the process, known e-mail or not
   await beginLoginAttempt(email);
-  const [user] = await db()<UserRow[]>`select * from users where email = ${email}`;
+  const user = await userByEmail(db(), email);
   const hash = user?.password_hash ?? (await dummy);
   const ok = (await argon2.verify(hash, password).catch(() => false)) && user !== undefined;
   if (!user || !ok) throw new UnauthorizedError(msg("api:auth.invalidCredentials"));
@@ -175,10 +163,15 @@ export async function createSession(userId: string, request: Request, remember =
   const token = randomToken();
   const ms = remember ? REMEMBER_DAYS * 86_400_000 : SHORT_SESSION_HOURS * 3_600_000;
   const expires = new Date(Date.now() + ms);
-  await db()`insert into sessions (user_id, token_hash, remember, expires_at, user_agent, ip)
-    values (${userId}, ${hashToken(token)}, ${remember}, ${expires},
-            ${request.headers.get("user-agent")?.slice(0, 300) ?? null}, ${clientIp(request)})`;
-  await db()`update users set last_login_at = now() where id = ${userId}`;
+  await insertSession(db(), {
+    userId,
+    tokenHash: hashToken(token),
+    remember,
+    expires,
+    userAgent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
+    ip: clientIp(request),
+  });
+  await touchLastLogin(db(), userId);
   const setCookie = await sessionCookie().serialize(token, remember ? { expires } : {});
   return { token, setCookie };
 }
@@ -197,9 +190,7 @@ export async function sessionToken(request: Request): Promise<string | null> {
 export async function getUser(request: Request): Promise<UserRow | null> {
   const token = await sessionToken(request);
   if (!token) return null;
-  const [user] = await db()<UserRow[]>`select u.* from sessions s join users u on u.id = s.user_id
-    where s.token_hash = ${hashToken(token)} and s.revoked_at is null and s.expires_at > now() and u.is_active`;
-  return user ?? null;
+  return (await sessionUser(db(), hashToken(token))) ?? null;
 }
 
 /** For pages: the user, or a redirect to /auth. */
@@ -223,7 +214,7 @@ export async function requireApiUser(request: Request): Promise<UserRow> {
 /** Revokes the request's session (cookie and token alike); returns the Set-Cookie that clears the cookie. */
 export async function logout(request: Request): Promise<string> {
   const token = await sessionToken(request);
-  if (token) await db()`update sessions set revoked_at = now() where token_hash = ${hashToken(token)} and revoked_at is null`;
+  if (token) await revokeSessionByToken(db(), hashToken(token));
   return sessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
 }
 
