@@ -11,6 +11,8 @@ import { decryptSecret, encryptSecret, randomToken } from "../app/services/platf
 import { db } from "../app/services/platform/db.server";
 import { logger } from "../app/services/platform/logger.server";
 import { seedDemoPlan } from "../app/services/billing/plans.server";
+import { insertSettingIfAbsent, settingValue, updateSettingValue } from "../db/queries/system-settings";
+import { emailExists } from "../db/queries/users";
 
 const DEMO_KEY = "demo_logins";
 
@@ -23,8 +25,7 @@ export async function bootstrapAccounts(opts: { printLogins: boolean }): Promise
   if (opts.printLogins && (await seedDemoPlan())) logger().info("plano demo criado (Mensal, R$ 97,00/mês)");
   if (cfg.ADMIN_EMAIL && cfg.ADMIN_PASSWORD) {
     const email = cfg.ADMIN_EMAIL.trim().toLowerCase();
-    const [exists] = await sql`select 1 from users where email = ${email}`;
-    if (!exists) {
+    if (!(await emailExists(sql, email))) {
       await createUser({ email, firstName: "Admin", lastName: "", password: cfg.ADMIN_PASSWORD, role: "admin", verified: true });
       logger().info({ email }, "admin criado a partir de ADMIN_EMAIL");
     }
@@ -34,10 +35,11 @@ export async function bootstrapAccounts(opts: { printLogins: boolean }): Promise
 
   // Embedded mode: demo logins, created once and remembered in the local database with the
   // passwords encrypted (APP_SECRET's key, as broker tokens), so each start can print them again.
-  const [stored] = await sql<{ value: StoredLogins | LegacyLogins }[]>`select value from system_settings where key = ${DEMO_KEY}`;
+  const storedValue = await settingValue<StoredLogins | LegacyLogins>(sql, DEMO_KEY);
+  const stored = storedValue === undefined ? undefined : { value: storedValue };
   let logins = stored ? readLogins(stored.value) : undefined;
   if (stored && "password" in stored.value.admin) {
-    await sql`update system_settings set value = ${sql.json(storeLogins(logins!) as never)} where key = ${DEMO_KEY}`;
+    await updateSettingValue(sql, DEMO_KEY, storeLogins(logins!));
   }
   if (!logins) {
     const fresh = {
@@ -46,7 +48,7 @@ export async function bootstrapAccounts(opts: { printLogins: boolean }): Promise
     };
     logins = fresh;
     await sql.begin(async (tx) => {
-      await tx`insert into system_settings (key, value) values (${DEMO_KEY}, ${tx.json(storeLogins(fresh) as never)}) on conflict do nothing`;
+      await insertSettingIfAbsent(tx, DEMO_KEY, storeLogins(fresh));
     });
     await createUser({ ...fresh.admin, firstName: "Admin", lastName: "Demo", role: "admin", verified: true }).catch(ignoreExisting);
     const user = await createUser({ ...fresh.user, firstName: "Usuário", lastName: "Demo", verified: true }).catch(ignoreExisting);

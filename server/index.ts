@@ -37,6 +37,7 @@ import { isApiPath, splitBuild } from "./remix-handlers";
 import { ensureLocalSecrets } from "./secrets";
 import { mountSimulator } from "./simulator-mount";
 import { mountStripeSimulator, STRIPE_SIM_MOUNT } from "./stripe-sim-mount";
+import { settingValue } from "../db/queries/system-settings";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = projectRoot(here);
@@ -324,8 +325,7 @@ async function main() {
 
 /** Whether an admin stored a Stripe secret key in the settings (then the simulator is not mounted). */
 async function adminStripeKeyStored(sql: postgres.Sql): Promise<boolean> {
-  const [row] = await sql<{ value: { secretKey?: string } }[]>`select value from system_settings where key = 'stripe'`;
-  return !!row?.value?.secretKey;
+  return !!(await settingValue<{ secretKey?: string }>(sql, "stripe"))?.secretKey;
 }
 
 main().catch((err) => {

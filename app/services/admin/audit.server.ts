@@ -8,6 +8,7 @@
 import type postgres from "postgres";
 import { db } from "../platform/db.server";
 import type { AdminActor } from "./access.server";
+import { auditLogPage, insertAuditLog } from "../../../db/queries/admin-audit-log";
 
 /** Field names whose values are secrets (case-insensitive, anywhere in the name). */
 const SECRET_FIELD = /(password|passwd|secret|token|private|api_?key|smtp_?key|brevoSmtpKey|stripeSecret|webhook)/i;
@@ -39,11 +40,17 @@ export interface AuditEntry {
  * @throws the database error (the caller's transaction then rolls the change back too)
  */
 export async function recordAudit(actor: AdminActor, entry: AuditEntry, tx?: postgres.TransactionSql): Promise<void> {
-  const sql = tx ?? db();
-  const json = (v: unknown) => (v === undefined || v === null ? null : sql.json(redactSecrets(v) as never));
-  await sql`insert into admin_audit_log (admin_id, admin_email, action, target_type, target_id, before, after, ip)
-    values (${actor.user.id}, ${actor.user.email}, ${entry.action}, ${entry.targetType}, ${entry.targetId ?? null},
-            ${json(entry.before)}, ${json(entry.after)}, ${actor.ip})`;
+  const redacted = (v: unknown) => (v === undefined || v === null ? null : redactSecrets(v));
+  await insertAuditLog(tx ?? db(), {
+    adminId: actor.user.id,
+    adminEmail: actor.user.email,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId ?? null,
+    before: redacted(entry.before),
+    after: redacted(entry.after),
+    ip: actor.ip,
+  });
 }
 
 /** A row of the audit log as the admin page and API show it. */
@@ -75,15 +82,17 @@ export async function listAudit(q: AuditQuery = {}): Promise<{ data: AuditRow[];
   const sql = db();
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
   const beforeId = q.before && /^\d{1,18}$/.test(q.before) ? q.before : null;
-  const rows = await sql<{ id: string; admin_id: string | null; admin_email: string; action: string; target_type: string; target_id: string | null; before: unknown; after: unknown; ip: string | null; created_at: Date }[]>`
-    select * from admin_audit_log
-    where true
-      ${q.action ? sql`and action like ${q.action.replace(/[\\%_]/g, "\\$&") + "%"}` : sql``}
-      ${q.targetType ? sql`and target_type = ${q.targetType}` : sql``}
-      ${q.targetId ? sql`and target_id = ${q.targetId}` : sql``}
-      ${q.adminEmail ? sql`and admin_email = ${q.adminEmail.trim().toLowerCase()}` : sql``}
-      ${beforeId ? sql`and id < ${beforeId}` : sql``}
-    order by id desc limit ${limit + 1}`;
+  const rows = await auditLogPage(
+    sql,
+    {
+      actionLike: q.action ? q.action.replace(/[\\%_]/g, "\\$&") + "%" : undefined,
+      targetType: q.targetType,
+      targetId: q.targetId,
+      adminEmail: q.adminEmail ? q.adminEmail.trim().toLowerCase() : undefined,
+      beforeId,
+    },
+    limit + 1,
+  );
   const page = rows.slice(0, limit);
   return {
     data: page.map((r) => ({ id: String(r.id), adminId: r.admin_id, adminEmail: r.admin_email, action: r.action, targetType: r.target_type, targetId: r.target_id, before: r.before, after: r.after, ip: r.ip, createdAt: r.created_at.toISOString() })),

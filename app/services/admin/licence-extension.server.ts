@@ -16,6 +16,8 @@ import type { AdminActor } from "./access.server";
 import { recordAudit } from "./audit.server";
 import { adminUserById, type AdminUserView } from "./users.server";
 import { lockRegularUser, NOT_FOUND, UUID } from "./user-record.server";
+import { extendOwnLicence, insertManualLicence, lockNewestOwnLicence, newestPaidLicenceEnd } from "../../../db/queries/licences";
+import { insertAdminLicenceChange } from "../../../db/queries/license-changes";
 
 /** What an extension did. */
 export interface ExtendOutcome {
@@ -36,12 +38,8 @@ export async function extendUserLicence(actor: AdminActor, id: string, days: num
   if (!UUID.test(id)) throw new NotFoundError(NOT_FOUND);
   const out = await db().begin(async (tx) => {
     await lockRegularUser(tx, id, "admin-accounts:errors.adminExtend");
-    const [own] = await tx<{ id: string; kind: string; end_date: Date }[]>`
-      select id, kind, end_date from licenses where user_id = ${id} and is_active and end_date > now() and stripe_subscription_id is null
-      order by end_date desc limit 1 for update`;
-    const [paid] = await tx<{ end_date: Date }[]>`
-      select end_date from licenses where user_id = ${id} and is_active and end_date > now() and stripe_subscription_id is not null
-      order by end_date desc limit 1`;
+    const own = await lockNewestOwnLicence(tx, id);
+    const paid = await newestPaidLicenceEnd(tx, id);
     const ms = days * 86_400_000;
     let licenceId: string;
     let change: "extended" | "created";
@@ -51,23 +49,17 @@ export async function extendUserLicence(actor: AdminActor, id: string, days: num
       endBefore = own.end_date;
       endAfter = new Date(own.end_date.getTime() + ms);
       // A trial the admin extends is no longer a trial: the user reads 'Licença manual' (issue 22 item 1).
-      await tx`update licenses set end_date = ${endAfter},
-        plan_name = case when kind = 'trial' then 'Licença manual' else plan_name end,
-        kind = case when kind = 'trial' then 'manual' else kind end
-        where id = ${own.id}`;
+      await extendOwnLicence(tx, own.id, endAfter);
       licenceId = own.id;
       change = "extended";
     } else {
       const start = paid?.end_date ?? new Date();
       endBefore = paid?.end_date ?? null;
       endAfter = new Date(start.getTime() + ms);
-      const [row] = await tx<{ id: string }[]>`insert into licenses (user_id, key, kind, plan_name, start_date, end_date)
-        values (${id}, ${"MANUAL-" + randomToken(12).toUpperCase()}, 'manual', 'Licença manual', ${start}, ${endAfter}) returning id`;
-      licenceId = row!.id;
+      licenceId = await insertManualLicence(tx, id, "MANUAL-" + randomToken(12).toUpperCase(), start, endAfter);
       change = "created";
     }
-    await tx`insert into license_changes (license_id, user_id, change, end_before, end_after, source)
-      values (${licenceId}, ${id}, ${change}, ${endBefore}, ${endAfter}, 'admin')`;
+    await insertAdminLicenceChange(tx, { licenceId, userId: id, change, endBefore, endAfter });
     await recordAudit(
       actor,
       {

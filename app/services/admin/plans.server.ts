@@ -25,6 +25,18 @@ import { planView, type PlanRow, type PlanView } from "../billing/plans.server";
 import { isMissingResource, PaymentsNotConfiguredError, stripe } from "../billing/stripe.server";
 import type { AdminActor } from "./access.server";
 import { recordAudit } from "./audit.server";
+import {
+  archivePlan,
+  clearPlanHighlights,
+  deletePlanRow,
+  insertPlan,
+  lockPlan,
+  planById,
+  planSubscriberTotal,
+  plansWithSubscribers,
+  planWithSubscribers,
+  updatePlanColumns,
+} from "../../../db/queries/plans";
 
 /** A plan as the admin panel reads it: the public view plus state, Stripe ids and subscribers. */
 export interface AdminPlanView extends PlanView {
@@ -60,29 +72,17 @@ function adminView(row: PlanRow & { subscriber_count?: number }, language: unkno
   };
 }
 
-/** Subscribers now, per plan (see `AdminPlanView.subscriberCount`). */
-const SUBSCRIBER_COUNT = (sql: ReturnType<typeof db>) => sql`
-  (select count(distinct s.user_id)::int from (
-     select l.user_id from licenses l where l.plan_id = plans.id and l.kind = 'paid' and l.is_active and l.end_date > now()
-     union
-     select u.id from users u where plans.stripe_price_id is not null
-       and u.subscription_details->'price'->>'id' = plans.stripe_price_id
-       and u.subscription_status not in ('canceled', 'incomplete_expired')
-   ) s) as subscriber_count`;
-
 /** Every plan, active first, then cheapest, then oldest; with subscriber counts. */
 export async function listAdminPlans(language: unknown): Promise<AdminPlanView[]> {
-  const sql = db();
-  const rows = await sql<(PlanRow & { subscriber_count: number })[]>`
-    select plans.*, ${SUBSCRIBER_COUNT(sql)} from plans order by is_active desc, price_cents, created_at, id`;
+  // Subscribers now, per plan (see `AdminPlanView.subscriberCount`).
+  const rows = await plansWithSubscribers(db());
   return rows.map((r) => adminView(r, language));
 }
 
 /** One plan in the admin view. @throws NotFoundError */
 export async function adminPlan(id: string, language: unknown): Promise<AdminPlanView> {
   if (!UUID.test(id)) throw new NotFoundError(msg("admin-billing:errors.planNotFound"));
-  const sql = db();
-  const [row] = await sql<(PlanRow & { subscriber_count: number })[]>`select plans.*, ${SUBSCRIBER_COUNT(sql)} from plans where id = ${id}`;
+  const row = await planWithSubscribers(db(), id);
   if (!row) throw new NotFoundError(msg("admin-billing:errors.planNotFound"));
   return adminView(row, language);
 }
@@ -141,7 +141,7 @@ export async function syncPlanToStripe(client: Stripe, plan: PlanRow): Promise<s
 async function syncAfterSave(planId: string): Promise<StripeSyncOutcome> {
   try {
     const client = await stripe();
-    const [plan] = await db()<PlanRow[]>`select * from plans where id = ${planId}`;
+    const plan = await planById(db(), planId);
     if (plan) await syncPlanToStripe(client, plan);
     return { status: "synced", message: msg("admin-billing:stripe.synced") };
   } catch (err) {
@@ -171,9 +171,7 @@ async function lockHighlights(tx: postgres.TransactionSql): Promise<void> {
  */
 async function clearOtherHighlights(tx: postgres.TransactionSql, actor: AdminActor, keepId: string | null): Promise<void> {
   await lockHighlights(tx);
-  const cleared = await tx<PlanRow[]>`
-    update plans set is_highlighted = false, updated_at = now()
-    where is_highlighted and (${keepId}::uuid is null or id <> ${keepId}::uuid) returning *`;
+  const cleared = await clearPlanHighlights(tx, keepId);
   for (const after of cleared) {
     await recordAudit(actor, { action: "plan.update", targetType: "plan", targetId: after.id, before: auditShape({ ...after, is_highlighted: true }), after: auditShape(after) }, tx);
   }
@@ -194,13 +192,9 @@ export async function createPlan(actor: AdminActor, input: PlanInput, language: 
   try {
     id = await db().begin(async (tx) => {
       if (input.isHighlighted) await clearOtherHighlights(tx, actor, null);
-      const [row] = await tx<PlanRow[]>`
-        insert into plans (name, description, price_cents, currency, duration_days, interval, interval_count, features, is_highlighted, is_active, created_by)
-        values (${input.name}, ${input.description}, ${input.price}, ${input.currency}, ${input.durationDays}, ${input.interval}, ${input.intervalCount},
-                ${input.features}, ${input.isHighlighted}, ${input.isActive ?? true}, ${actor.user.id})
-        returning *`;
-      await recordAudit(actor, { action: "plan.create", targetType: "plan", targetId: row!.id, after: auditShape(row!) }, tx);
-      return row!.id;
+      const row = await insertPlan(tx, { ...input, isActive: input.isActive ?? true }, actor.user.id);
+      await recordAudit(actor, { action: "plan.create", targetType: "plan", targetId: row.id, after: auditShape(row) }, tx);
+      return row.id;
     });
   } catch (err) {
     throw unexpected(err, "saveFailed");
@@ -220,14 +214,10 @@ export async function updatePlan(actor: AdminActor, id: string, input: PlanInput
     await db().begin(async (tx) => {
       // The highlight lock before the row lock: taken after it, two highlights would deadlock on each other's row.
       if (input.isHighlighted) await lockHighlights(tx);
-      const [before] = await tx<PlanRow[]>`select * from plans where id = ${id} for update`;
+      const before = await lockPlan(tx, id);
       if (!before) throw new NotFoundError(msg("admin-billing:errors.planNotFound"));
       if (input.isHighlighted) await clearOtherHighlights(tx, actor, id);
-      const [after] = await tx<PlanRow[]>`
-        update plans set name = ${input.name}, description = ${input.description}, price_cents = ${input.price}, currency = ${input.currency},
-          duration_days = ${input.durationDays}, interval = ${input.interval}, interval_count = ${input.intervalCount}, features = ${input.features},
-          is_highlighted = ${input.isHighlighted}, is_active = ${input.isActive ?? before.is_active}, updated_at = now()
-        where id = ${id} returning *`;
+      const after = await updatePlanColumns(tx, id, { ...input, isActive: input.isActive ?? before.is_active });
       await recordAudit(actor, { action: "plan.update", targetType: "plan", targetId: id, before: auditShape(before), after: auditShape(after!) }, tx);
     });
   } catch (err) {
@@ -255,18 +245,14 @@ export async function deletePlan(actor: AdminActor, id: string): Promise<PlanDel
   let result: { outcome: "deleted" | "archived"; row: PlanRow };
   try {
     result = await db().begin(async (tx) => {
-      const [before] = await tx<PlanRow[]>`select * from plans where id = ${id} for update`;
+      const before = await lockPlan(tx, id);
       if (!before) throw new NotFoundError(msg("admin-billing:errors.planNotFound"));
-      const [subs] = await tx<{ n: number }[]>`
-        select ((select count(*) from licenses where plan_id = ${id} and kind = 'paid')
-              + (select count(*) from users where ${before.stripe_price_id}::text is not null
-                   and subscription_details->'price'->>'id' = ${before.stripe_price_id}))::int as n`;
-      if (subs!.n > 0) {
-        const [after] = await tx<PlanRow[]>`update plans set is_active = false, is_highlighted = false, updated_at = now() where id = ${id} returning *`;
+      if ((await planSubscriberTotal(tx, id, before.stripe_price_id)) > 0) {
+        const after = await archivePlan(tx, id);
         await recordAudit(actor, { action: "plan.archive", targetType: "plan", targetId: id, before: auditShape(before), after: auditShape(after!) }, tx);
         return { outcome: "archived" as const, row: after! };
       }
-      await tx`delete from plans where id = ${id}`;
+      await deletePlanRow(tx, id);
       await recordAudit(actor, { action: "plan.delete", targetType: "plan", targetId: id, before: auditShape(before) }, tx);
       return { outcome: "deleted" as const, row: { ...before, is_active: false } };
     });

@@ -15,6 +15,7 @@ import { ValidationError } from "../platform/errors.server";
 import type { AdminActor } from "./access.server";
 import { recordAudit } from "./audit.server";
 import { KEYS, readStored, type SettingsView, type StoredAll, viewOf } from "./settings.server";
+import { upsertSetting } from "../../../db/queries/system-settings";
 
 /** The secret fields of the settings form / API (write-only). */
 export const SECRET_FIELDS = ["stripeSecret", "stripeWebhookSecret", "brevoSmtpKey", "vapidPrivateKey"] as const;
@@ -170,8 +171,7 @@ export async function saveSystemSettings(actor: AdminActor, input: unknown): Pro
     const { next, rotated, cleared } = applyUpdate(cur, update);
     for (const k of KEYS) {
       if (JSON.stringify(next[k]) === JSON.stringify(cur[k])) continue;
-      await tx`insert into system_settings (key, value, updated_at) values (${k}, ${tx.json(next[k] as never)}, now())
-        on conflict (key) do update set value = excluded.value, updated_at = now()`;
+      await upsertSetting(tx, k, next[k]);
     }
     const before = await viewOf(cur);
     const after = await viewOf(next);

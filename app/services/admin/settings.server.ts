@@ -14,7 +14,6 @@
  * (`maskSecret`). Environment variables override stored values (STRIPE_*, SMTP_URL/MAIL_FROM,
  * VAPID_*); `meta.env` says which.
  */
-import type postgres from "postgres";
 import { config } from "../platform/config.server";
 import { decryptSecret, maskSecret } from "../platform/crypto.server";
 import { OPERATOR_FIELDS, type OperatorField, type StoredOperator } from "../platform/operator-boot";
@@ -22,6 +21,8 @@ import { db } from "../platform/db.server";
 import type { StoredSmtp } from "../notify/email.server";
 import type { StoredVapid } from "../notify/push/vapid.server";
 import { stripeSettings, type StoredStripe } from "../billing/stripe.server";
+import type { Sql } from "../../../db/queries/sql";
+import { settingRows } from "../../../db/queries/system-settings";
 
 /** Brevo's SMTP relay, used when no host is stored (email.server.ts has the same default). */
 export const DEFAULT_SMTP_HOST = "smtp-relay.brevo.com";
@@ -98,10 +99,8 @@ export interface StoredAll {
 export const KEYS = ["stripe", "smtp", "vapid", "admins", "operator"] as const;
 
 /** The stored rows (locked `for update` inside a transaction when `lock`). */
-export async function readStored(sql: postgres.ISql, lock = false): Promise<StoredAll> {
-  const rows = lock
-    ? await sql<{ key: string; value: Record<string, unknown> }[]>`select key, value from system_settings where key in ${sql(KEYS)} for update`
-    : await sql<{ key: string; value: Record<string, unknown> }[]>`select key, value from system_settings where key in ${sql(KEYS)}`;
+export async function readStored(sql: Sql, lock = false): Promise<StoredAll> {
+  const rows = await settingRows(sql, KEYS, lock);
   const by = Object.fromEntries(rows.map((r) => [r.key, r.value ?? {}]));
   return { stripe: by.stripe ?? {}, smtp: by.smtp ?? {}, vapid: by.vapid ?? {}, admins: by.admins ?? {}, operator: by.operator ?? {} } as StoredAll;
 }

@@ -11,12 +11,14 @@ import { msg, type Msg } from "../../../core/i18n/message";
 import { monthlyCents as planMonthlyCents } from "../../../core/plans";
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatusFilter } from "~/lib/admin-plans";
 import { db } from "../platform/db.server";
+import { usersByCustomers } from "../../../db/queries/users";
 import { ConflictError, DomainError, NotFoundError, UpstreamError, ValidationError } from "../platform/errors.server";
 import { logger } from "../platform/logger.server";
 import { isMissingResource, PaymentsNotConfiguredError, stripe } from "../billing/stripe.server";
 import { idOf, subscriptionPeriod, syncSubscription } from "../billing/subscription-sync.server";
 import type { AdminActor } from "./access.server";
 import { recordAudit } from "./audit.server";
+import { plansByStripeIds } from "../../../db/queries/plans";
 
 /** Admin subscription page size (PRODUCT.md §9). */
 export const SUBSCRIPTION_PAGE_SIZE = 50;
@@ -82,13 +84,10 @@ async function enrich(subs: Stripe.Subscription[]): Promise<ProviderSubscription
   const sql = db();
   const [users, plans] = await Promise.all([
     customerIds.length
-      ? sql<{ stripe_customer_id: string; first_name: string; last_name: string; email: string }[]>`
-          select stripe_customer_id, first_name, last_name, email from users where stripe_customer_id in ${sql(customerIds)}`
+      ? usersByCustomers(sql, customerIds)
       : [],
     priceIds.length || productIds.length
-      ? sql<{ name: string; stripe_price_id: string | null; stripe_product_id: string | null }[]>`
-          select name, stripe_price_id, stripe_product_id from plans
-          where stripe_price_id in ${sql(priceIds.length ? priceIds : [""])} or stripe_product_id in ${sql(productIds.length ? productIds : [""])}`
+      ? plansByStripeIds(sql, priceIds, productIds)
       : [],
   ]);
   const userBy = new Map(users.map((u) => [u.stripe_customer_id, u]));

@@ -10,8 +10,11 @@ import { db } from "../platform/db.server";
 import { recentDecisions } from "../../../db/queries/decisions";
 import { latestErrorNotifications } from "../../../db/queries/notifications";
 import { tradeSummary } from "../../../db/queries/trades";
+import { deletedEmailOf } from "../../../db/queries/users";
 import { notificationView } from "../notify/notifications.server";
 import { adminUserById } from "./users.server";
+import { userLicences } from "../../../db/queries/licences";
+import { userLicenceChanges } from "../../../db/queries/license-changes";
 
 /**
  * The read-only support view of one user (GET /api/admin/users/{id}, /admin/usuarios/{id}): the
@@ -24,15 +27,12 @@ export async function adminUserDetail(id: string, language: unknown = "pt") {
   const user = await adminUserById(id, { includeDeleted: true });
   const sql = db();
   const [licences, changes, decisions, errors, trades, [deleted], bot] = await Promise.all([
-    sql<{ id: string; key: string; kind: string; plan_name: string | null; start_date: Date; end_date: Date; is_active: boolean; stripe: boolean; created_at: Date }[]>`
-      select id, key, kind, plan_name, start_date, end_date, is_active, stripe_subscription_id is not null as stripe, created_at
-      from licenses where user_id = ${id} order by end_date desc limit 50`,
-    sql<{ change: string; end_before: Date | null; end_after: Date; source: string; created_at: Date }[]>`
-      select change, end_before, end_after, source, created_at from license_changes where user_id = ${id} order by id desc limit 20`,
+    userLicences(sql, id),
+    userLicenceChanges(sql, id),
     recentDecisions(sql, id),
     latestErrorNotifications(sql, id),
     tradeSummary(sql, id),
-    sql<{ deleted_email: string | null }[]>`select deleted_email from users where id = ${id}`,
+    deletedEmailOf(sql, id),
     botStatus(id, language),
   ]);
   const now = Date.now();

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import type Stripe from "stripe";
 import { msg } from "../../../core/i18n/message";
+import { subscriptionDetails, swapStripeCustomer, userWithSubscription } from "../../../db/queries/users";
 import type { UserRow } from "../identity/auth.server";
 import { config } from "../platform/config.server";
 import { db } from "../platform/db.server";
@@ -17,6 +18,7 @@ import type { PlanRow } from "./plans.server";
 import { isMissingResource, paymentsConfigured, stripe, stripeFailure } from "./stripe.server";
 import { ENTITLED_STATUSES, applySubscription, idOf, syncCustomer, type SubscriptionSummary } from "./subscription-sync.server";
 import { logger } from "../platform/logger.server";
+import { activePlanById, setPlanStripeIds } from "../../../db/queries/plans";
 
 /** GET /api/subscriptions/status (PRODUCT.md §3 Subscription status response, plus what the billing page needs). */
 export interface SubscriptionStatusView {
@@ -41,7 +43,7 @@ export interface SubscriptionStatusView {
 
 /** The user's row as stored now (a page may hold an older copy), with the subscription summary. */
 async function freshUser(userId: string) {
-  const [u] = await db()<(UserRow & { subscription_details: SubscriptionSummary | null })[]>`select * from users where id = ${userId}`;
+  const u = await userWithSubscription<SubscriptionSummary>(db(), userId);
   if (!u) throw new NotFoundError(msg("payments:userNotFound"));
   return u;
 }
@@ -76,8 +78,7 @@ function detailsView(s: SubscriptionSummary | null): SubscriptionStatusView["sub
  * `current_period_end`), from our books (no Stripe call): the dashboard's subscription card (issue 22).
  */
 export async function scheduledCancellation(userId: string): Promise<{ cancelAtPeriodEnd: boolean; periodEnd: string | null }> {
-  const [u] = await db()<{ subscription_details: SubscriptionSummary | null }[]>`select subscription_details from users where id = ${userId}`;
-  const s = u?.subscription_details;
+  const s = await subscriptionDetails<SubscriptionSummary>(db(), userId);
   if (!s) return { cancelAtPeriodEnd: false, periodEnd: null };
   const at = s.cancel_at ?? s.current_period_end;
   return { cancelAtPeriodEnd: !!s.cancel_at_period_end, periodEnd: Number.isFinite(at) ? new Date(at * 1000).toISOString() : null };
@@ -148,8 +149,7 @@ async function ensureCustomer(client: Stripe, user: UserRow): Promise<string> {
     { email: user.email, ...(name ? { name } : {}), metadata: { userId: user.id } },
     { idempotencyKey: `customer-${user.id}-${old ?? "first"}` },
   );
-  const updated = await db()`update users set stripe_customer_id = ${customer.id} where id = ${user.id} and stripe_customer_id is not distinct from ${old}`;
-  if (updated.count === 0) return (await freshUser(user.id)).stripe_customer_id ?? customer.id;
+  if (!(await swapStripeCustomer(db(), user.id, customer.id, old))) return (await freshUser(user.id)).stripe_customer_id ?? customer.id;
   return customer.id;
 }
 
@@ -191,7 +191,7 @@ export async function ensurePlanPrice(client: Stripe, plan: PlanRow): Promise<st
     { product: productId, unit_amount: plan.price_cents, currency, recurring: { interval: plan.interval as "month" | "year", interval_count: plan.interval_count }, metadata: { planId: plan.id } },
     { idempotencyKey: `price-${plan.id}-${productId}-${plan.price_cents}-${currency}-${plan.interval}-${plan.interval_count}` },
   );
-  await db()`update plans set stripe_product_id = ${productId}, stripe_price_id = ${price.id}, updated_at = now() where id = ${plan.id}`;
+  await setPlanStripeIds(db(), plan.id, productId, price.id);
   return price.id;
 }
 
@@ -204,7 +204,7 @@ export async function ensurePlanPrice(client: Stripe, plan: PlanRow): Promise<st
  */
 export async function createCheckout(user: UserRow, planId: string): Promise<{ checkoutUrl: string; sessionId: string }> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(planId)) throw new ValidationError(msg("payments:planNotFound"), { field: "planId" });
-  const [plan] = await db()<PlanRow[]>`select * from plans where id = ${planId} and is_active`;
+  const plan = await activePlanById(db(), planId);
   if (!plan) throw new ValidationError(msg("payments:planNotFound"), { field: "planId" });
   const u = await freshUser(user.id);
   if (u.stripe_subscription_id && ENTITLED_STATUSES.has(u.subscription_status)) throw new ConflictError(msg("payments:alreadySubscribed"));

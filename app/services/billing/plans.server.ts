@@ -6,26 +6,10 @@
  */
 import { formatPlanInterval, formatPlanPrice, toPlanInterval, type PlanInterval } from "~/lib/plans";
 import { db } from "../platform/db.server";
+import { activePlanRows, anyPlan, insertDemoPlan, type PlanRow } from "../../../db/queries/plans";
 
-/** A row of `plans` (migrations 0001, 0010). */
-export interface PlanRow {
-  id: string;
-  name: string;
-  description: string;
-  price_cents: number;
-  currency: string;
-  duration_days: number;
-  interval: string;
-  interval_count: number;
-  features: string[];
-  is_highlighted: boolean;
-  is_active: boolean;
-  stripe_product_id: string | null;
-  stripe_price_id: string | null;
-  created_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A row of `plans` (migrations 0001, 0010): db/queries/plans.ts. */
+export type { PlanRow } from "../../../db/queries/plans";
 
 /**
  * A plan as the client reads it (PRODUCT.md §3): `_id` and `id`, price in cents, the formatted
@@ -72,8 +56,7 @@ export function planView(row: PlanRow, language: unknown, isDefault = false): Pl
 
 /** The active plans, cheapest first (then oldest), as `PlanView`s; the default one is marked. */
 export async function activePlans(language: unknown): Promise<PlanView[]> {
-  const rows = await db()<PlanRow[]>`
-    select * from plans where is_active order by price_cents, created_at, id`;
+  const rows = await activePlanRows(db());
   const def = rows.find((r) => r.is_highlighted) ?? rows[0];
   // One highlighted plan at most on the screens (issue 22 item 11c), even over older rows with two: the default one.
   return rows.map((r) => ({ ...planView(r, language, r === def), isHighlighted: r.is_highlighted && r === def }));
@@ -100,12 +83,8 @@ const SEED_LOCK_ID = 724_009;
 export async function seedDemoPlan(): Promise<boolean> {
   return db().begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${SEED_LOCK_ID})`;
-    const [any] = await tx`select 1 from plans limit 1`;
-    if (any) return false;
-    const p = DEMO_PLAN;
-    await tx`
-      insert into plans (name, description, price_cents, currency, duration_days, interval, interval_count, features, is_highlighted, is_active)
-      values (${p.name}, ${p.description}, ${p.priceCents}, ${p.currency}, ${p.durationDays}, ${p.interval}, 1, ${p.features}, true, true)`;
+    if (await anyPlan(tx)) return false;
+    await insertDemoPlan(tx, DEMO_PLAN);
     return true;
   });
 }

@@ -15,11 +15,21 @@ import type Stripe from "stripe";
 import { queue } from "../platform/queue/boss";
 import { enqueueStripeEvent } from "../platform/queue/send";
 import { msg } from "../../../core/i18n/message";
+import { customersToSync } from "../../../db/queries/users";
 import { db } from "../platform/db.server";
 import { ServiceUnavailableError, ValidationError } from "../platform/errors.server";
 import { logger } from "../platform/logger.server";
 import { stripe, stripeClientFor, stripeSettings } from "./stripe.server";
 import { applySubscription, idOf, syncCustomer, syncSubscription, type SyncResult } from "./subscription-sync.server";
+import {
+  countStripeEventAttempt,
+  insertStripeEvent,
+  markStripeEventProcessedAttempt,
+  markStripeEventSubscriptionGone,
+  pendingStripeEventIds,
+  setStripeEventError,
+  storedStripeEvent,
+} from "../../../db/queries/stripe-events";
 
 /** The event types the product acts on (enable these on the Stripe endpoint; README "Cobrança"). */
 export const HANDLED_EVENT_TYPES = [
@@ -80,12 +90,16 @@ export async function receiveStripeEvent(rawBody: string, signature: string | nu
   }
   if (typeof event.id !== "string" || typeof event.type !== "string" || !event.data?.object) throw new ValidationError(msg("payments:badEvent"));
   const subscriptionId = subscriptionOfEvent(event);
-  const inserted = await db()`
-    insert into stripe_events (id, type, stripe_created_at, livemode, customer_id, subscription_id, payload)
-    values (${event.id}, ${event.type}, ${new Date(event.created * 1000)}, ${event.livemode}, ${customerOfEvent(event)}, ${subscriptionId},
-            ${db().json(event as never)})
-    on conflict (id) do nothing returning id`;
-  if (inserted.length === 0) return { id: event.id, duplicate: true };
+  const inserted = await insertStripeEvent(db(), {
+    id: event.id,
+    type: event.type,
+    createdAt: new Date(event.created * 1000),
+    livemode: event.livemode,
+    customerId: customerOfEvent(event),
+    subscriptionId,
+    payload: event,
+  });
+  if (!inserted) return { id: event.id, duplicate: true };
   await dispatch(event.id);
   return { id: event.id, duplicate: false };
 }
@@ -111,33 +125,31 @@ async function dispatch(eventId: string): Promise<void> {
  */
 export async function processStripeEvent(eventId: string): Promise<SyncResult | null> {
   const sql = db();
-  const [row] = await sql<{ payload: Stripe.Event; processed_at: Date | null }[]>`select payload, processed_at from stripe_events where id = ${eventId}`;
+  const row = await storedStripeEvent<Stripe.Event>(sql, eventId);
   if (!row || row.processed_at) return null;
   const event = row.payload;
   try {
     const subscriptionId = subscriptionOfEvent(event);
     if (!subscriptionId) {
-      await sql`update stripe_events set processed_at = now(), attempts = attempts + 1 where id = ${eventId}`;
+      await markStripeEventProcessedAttempt(sql, eventId);
       return null;
     }
-    await sql`update stripe_events set attempts = attempts + 1 where id = ${eventId}`;
+    await countStripeEventAttempt(sql, eventId);
     const synced = await syncSubscription(subscriptionId, "webhook", eventId);
     if (synced) return synced;
     // Stripe no longer knows the subscription: the event's own snapshot is the last word we have.
     if (event.type.startsWith("customer.subscription.")) return applySubscription(event.data.object as Stripe.Subscription, "webhook", eventId);
-    await sql`update stripe_events set processed_at = now(), last_error = 'subscription not found at Stripe' where id = ${eventId}`;
+    await markStripeEventSubscriptionGone(sql, eventId);
     return null;
   } catch (err) {
-    await sql`update stripe_events set last_error = ${(err as Error).message.slice(0, 500)} where id = ${eventId}`;
+    await setStripeEventError(sql, eventId, (err as Error).message.slice(0, 500));
     throw err;
   }
 }
 
 /** Events stored over a minute ago and still unprocessed (a lost job), oldest first; returns how many were processed. */
 export async function processPendingEvents(limit = 100): Promise<number> {
-  const rows = await db()<{ id: string }[]>`
-    select id from stripe_events where processed_at is null and received_at < now() - interval '1 minute'
-    order by received_at limit ${limit}`;
+  const rows = await pendingStripeEventIds(db(), limit);
   let done = 0;
   for (const { id } of rows) {
     try {
@@ -158,11 +170,9 @@ export async function processPendingEvents(limit = 100): Promise<number> {
 export async function sweepSubscriptions(limit = 5000): Promise<{ customers: number; failures: number }> {
   if (!(await stripeSettings())) return { customers: 0, failures: 0 };
   await stripe();
-  const rows = await db()<{ stripe_customer_id: string }[]>`
-    select stripe_customer_id from users where stripe_customer_id is not null
-    order by subscription_synced_at nulls first limit ${limit}`;
+  const customers = await customersToSync(db(), limit);
   let failures = 0;
-  for (const { stripe_customer_id } of rows) {
+  for (const stripe_customer_id of customers) {
     try {
       await syncCustomer(stripe_customer_id, "sweep");
     } catch (err) {
@@ -170,5 +180,5 @@ export async function sweepSubscriptions(limit = 5000): Promise<{ customers: num
       logger().warn({ customer: stripe_customer_id, err: (err as Error).message }, "sincronização diária da assinatura falhou");
     }
   }
-  return { customers: rows.length, failures };
+  return { customers: customers.length, failures };
 }

@@ -13,6 +13,7 @@ import { decryptSecret } from "../platform/crypto.server";
 import { db } from "../platform/db.server";
 import { ServiceUnavailableError, UpstreamError, ValidationError } from "../platform/errors.server";
 import { logger } from "../platform/logger.server";
+import { settingValue } from "../../../db/queries/system-settings";
 
 /** Admin-stored Stripe settings (system_settings key 'stripe'; the admin panel of issue 10 writes it). */
 export interface StoredStripe {
@@ -45,8 +46,7 @@ export async function stripeSettings(): Promise<StripeSettings | null> {
   const cfg = config();
   if (cfg.STRIPE_SECRET_KEY)
     return { secretKey: cfg.STRIPE_SECRET_KEY, webhookSecret: cfg.STRIPE_WEBHOOK_SECRET ?? null, apiBase: cfg.STRIPE_API_BASE ?? null, source: "env" };
-  const [row] = await db()<{ value: StoredStripe }[]>`select value from system_settings where key = 'stripe'`;
-  const stored = row?.value;
+  const stored = await settingValue<StoredStripe>(db(), "stripe");
   if (stored?.secretKey) {
     try {
       return {

@@ -21,10 +21,15 @@ import { msg } from "../../../core/i18n/message";
 import { makeTickDue } from "../trading/tick-due.server";
 import { db } from "../platform/db.server";
 import { activeManageOnlySince } from "../../../db/queries/bots";
+import { lockOwnerByCustomer, lockOwnerById, markSubscriptionSynced, setStripeCustomer, setSubscription } from "../../../db/queries/users";
 import { randomToken } from "../platform/crypto.server";
 import { logger } from "../platform/logger.server";
 import { insertNotifications, type NewNotification } from "../notify/notifications.server";
 import { isMissingResource, stripe } from "./stripe.server";
+import { markStripeEventProcessed } from "../../../db/queries/stripe-events";
+import { endLicence, insertPaidLicence, lockSubscriptionLicence, renewPaidLicence } from "../../../db/queries/licences";
+import { insertSyncLicenceChange } from "../../../db/queries/license-changes";
+import { planByStripePrice } from "../../../db/queries/plans";
 
 /** Advisory lock namespace of a customer's sync (second key: hashtext(customer id)). */
 const SYNC_LOCK = 724_010;
@@ -111,15 +116,13 @@ function day(d: Date): string {
 /** The user a subscription belongs to: by customer id, else by the metadata our checkout set. */
 async function ownerOf(tx: Tx, sub: Stripe.Subscription): Promise<{ id: string; stripe_customer_id: string | null; stripe_subscription_id: string | null; subscription_status: string } | undefined> {
   const customer = idOf(sub.customer);
-  const [byCustomer] = await tx<{ id: string; stripe_customer_id: string | null; stripe_subscription_id: string | null; subscription_status: string }[]>`
-    select id, stripe_customer_id, stripe_subscription_id, subscription_status from users where stripe_customer_id = ${customer} for update`;
+  const byCustomer = await lockOwnerByCustomer(tx, customer);
   if (byCustomer) return byCustomer;
   const userId = sub.metadata?.userId;
   if (!userId || !/^[0-9a-f-]{36}$/i.test(userId)) return undefined;
-  const [byMeta] = await tx<{ id: string; stripe_customer_id: string | null; stripe_subscription_id: string | null; subscription_status: string }[]>`
-    select id, stripe_customer_id, stripe_subscription_id, subscription_status from users where id = ${userId} for update`;
+  const byMeta = await lockOwnerById(tx, userId);
   if (byMeta && !byMeta.stripe_customer_id && customer) {
-    await tx`update users set stripe_customer_id = ${customer} where id = ${byMeta.id}`;
+    await setStripeCustomer(tx, byMeta.id, customer);
     byMeta.stripe_customer_id = customer;
   }
   return byMeta && byMeta.stripe_customer_id === customer ? byMeta : undefined;
@@ -135,7 +138,7 @@ export async function applySubscription(sub: Stripe.Subscription, source: SyncSo
   const result = await db().begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${SYNC_LOCK}, hashtext(${customer}))`;
     const applied = await applyLocked(tx, sub, source, eventId);
-    if (eventId) await tx`update stripe_events set processed_at = now(), last_error = null where id = ${eventId}`;
+    if (eventId) await markStripeEventProcessed(tx, eventId);
     return applied;
   });
   // A bot in manage-only resumes entries on its next tick: run that tick now rather than an interval later.
@@ -153,34 +156,35 @@ async function applyLocked(tx: Tx, sub: Stripe.Subscription, source: SyncSource,
     return { userId: null, status: sub.status, licenceChange: null, licenceEnd: null };
   }
   const priceId = sub.items.data[0]?.price.id ?? null;
-  const [plan] = await tx<{ id: string; name: string }[]>`select id, name from plans where stripe_price_id = ${priceId}`;
+  const plan = await planByStripePrice(tx, priceId);
   const { start, end } = subscriptionPeriod(sub);
   const notices: NewNotification[] = [];
 
   // The licence of this subscription.
-  const [lic] = await tx<{ id: string; end_date: Date; is_active: boolean }[]>`
-    select id, end_date, is_active from licenses where stripe_subscription_id = ${sub.id} for update`;
+  const lic = await lockSubscriptionLicence(tx, sub.id);
   let change: SyncResult["licenceChange"] = null;
   let licenceEnd: Date | null = lic?.end_date ?? null;
   const log = async (licenseId: string, kind: NonNullable<SyncResult["licenceChange"]>, before: Date | null, after: Date) => {
     change = kind;
     licenceEnd = after;
-    await tx`insert into license_changes (license_id, user_id, change, end_before, end_after, source, stripe_event_id)
-      values (${licenseId}, ${user.id}, ${kind}, ${before}, ${after}, ${source}, ${eventId ?? null})`;
+    await insertSyncLicenceChange(tx, { licenceId: licenseId, userId: user.id, change: kind, endBefore: before, endAfter: after, source }, eventId ?? null);
   };
   if (ENTITLED_STATUSES.has(sub.status)) {
     const periodEnd = new Date(end * 1000);
     if (!lic) {
-      const [row] = await tx<{ id: string }[]>`
-        insert into licenses (user_id, key, kind, plan_id, plan_name, start_date, end_date, stripe_subscription_id)
-        values (${user.id}, ${"PAID-" + randomToken(12).toUpperCase()}, 'paid', ${plan?.id ?? null}, ${plan?.name ?? null},
-                ${new Date(start * 1000)}, ${periodEnd}, ${sub.id})
-        returning id`;
-      await log(row!.id, "created", null, periodEnd);
+      const licenceId = await insertPaidLicence(tx, {
+        userId: user.id,
+        key: "PAID-" + randomToken(12).toUpperCase(),
+        planId: plan?.id ?? null,
+        planName: plan?.name ?? null,
+        start: new Date(start * 1000),
+        end: periodEnd,
+        subscriptionId: sub.id,
+      });
+      await log(licenceId, "created", null, periodEnd);
       notices.push({ type: "success", title: msg("payments:notice.activeTitle"), message: msg("payments:notice.activeBody", { end: day(periodEnd) }), metadata: { subscription: sub.id } });
     } else if (!lic.is_active || lic.end_date.getTime() !== periodEnd.getTime()) {
-      await tx`update licenses set end_date = ${periodEnd}, is_active = true, plan_id = coalesce(${plan?.id ?? null}, plan_id),
-        plan_name = coalesce(${plan?.name ?? null}, plan_name) where id = ${lic.id}`;
+      await renewPaidLicence(tx, lic.id, periodEnd, plan?.id ?? null, plan?.name ?? null);
       const kind = !lic.is_active ? "reactivated" : periodEnd > lic.end_date ? "extended" : "shortened";
       await log(lic.id, kind, lic.end_date, periodEnd);
       if (kind !== "shortened")
@@ -189,7 +193,7 @@ async function applyLocked(tx: Tx, sub: Stripe.Subscription, source: SyncSource,
   } else if (ENDED_STATUSES.has(sub.status) && lic) {
     const endedAt = new Date((sub.ended_at ?? Math.floor(Date.now() / 1000)) * 1000);
     if (lic.end_date > endedAt) {
-      await tx`update licenses set end_date = ${endedAt} where id = ${lic.id}`;
+      await endLicence(tx, lic.id, endedAt);
       await log(lic.id, "ended", lic.end_date, endedAt);
     }
   }
@@ -201,8 +205,7 @@ async function applyLocked(tx: Tx, sub: Stripe.Subscription, source: SyncSource,
   if (takesOver) {
     const before = user.subscription_status;
     const summary = summarize(sub, plan?.name ?? "");
-    await tx`update users set subscription_status = ${sub.status}, stripe_subscription_id = ${sub.id},
-      subscription_details = ${tx.json(summary as never)}, subscription_synced_at = now() where id = ${user.id}`;
+    await setSubscription(tx, user.id, sub.status, sub.id, summary);
     if (before !== sub.status) {
       if (sub.status === "past_due" || sub.status === "unpaid")
         notices.push({ type: "warning", title: msg("payments:notice.pastDueTitle"), message: msg("payments:notice.pastDueBody"), metadata: { subscription: sub.id } });
@@ -210,7 +213,7 @@ async function applyLocked(tx: Tx, sub: Stripe.Subscription, source: SyncSource,
         notices.push({ type: "info", title: msg("payments:notice.canceledTitle"), message: msg("payments:notice.canceledBody"), metadata: { subscription: sub.id } });
     }
   } else {
-    await tx`update users set subscription_synced_at = now() where id = ${user.id}`;
+    await markSubscriptionSynced(tx, user.id);
   }
   await insertNotifications(tx, user.id, notices);
   return { userId: user.id, status: takesOver ? sub.status : user.subscription_status, licenceChange: change, licenceEnd };

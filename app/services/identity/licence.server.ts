@@ -7,22 +7,13 @@ import type { Msg } from "../../../core/i18n/message";
 import { randomToken } from "../platform/crypto.server";
 import { db } from "../platform/db.server";
 import { PaymentRequiredError } from "../platform/errors.server";
-import type { JoinedLicenceColumns } from "../../../db/queries/licences";
+import { insertTrialLicence, newestLicence, type JoinedLicenceColumns, type LicenceRow } from "../../../db/queries/licences";
 
 export const TRIAL_DAYS = 7;
 
 export type LicenseStatus = "valid" | "expired" | "pending" | "admin" | "none";
 
-export interface LicenceRow {
-  id: string;
-  key: string;
-  kind: string;
-  plan_id: string | null;
-  plan_name: string | null;
-  start_date: Date;
-  end_date: Date;
-  is_active: boolean;
-}
+export type { LicenceRow } from "../../../db/queries/licences";
 
 // The newest licence's columns as other statements join them in (db/queries/licences.ts).
 export { LICENCE_JOIN_COLUMNS, type JoinedLicenceColumns } from "../../../db/queries/licences";
@@ -37,15 +28,12 @@ export function joinedLicence(r: JoinedLicenceColumns): LicenceRow | undefined {
 /** Creates the trial licence for a new user (inside the caller's transaction). */
 export async function createTrialLicence(sql: postgres.Sql | postgres.TransactionSql, userId: string, now = new Date()) {
   const end = new Date(now.getTime() + TRIAL_DAYS * 86_400_000);
-  await sql`insert into licenses (user_id, key, kind, plan_name, start_date, end_date)
-            values (${userId}, ${"TRIAL-" + randomToken(12).toUpperCase()}, 'trial', 'Teste grátis', ${now}, ${end})`;
+  await insertTrialLicence(sql, userId, "TRIAL-" + randomToken(12).toUpperCase(), now, end);
 }
 
 /** The newest licence of a user (by end date), if any. */
 export async function latestLicence(sql: postgres.Sql, userId: string): Promise<LicenceRow | undefined> {
-  const [row] = await sql<LicenceRow[]>`select id, key, kind, plan_id, plan_name, start_date, end_date, is_active
-    from licenses where user_id = ${userId} order by end_date desc limit 1`;
-  return row;
+  return newestLicence(sql, userId);
 }
 
 /** Licence view for the API. Admins are always licensed (PRODUCT.md §6). */

@@ -16,6 +16,7 @@ import { config } from "../platform/config.server";
 import { decryptSecret } from "../platform/crypto.server";
 import { db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
+import { settingValue } from "../../../db/queries/system-settings";
 
 /** Sender when MAIL_FROM is not set. */
 export const DEFAULT_MAIL_FROM = "Forex IA <no-reply@localhost>";
@@ -37,8 +38,7 @@ export type { OutboxRow };
 export async function resolveTransport(): Promise<{ transporter: Transporter; from: string } | null> {
   const cfg = config();
   if (cfg.SMTP_URL) return { transporter: nodemailer.createTransport(cfg.SMTP_URL), from: cfg.MAIL_FROM ?? DEFAULT_MAIL_FROM };
-  const [row] = await db()<{ value: StoredSmtp }[]>`select value from system_settings where key = 'smtp'`;
-  const s = row?.value;
+  const s = await settingValue<StoredSmtp>(db(), "smtp");
   if (!s?.login || !s.key) return null;
   let pass: string;
   try {

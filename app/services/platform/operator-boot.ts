@@ -6,6 +6,7 @@
 import type postgres from "postgres";
 import { OPERATOR_FIELDS } from "../../lib/operator-fields";
 import type { Config } from "./config.server";
+import { settingValue } from "../../../db/queries/system-settings";
 
 export { OPERATOR_FIELDS, type OperatorField } from "../../lib/operator-fields";
 
@@ -57,6 +58,5 @@ export function operatorBootError(identity: OperatorIdentity): string | null {
 
 /** The stored row ({} when none), read with `sql` (the boot check runs before the app's pool exists). */
 export async function storedOperator(sql: postgres.Sql): Promise<StoredOperator> {
-  const [row] = await sql<{ value: StoredOperator | null }[]>`select value from system_settings where key = 'operator'`;
-  return row?.value ?? {};
+  return (await settingValue<StoredOperator | null>(sql, "operator")) ?? {};
 }

@@ -13,6 +13,7 @@ import { config } from "../../platform/config.server";
 import { decryptSecret, encryptSecret } from "../../platform/crypto.server";
 import { db } from "../../platform/db.server";
 import { logger } from "../../platform/logger.server";
+import { settingValue, upsertSetting } from "../../../../db/queries/system-settings";
 
 /** Admin-stored web-push keys (system_settings key 'vapid'; private key encrypted). */
 export interface StoredVapid {
@@ -55,8 +56,7 @@ function fromStored(v: StoredVapid & { generatedAt?: string }): Omit<VapidKeys, 
 }
 
 async function readRow(): Promise<StoredVapid & { generatedAt?: string }> {
-  const [row] = await db()<{ value: StoredVapid }[]>`select value from system_settings where key = 'vapid'`;
-  return row?.value ?? {};
+  return (await settingValue<StoredVapid>(db(), "vapid")) ?? {};
 }
 
 /**
@@ -73,13 +73,13 @@ export async function vapidKeys(): Promise<VapidKeys> {
   if (have) return { ...have, subject: cfg.VAPID_SUBJECT ?? have.subject ?? defaultSubject() };
   const made = await db().begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtext('forex-ia:vapid-generate'))`;
-    const [row] = await tx<{ value: StoredVapid & { generatedAt?: string } }[]>`select value from system_settings where key = 'vapid'`;
+    const stored = await settingValue<StoredVapid & { generatedAt?: string }>(tx, "vapid");
+    const row = stored === undefined ? undefined : { value: stored };
     const again = fromStored(row?.value ?? {});
     if (again) return again;
     const pair = webpush.generateVAPIDKeys();
     const value = { ...(row?.value ?? {}), publicKey: pair.publicKey, privateKey: encryptSecret(pair.privateKey), generatedAt: new Date().toISOString() };
-    await tx`insert into system_settings (key, value, updated_at) values ('vapid', ${tx.json(value as never)}, now())
-      on conflict (key) do update set value = excluded.value, updated_at = now()`;
+    await upsertSetting(tx, "vapid", value);
     logger().info("chaves VAPID geradas e armazenadas (system_settings 'vapid')");
     return { publicKey: pair.publicKey, privateKey: pair.privateKey, subject: row?.value?.subject, source: "generated" as const };
   });
