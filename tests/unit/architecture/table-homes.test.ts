@@ -1,6 +1,6 @@
 /**
  * Each table has one home (issue 23 item 2, DESIGN.md §2): the SQL that reads or writes the tables of
- * TABLES (the trading core's four and the notify room's) lives in db/queries/, so a schema change is one file. The
+ * TABLES (every table of db/migrations) lives in db/queries/, so a schema change is one file. The
  * SQL is found in the string and template literals of app/, server/ and jobs/ (comments are not
  * literals), with the compiler's parser; db/queries/ imports nothing of app/, jobs/ or server/.
  */
@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import ts from "typescript";
 import { forEachNode, importSpecifiers, parse, resolveImport, sourceFiles } from "./source-files";
 
-/** The tables whose statements live in db/queries/ (the rest move room by room). */
+/** The tables whose statements live in db/queries/ (all of db/migrations' tables). */
 const TABLES = ["bots", "decisions", "trades", "order_intents", "notifications", "email_outbox", "push_subscriptions", "push_action_tokens_used", "trading_settings", "broker_connections", "broker_cursors", "account_states", "market_candles", "calendar_events", "backtest_runs", "sessions", "email_tokens", "auth_email_requests", "login_throttle", "user_rate_limits", "users", "plans", "licenses", "license_changes", "stripe_events", "system_settings", "admin_audit_log"];
 
 /** Where their statements live. */
