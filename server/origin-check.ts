@@ -1,7 +1,7 @@
 /**
  * CSRF guards for every page form and API mutation (DESIGN.md §7 "mutations check Origin"; issue 8
  * item 10), in front of Remix:
- * - `rejectCrossSiteMutations(appUrl)`: a POST/PUT/PATCH/DELETE whose `Origin` names another host,
+ * - `rejectCrossSiteMutations(appUrl)`: a POST/PUT/PATCH/DELETE whose `Origin` names another origin (host or scheme),
  *   or is `null` (sandboxed frames, opaque origins), is refused with 403 and a Portuguese message
  *   before it reaches Remix (whose own check would answer 500). Our host is the configured APP_URL's
  *   or the request's `Host`, never `X-Forwarded-Host` (any client can set it). Requests without
@@ -26,28 +26,31 @@ function refuse(req: Request, res: Response, status: number, message: string): v
   else res.status(status).json({ success: false, message, error: message });
 }
 
-/** The host of a URL (lower-case), or "" when it does not parse. */
-function hostOf(url: string): string {
+/** The origin of a URL (scheme and host, lower-case), or "" when it does not parse. */
+function originOf(url: string): string {
   try {
-    return new URL(url).host.toLowerCase();
+    const u = new URL(url);
+    return u.host ? `${u.protocol}//${u.host}`.toLowerCase() : "";
   } catch {
     return "";
   }
 }
 
 /**
- * Express middleware refusing cross-site mutations (403).
- * @param appUrl the configured public URL (config APP_URL); its host and the request's `Host` are ours.
+ * Express middleware refusing cross-site mutations (403). The scheme counts (issue 24): `http://` of our
+ * host is another origin than `https://` of it.
+ * @param appUrl the configured public URL (config APP_URL); its origin and the request's own (its
+ *   protocol with its `Host`) are ours.
  */
 export function rejectCrossSiteMutations(appUrl: string): RequestHandler {
-  const appHost = hostOf(appUrl);
+  const appOrigin = originOf(appUrl);
   return (req, res, next) => {
     if (SAFE.has(req.method)) return next();
     const origin = req.headers.origin;
     if (origin === undefined || origin === "") return next();
-    const host = origin === "null" ? "" : hostOf(origin);
-    const own = req.headers.host?.toLowerCase();
-    if (host && (host === appHost || host === own)) return next();
+    const sent = origin === "null" ? "" : originOf(origin);
+    const own = req.headers.host ? `${req.protocol}://${req.headers.host}`.toLowerCase() : undefined;
+    if (sent && (sent === appOrigin || sent === own)) return next();
     refuse(req, res, 403, ORIGIN_FORBIDDEN_MESSAGE);
   };
 }

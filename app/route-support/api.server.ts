@@ -91,24 +91,25 @@ export async function readBody<S extends z.ZodType>(request: Request, schema: S)
 }
 
 /**
- * The hosts a same-origin request may name in `Origin`: the configured public URL's (APP_URL) and the
- * request's own `Host`. Never `X-Forwarded-Host`, which any client can set (issue 8 item 10).
+ * The origins (scheme + host) a same-origin request may name in `Origin`: the configured public URL's
+ * (APP_URL) and the request's own (its URL's scheme with its `Host`). Never `X-Forwarded-Host`, which any
+ * client can set (issue 8 item 10); the scheme counts too (issue 24: `http://` of our host is another origin).
  */
-export function expectedHosts(request: Request): string[] {
-  const hosts: string[] = [];
+export function expectedOrigins(request: Request): string[] {
+  const origins: string[] = [];
   const host = request.headers.get("host");
-  if (host) hosts.push(host.toLowerCase());
+  if (host) origins.push(`${new URL(request.url).protocol}//${host.toLowerCase()}`);
   try {
-    hosts.push(new URL(config().APP_URL).host.toLowerCase());
+    origins.push(new URL(config().APP_URL).origin.toLowerCase());
   } catch {
-    // No config (unit tests) or an unparsable URL: the Host header alone.
+    // No config (unit tests) or an unparsable URL: the request's own origin alone.
   }
-  return hosts;
+  return origins;
 }
 
 /**
- * Refuses a cross-site mutation: when the browser sends `Origin` (or `Referer`), its host must be
- * ours (`expectedHosts`); `Origin: null` (sandboxed frames, opaque origins) is refused too.
+ * Refuses a cross-site mutation: when the browser sends `Origin` (or `Referer`), its origin (scheme and
+ * host) must be ours (`expectedOrigins`); `Origin: null` (sandboxed frames, opaque origins) is refused too.
  * Requests authenticated by a bearer token are not cookie-driven and need no check.
  * @throws ForbiddenError.
  */
@@ -118,13 +119,13 @@ export function assertSameOrigin(request: Request): void {
   const origin = request.headers.get("origin") ?? request.headers.get("referer");
   if (origin === null) return;
   if (origin === "null") throw new ForbiddenError(msg("api:origin.forbidden"));
-  let originHost: string;
+  let sent: string;
   try {
-    originHost = new URL(origin).host.toLowerCase();
+    sent = new URL(origin).origin.toLowerCase();
   } catch {
     throw new ForbiddenError(msg("api:origin.invalid"));
   }
-  if (!expectedHosts(request).includes(originHost)) throw new ForbiddenError(msg("api:origin.forbidden"));
+  if (!expectedOrigins(request).includes(sent)) throw new ForbiddenError(msg("api:origin.forbidden"));
 }
 
 /** An HTTP method an API endpoint can serve. */

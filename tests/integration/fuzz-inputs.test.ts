@@ -410,7 +410,7 @@ describe("fuzz: bad input never gives a 5xx, an English message or a changed row
     const files = routeFiles().filter((f) => f.startsWith("api.") && f !== "api.$.ts");
     for (const file of files) {
       // Remix flat routes: `.` is `/`, `[.]` a literal dot (api.openapi[.]json → /api/openapi.json), `$param` a segment.
-      const p = `/${file.replace(/\.tsx?$/, "").replace(/\[\.\]/g, "\u0000").replace(/\[|\]/g, "").replace(/\$id/, notificationId).replace(/\$asset/, "init\u0000js").split(".").join("/").replace(/\u0000/g, ".")}`;
+      const p = `/${file.replace(/\.tsx?$/, "").replace(/\[\.\]/g, "~").replace(/\[|\]/g, "").replace(/\$id/, notificationId).replace(/\$asset/, "init~js").split(".").join("/").replace(/~/g, ".")}`;
       // PATCH is served by no route: its 405 names the methods that are; every other one is tried too.
       const allow = String((await rawRequest(app.url, "PATCH", p, { accept: "application/json", authorization: `Bearer ${user.token}` })).headers.allow ?? "");
       const refused = ["PATCH", "GET", "POST", "PUT", "DELETE"].filter((m) => !allow.split(/,\s*/).includes(m));

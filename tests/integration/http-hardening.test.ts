@@ -98,6 +98,16 @@ describe("(a) CSRF: Origin and body type", () => {
     expect(other.status).toBe(403);
   });
 
+  it("the scheme counts (issue 24): our hosts over another scheme are other origins, refused before anything runs", async () => {
+    // APP_URL is https: its host over plain http (a downgraded or injected page) is not ours.
+    const downgraded = await raw("POST", "/api/auth/login", { ...JSON_TYPE, origin: "http://forex.exemplo.com.br", host: "10.0.0.7:3000" }, LOGIN_BODY);
+    expect(downgraded.status).toBe(403);
+    expect(downgraded.json()).toMatchObject({ success: false, message: ORIGIN_MESSAGE });
+    // The app is served over http here: its own host over https is another origin too.
+    const ownHostHttps = await raw("POST", "/api/auth/login", { ...JSON_TYPE, origin: app.url.replace(/^http:/, "https:") }, LOGIN_BODY);
+    expect(ownHostHttps.status).toBe(403);
+  });
+
   it("the JSON API takes JSON bodies only: form, multipart and text bodies get 415 (nothing runs)", async () => {
     const JSON_ONLY = "Tipo de conteúdo não suportado: a API aceita apenas JSON (Content-Type: application/json).";
     const cases: [string, string][] = [

@@ -45,6 +45,13 @@ describe("assertSameOrigin", () => {
     expect(() => assertSameOrigin(post({ origin: "http://app.local:3000", host: "app.local:3000" }))).not.toThrow();
     expect(() => assertSameOrigin(post({ host: "app.local:3000" }))).not.toThrow(); // no Origin: not a browser
   });
+
+  it("compares the scheme too: our host over another scheme is another origin (issue 24)", () => {
+    // The request came over http://app.local:3000: a page served over https (or a downgraded one) is not ours.
+    expect(() => assertSameOrigin(post({ origin: "https://app.local:3000", host: "app.local:3000" }))).toThrow(ForbiddenError);
+    expect(() => assertSameOrigin(post({ referer: "https://app.local:3000/settings", host: "app.local:3000" }))).toThrow(ForbiddenError);
+    expect(() => assertSameOrigin(post({ referer: "http://app.local:3000/settings", host: "app.local:3000" }))).not.toThrow();
+  });
 });
 
 describe("readBody: JSON only", () => {
