@@ -31,6 +31,7 @@ import { startEmbeddedPostgres, type EmbeddedDb } from "./embedded-db";
 import { readEnvironment } from "./env";
 import { limitRequestBodies } from "./body-limit";
 import { noStoreByDefault } from "./no-store";
+import { refuseUnservedMethods } from "./method-guard";
 import { rejectCrossSiteMutations, requireJsonApiBodies } from "./origin-check";
 import { authRateLimits } from "./rate-limits";
 import { isApiPath, splitBuild } from "./remix-handlers";
@@ -162,6 +163,8 @@ async function main() {
   app.disable("x-powered-by");
   // Who may set X-Forwarded-For (TRUST_PROXY, default loopback): req.ip is the right-most untrusted hop.
   app.set("trust proxy", cfg.TRUST_PROXY);
+  // TRACE, CONNECT and other methods no route serves: 405 before anything else runs (server/method-guard.ts).
+  app.use(refuseUnservedMethods);
   // req.ip into Remix through a header the client cannot set (app/services/platform/client-ip.server.ts).
   app.use((req, _res, next) => {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? "";

@@ -87,6 +87,9 @@ describe("backtest runs", () => {
       [{ source: "shipped", instruments: ["EUR_USD", "GBP_USD", "USD_JPY", "AUD_USD"], from: "2026-01-12", to: "2026-02-06" }, "Escolha de 1 a 3 pares."],
       [{ source: "shipped", instruments: ["XAU_USD"], from: "2026-01-12", to: "2026-02-06" }, "Par indisponível nesta fonte: XAU_USD."],
       [{ source: "shipped", instruments: ["EUR_USD"], from: "12/01/2026", to: "2026-02-06" }, "Informe o período com datas válidas (AAAA-MM-DD)."],
+      // Issue 24: impossible calendar days are not rolled over into the next month.
+      [{ source: "shipped", instruments: ["EUR_USD"], from: "2026-01-12", to: "2026-02-31" }, "Informe o período com datas válidas (AAAA-MM-DD)."],
+      [{ source: "shipped", instruments: ["EUR_USD"], from: "2026-01-00", to: "2026-02-06" }, "Informe o período com datas válidas (AAAA-MM-DD)."],
       [{ source: "shipped", instruments: ["EUR_USD"], from: "2025-12-01", to: "2026-02-06" }, "O período deve ficar entre 2026-01-04 e 2026-04-03, com o início antes do fim."],
       [{ source: "shipped", instruments: ["EUR_USD"], from: "2026-02-06", to: "2026-01-12" }, "O período deve ficar entre 2026-01-04 e 2026-04-03, com o início antes do fim."],
       [{ source: "shipped", instruments: ["EUR_USD"], from: "2026-01-12", to: "2026-02-06", initialBalance: 5 }, "Saldo inicial inválido: use um valor entre 100 e 10.000.000."],

@@ -98,6 +98,16 @@ describe("(a) CSRF: Origin and body type", () => {
     expect(other.status).toBe(403);
   });
 
+  it("TRACE and other methods no route serves get 405 with Allow before Remix (issue 24: TRACE answered 500)", async () => {
+    const trace = await raw("TRACE", "/api/auth/me", { accept: "application/json" });
+    expect(trace.status).toBe(405);
+    expect(trace.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+    expect(trace.json()).toEqual({ success: false, message: "Método TRACE não permitido.", error: "Método TRACE não permitido." });
+    const page = await raw("PROPFIND", "/settings", { accept: "text/html" });
+    expect(page.status).toBe(405);
+    expect(page.text).toBe("Método PROPFIND não permitido.");
+  });
+
   it("the scheme counts (issue 24): our hosts over another scheme are other origins, refused before anything runs", async () => {
     // APP_URL is https: its host over plain http (a downgraded or injected page) is not ours.
     const downgraded = await raw("POST", "/api/auth/login", { ...JSON_TYPE, origin: "http://forex.exemplo.com.br", host: "10.0.0.7:3000" }, LOGIN_BODY);

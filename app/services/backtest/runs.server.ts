@@ -72,6 +72,16 @@ function view(row: RunRow, withResult: boolean): RunView {
 const invalid = (key: string, params?: Record<string, string | number>, field?: string) => new ValidationError(msg(`backtest:errors.${key}`, params), field ? { field } : {});
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Whether `s` is a real calendar day written AAAA-MM-DD (issue 24: `2026-02-31` was accepted, since
+ * `Date.parse` rolls it over to 3 March): the UTC day it parses to must print back as the same text.
+ */
+function isCalendarDate(s: string | undefined): s is string {
+  if (!s || !DATE.test(s)) return false;
+  const ms = Date.parse(`${s}T00:00:00Z`);
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === s;
+}
 /** Body of POST /api/backtest (its fields then checked by `validateRequest`); exported for the API contract. */
 export const backtestRequestSchema = z.object({
   instruments: z.array(z.string()).optional(),
@@ -155,8 +165,7 @@ export function validateRequest(body: unknown, offer: SourceOffer): Omit<RunPara
     if (b.source === "broker") throw invalid("brokerInstrumentUnavailable", { instrument: i.slice(0, 20), offered: range.instruments.join(", ") }, "instruments");
     throw invalid("instrumentUnavailable", { instrument: i.slice(0, 20) }, "instruments");
   }
-  if (!b.from || !b.to || !DATE.test(b.from) || !DATE.test(b.to) || !Number.isFinite(Date.parse(b.from)) || !Number.isFinite(Date.parse(b.to)))
-    throw invalid("dates", undefined, b.from && DATE.test(b.from) ? "to" : "from");
+  if (!isCalendarDate(b.from) || !isCalendarDate(b.to)) throw invalid("dates", undefined, isCalendarDate(b.from) ? "to" : "from");
   const span = b.source === "long" ? (commonRange(offer.long!, instruments) ?? { minDate: "", maxDate: "" }) : range;
   if (!span.minDate || b.from < span.minDate || b.to > span.maxDate || b.from > b.to) {
     if (!span.minDate) throw invalid("noCommonRange", undefined, "instruments");
