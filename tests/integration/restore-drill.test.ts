@@ -336,7 +336,10 @@ describe("restore drill", () => {
     const [ticks] = await dbB.sql<{ n: number }[]>`select count(distinct created_at)::int as n from decisions
       where user_id = ${trader.userId} and created_at >= ${bootedFrom} and created_at <= ${stoppedAt}`;
     expect(ticks!.n).toBe(claims);
-    expect(claims).toBeLessThanOrEqual(Math.floor((stoppedAt.getTime() - bootedFrom.getTime()) / interval) + 1);
+    // At most one claim per interval elapsed, plus the missed slot's claim at boot and the bot's next phase slot,
+    // which may fall less than an interval after it (a fresh-clone run saw 3 claims for one elapsed interval).
+    // A replay of every missed slot fails above (slots[1] after the boot) and here once downtime spans intervals.
+    expect(claims).toBeLessThanOrEqual(Math.floor((stoppedAt.getTime() - bootedFrom.getTime()) / interval) + 2);
 
     // No order twice: every order A made is at the broker once; B sent none for them.
     const ordersNow = await brokerOrders();
