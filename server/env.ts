@@ -10,3 +10,13 @@
 export function readEnvironment(): Readonly<Record<string, string | undefined>> {
   return { ...process.env };
 }
+
+/**
+ * Makes React, react-dom and Express load their production builds (they choose at load time from
+ * `process.env.NODE_ENV`), whatever the product's own NODE_ENV says: that one only decides how strict the
+ * configuration is (required secrets, no simulators: config.server.ts), and `npm start` leaves it unset.
+ * Called by server/index.ts before it loads the Remix build, except under `--dev` (Vite, HMR). ADR 0040.
+ */
+export function loadLibrariesInProductionMode(): void {
+  process.env.NODE_ENV = "production";
+}

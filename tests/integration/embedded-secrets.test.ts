@@ -2,7 +2,8 @@
  * Issue 8 item 10, embedded mode (the README's `npm start` defaults): the demo passwords are not
  * stored in plain text (they are printed at every start, from an encrypted copy), the embedded
  * PostgreSQL has a random password kept owner-only next to the cluster (not postgres/postgres),
- * and the simulator's state file, which holds broker tokens, is readable by its owner only.
+ * and the simulator's state file, which holds broker tokens, is readable by its owner only. The
+ * server renders with React's production build though NODE_ENV is unset (issue 24).
  */
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
@@ -36,6 +37,8 @@ describe("embedded mode keeps its secrets", () => {
     app = await startAppServer({ DATA_DIR: dataDir }, 180_000);
     const first = await printed(app);
     expect(first.map((l) => l.email)).toEqual(["admin@demo.local", "demo@demo.local"]);
+    // The README's first command serves pages with React's production build (issue 24, ADR 0040).
+    expect(app.output()).toContain("React: produção");
     const login = await fetch(`${app.url}/api/auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
