@@ -2,8 +2,8 @@
  * Broker-rule check at connect (issue 22): connecting a simulator account whose EUR_USD minimum order
  * size (GET A/instruments minimumTradeSize) is above what the 1 % risk gives on its balance answers,
  * stores and serves (GET /api/oanda-auth/rules) what the AI will and will not do — FIFO account, USD,
- * EUR_USD skipped — /settings shows them ('Regras da sua conta'), and a bot tick that syncs checks again: once the broker lowers the minimum the
- * pair is traded again and the user is notified that the rules changed.
+ * EUR_USD skipped — /settings shows them ('Regras da sua conta'), and a bot tick that syncs checks again: once the broker lowers the minimum
+ * (seen on the list read again after an hour, issue 24) the pair is traded again and the user is notified that the rules changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, type AppServer } from "../setup/app-server";
@@ -64,8 +64,14 @@ describe("broker-rule check", () => {
     expect(html).toContain("Regras da sua conta");
     expect(html).toContain("EUR_USD: a IA não opera este par — o tamanho mínimo da corretora (10000000 unidades)");
 
-    // The broker lowers the minimum; a forced tick syncs, so the rules are checked again.
+    // The broker lowers the minimum. A forced tick syncs and re-checks the rules, on the list read less than an hour
+    // ago (issue 24: the broker's instruments are re-read at most hourly, RULES_INSTRUMENTS_MAX_AGE_MS): still skipped.
     await env.simCall("POST", `/sim/accounts/${accountId}/instruments`, { minimumTradeSize: { EUR_USD: "1" } });
+    expect((await call("POST", "/api/trades/ai/loop/run-once")).status).toBe(200);
+    const within = (await call("GET", "/api/oanda-auth/rules")).body as { rules: RulesView };
+    expect(within.rules.instruments.find((i) => i.instrument === "EUR_USD")).toMatchObject({ skipped: true, minimumTradeSize: "10000000" });
+    // An hour later the re-check reads the broker's list again and sees the new minimum.
+    await env.db.sql`update account_states set instruments_read_at = now() - interval '61 minutes'`;
     expect((await call("POST", "/api/trades/ai/loop/run-once")).status).toBe(200);
     const after = (await call("GET", "/api/oanda-auth/rules")).body as { rules: RulesView };
     expect(after.rules.wont).toEqual([]);

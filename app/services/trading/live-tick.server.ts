@@ -102,7 +102,11 @@ export async function tradeOnce(tick: LiveTick): Promise<TickOutcome> {
   if (books.syncedAt) {
     // The broker-rule check follows the sync window (issue 22): a tick that synced checks the account's rules again.
     const read = tick.stored?.summary && tick.stored.account_id === conn.account_id && tick.stored.environment === conn.environment ? tick.stored.summary : undefined;
-    await recheckAfterSync(userId, conn, client, { settings, ...(read ? { summary: { currency: read.currency, hedgingEnabled: read.hedgingEnabled, balance: report.balance } } : {}) });
+    await recheckAfterSync(userId, conn, client, {
+      settings,
+      ...(tick.stored ? { stored: tick.stored } : {}),
+      ...(read ? { summary: { currency: read.currency, hedgingEnabled: read.hedgingEnabled, balance: report.balance } } : {}),
+    });
   }
   logger().debug({ userId, nav: report.nav, balance: report.balance, accountSource: account.lastSource(), deferred: books.deferred === true, synced: books.syncedAt !== undefined }, "tick account");
   if (report.manageOnly) {
