@@ -404,14 +404,22 @@ async function main() {
     if (rows.length) await sql`insert into trades ${sql(rows)}`;
     log(`${userIds.length} assinantes com conta conectada, ${OPEN} trades abertos e ${CLOSED} fechados cada (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
 
-    // 4. The product process.
+    // 4. The product process. Production refuses to start without the operator's identity (Terms and Privacy pages).
+    const OPERATOR_IDENTITY = {
+      OPERATOR_COMPANY: "Bench Ltda.",
+      OPERATOR_CNPJ: "12.345.678/0001-90",
+      OPERATOR_ADDRESS: "Av. Paulista, 1000, São Paulo - SP",
+      OPERATOR_DPO_NAME: "Bench DPO",
+      OPERATOR_DPO_EMAIL: "dpo@bench.local",
+      SUPPORT_EMAIL: "suporte@bench.local",
+    };
     const buildDir = ensureBuild(log);
     const extraEnv: Record<string, string> = argv["cpu-prof"]
       ? { NODE_OPTIONS: `--import ${path.join(root, "bench/cpu-profile-preload.mjs")}`, BENCH_CPU_PROF_DIR: path.resolve(argv["cpu-prof"]) }
       : {};
     const app: AppServer = await startAppServer(
       // NODE_ENV=production: what a deployment runs (React's production build; "test" measured React's development build).
-      { DATABASE_URL: dbUrl, DATA_DIR: dataDir, NODE_ENV: "production", WORKERS: "off", LOG_LEVEL: "warn", AUTH_RATE_LIMIT: "100000", ...secrets, ...env, ...extraEnv },
+      { DATABASE_URL: dbUrl, DATA_DIR: dataDir, NODE_ENV: "production", WORKERS: "off", LOG_LEVEL: "warn", AUTH_RATE_LIMIT: "100000", ...OPERATOR_IDENTITY, ...secrets, ...env, ...extraEnv },
       300_000,
     );
     cleanups.push(() => app.stop());
