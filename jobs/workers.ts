@@ -3,7 +3,7 @@
  * not a queue: the tick scheduler (app/services/trading/tick-scheduler.server.ts, ADR 0024) runs them.
  */
 import type PgBoss from "pg-boss";
-import { handleBacktestRun } from "./backtest-handler";
+import { backtestJobWorkers, handleBacktestRun } from "./backtest-handler";
 import { handleCalendarRefresh } from "./calendar-handler";
 import { handleEmailSend } from "./email-handler";
 import { handleScheduler } from "./handlers";
@@ -26,8 +26,8 @@ export async function startWorkers(boss: PgBoss): Promise<void> {
   await boss.schedule(stripeSweepQueue.name, stripeSweepQueue.cron, {}, { singletonKey: "stripe-sweep" });
   await boss.work(calendarRefreshQueue.name, { pollingIntervalSeconds: 5 }, handleCalendarRefresh);
   await boss.schedule(calendarRefreshQueue.name, calendarRefreshQueue.cron, {}, { singletonKey: "calendar-refresh" });
-  // One backtest at a time per process: a run is CPU-bound and shares the process with the web and the ticks.
-  await boss.work(backtestRunQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleBacktestRun);
+  // BACKTEST_CONCURRENCY runs at a time per process, each computed in a worker thread (issue 24, ADR 0039); the rest wait queued.
+  for (let i = 0; i < backtestJobWorkers(); i++) await boss.work(backtestRunQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleBacktestRun);
   await boss.send(calendarRefreshQueue.name, {}); // once at boot: the bot has its calendar before the first cron
   await handleScheduler([]); // once at boot: intents left unknown by a crash are settled before the first cron
 }

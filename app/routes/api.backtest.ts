@@ -22,7 +22,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     POST: async () => {
       const user = await requireApiUser(request);
       const body = await readBody(request, z.unknown());
-      const run = await createRun(user.id, body);
+      const run = await createRun(user, body);
       return json({ success: true, message: translateMsg(msg("backtest:created"), user.preferences?.language), run }, 202);
     },
   });

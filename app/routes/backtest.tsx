@@ -56,7 +56,7 @@ export async function action({ request }: ActionFunctionArgs) {
   };
   try {
     assertSameOrigin(request);
-    const run = await createRun(user.id, { ...values, initialBalance: values.initialBalance || undefined });
+    const run = await createRun(user, { ...values, initialBalance: values.initialBalance || undefined });
     return redirect(`/backtest/${run.id}`);
   } catch (err) {
     if (err instanceof DomainError) return data<ActionResult>({ message: err.messageIn(language), values }, { status: err.status });

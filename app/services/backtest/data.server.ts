@@ -81,9 +81,12 @@ export function shippedRange(): SourceRange | null {
 
 const candleCache = new Map<string, CandlesByTimeframe>();
 
-/** The shipped M5/M15/M30/H1 candles of an instrument (cached). @throws Error (Portuguese) without files. */
-export function shippedCandles(instrument: string): CandlesByTimeframe {
-  const dir = shippedDataDir();
+/**
+ * The shipped M5/M15/M30/H1 candles of an instrument from `dir` (default SIM_DATA_DIR; a backtest
+ * worker thread, which has no config, passes it), cached per folder and instrument.
+ * @throws Error (Portuguese) without files.
+ */
+export function shippedCandles(instrument: string, dir: string = shippedDataDir()): CandlesByTimeframe {
   const key = `${dir}:${instrument}`;
   let c = candleCache.get(key);
   if (!c) {

@@ -8,26 +8,25 @@
  * stale sweep (no progress for STALE_RUNNING_SECONDS, or queued for STALE_QUEUED_SECONDS).
  */
 import { z } from "zod";
-import { equityBand, randomBaseline } from "../../../core/backtest/baseline";
-import type { BaselineResult } from "../../../core/backtest/baseline";
-import { runBacktest } from "../../../core/backtest/run";
-import type { BacktestOptions, BacktestResult, EquityPoint } from "../../../core/backtest/run";
 import type { CandlesByTimeframe } from "../../../core/engine/decide";
 import { msg } from "../../../core/i18n/message";
 import { enqueueBacktestRun } from "../platform/queue/send";
 import { offeredInstrumentList } from "../broker/account-state.server";
 import { brokerFailure, brokerNow, clientFor, getConnection, requireBroker } from "../broker/broker.server";
 import { decryptSecret } from "../platform/crypto.server";
-import { calendarUsedFor, newsCalendarFor } from "../trading/calendar.server";
+import { calendarIndex, calendarUsedFor } from "../trading/calendar.server";
 import { db } from "../platform/db.server";
 import { busyRunCount, claimRun, deleteRunRow, failRun, failRunAfter, failStaleRunRows, finishRun, insertRun, listRunRows, pruneRuns, runRow, runRows, setRunProgress, type BacktestRunRow } from "../../../db/queries/backtest-runs";
 import { DomainError, NotFoundError, RateLimitedError, ServiceUnavailableError, ValidationError } from "../platform/errors.server";
 import { logger } from "../platform/logger.server";
 import { getSettings } from "../trading/settings.server";
-import { brokerCandles, brokerRange, MAX_PERIOD_DAYS, shippedCandles, shippedRange, type SourceRange } from "./data.server";
-import { conversionPairs, onH1 } from "../../../core/backtest/long-history";
-import { commonRange, longCandles, longRange, type LongRange } from "./long-history.server";
-import { BASELINE_SEEDS, CURVE_POINTS, longMaxDays, type CandleSource, type CurvePoint, type RunParams, type RunResult, type RunStatus, type RunView } from "../../lib/backtest-run";
+import { brokerCandles, brokerRange, MAX_PERIOD_DAYS, shippedDataDir, shippedRange, type SourceRange } from "./data.server";
+import { conversionPairs } from "../../../core/backtest/long-history";
+import { commonRange, longHistoryDir, longRange, type LongRange } from "./long-history.server";
+import type { ComputeRequest } from "./compute.server";
+import { BacktestTimeoutError, backtestPool, type ComputeOnWorker } from "./worker-pool.server";
+import { requireValidLicence } from "../identity/licence.server";
+import { BASELINE_SEEDS, CURVE_POINTS, longMaxDays, type CandleSource, type RunParams, type RunResult, type RunStatus, type RunView } from "../../lib/backtest-run";
 
 export { BASELINE_SEEDS, CURVE_POINTS };
 
@@ -43,8 +42,6 @@ export const PROGRESS_STEP = 5;
 export const PROGRESS_HEARTBEAT_MS = 30_000;
 /** Initial balance when the user gives none (account currency). */
 export const DEFAULT_INITIAL_BALANCE = "10000";
-/** Share of the progress bar taken by the strategy's own run (the baseline seeds take the rest). */
-const STRATEGY_SHARE = 0.3;
 const DAY_MS = 86_400_000;
 
 export type { CandleSource, CurvePoint, RunParams, RunResult, RunStatus, RunTrade, RunView } from "../../lib/backtest-run";
@@ -189,12 +186,23 @@ export async function failStaleRuns(userId?: string): Promise<number> {
   return rows.length;
 }
 
+/** Who asks for a run: the session's user (the licence check needs the role and the subscription). */
+export interface RunRequester {
+  id: string;
+  role: string;
+  subscription_status: string;
+}
+
 /**
- * Creates a run with the user's current settings and queues its job.
- * @throws ValidationError (400) for a bad request; RateLimitedError (429) when a run of the user is
- *   still queued or running; ServiceUnavailableError (503) when no job queue runs.
+ * Creates a run with the user's current settings and queues its job. A backtest runs the AI, so it
+ * needs a valid licence (PRODUCT.md §6; issue 24), refused as starting the AI or a manual order is.
+ * @throws PaymentRequiredError (402, `licenseRequired`) without a valid licence; ValidationError
+ *   (400) for a bad request; RateLimitedError (429) when a run of the user is still queued or
+ *   running; ServiceUnavailableError (503) when no job queue runs.
  */
-export async function createRun(userId: string, body: unknown): Promise<RunView> {
+export async function createRun(user: RunRequester, body: unknown): Promise<RunView> {
+  await requireValidLicence(user, msg("backtest:errors.licence"));
+  const userId = user.id;
   const offer = await sourceOffer(userId);
   const req = validateRequest(body, offer);
   const settings = await getSettings(userId);
@@ -253,106 +261,69 @@ export async function deleteRun(userId: string, id: string): Promise<void> {
   await deleteRunRow(db(), userId, id);
 }
 
-/** Fall from the running peak of each point, % (≤ 0, 2 decimals). */
-export function drawdownCurve(points: readonly CurvePoint[]): CurvePoint[] {
-  let peak = -Infinity;
-  return points.map((p) => {
-    peak = Math.max(peak, p.value);
-    return { time: p.time, value: peak > 0 ? Math.round(((p.value - peak) / peak) * 10_000) / 100 : 0 };
-  });
-}
-
-/** The stored result of a finished run. */
-export function toRunResult(r: BacktestResult, base: BaselineResult, coreMs: number): RunResult {
-  const equity = (r.equity ?? []).map((p: EquityPoint) => ({ time: p.time, value: p.nav }));
-  const band = base.band ?? equityBand([]);
-  return {
-    stats: r.stats,
-    trades: r.trades.map(({ reason: _r, costs: _c, ...t }) => t),
-    equity,
-    drawdown: drawdownCurve(equity),
-    band,
-    baseline: { seeds: base.seeds, probability: Math.round(base.probability * 1e6) / 1e6, netPnl: base.netPnl, netPnlPercentile: base.netPnlPercentile, medianNetPnl: base.medianNetPnl },
-    stops: r.stops.map((s) => ({ time: s.time, code: s.code, reasonMsg: s.reasonMsg })),
-    blocked: r.blocked,
-    newsBlocked: r.newsBlocked.length,
-    ticks: r.ticks,
-    candles: r.candles,
-    stepTimeframe: r.stepTimeframe,
-    spreadPips: r.spreadPips,
-    coreMs: Math.round(coreMs),
-    riskPct: r.riskPct,
-  };
-}
+export { drawdownCurve, toRunResult } from "./compute.server";
 
 /** A failure's Portuguese text for the row. */
 function failureText(err: unknown): string {
   if (err instanceof DomainError) return err.messageIn("pt");
+  if (err instanceof BacktestTimeoutError) return new ServiceUnavailableError(msg("backtest:errors.timeout", { minutes: Math.max(1, Math.round(err.seconds / 60)) })).messageIn("pt");
   return `O backtest falhou: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
 }
 
 /**
- * Runs a queued run (the `backtest-run` job): claims it (queued → running), loads the candles,
- * runs the strategy and the baseline, writes the progress every PROGRESS_STEP points and the
- * result. A failure is stored (status failed, Portuguese error), never thrown: a retry would only
- * repeat it. A run already claimed, finished or deleted is left alone.
+ * Runs a queued run (the `backtest-run` job) within this process's backtest budget (issue 24, ADR
+ * 0039: worker-pool.server.ts, BACKTEST_CONCURRENCY runs at once, the rest wait queued): claims it
+ * (queued → running), gathers what the compute needs on the main thread (the broker's candles, the
+ * calendar), computes the strategy and the baseline in a worker thread, writes the progress every
+ * PROGRESS_STEP points and the result. A failure (a run past BACKTEST_TIMEOUT_SEC included) is stored
+ * (status failed, Portuguese error), never thrown: a retry would only repeat it. A run already
+ * claimed, finished or deleted is left alone.
  */
 export async function executeRun(runId: string): Promise<void> {
+  await backtestPool().withSlot((compute) => executeClaimed(runId, compute));
+}
+
+async function executeClaimed(runId: string, compute: ComputeOnWorker): Promise<void> {
   const sql = db();
   const row = await claimRun<RunRow>(sql, runId);
   if (!row) return;
   const started = performance.now();
   let written = 0;
   let writtenAt = performance.now();
-  const setProgress = (pct: number): Promise<void> => {
+  const setProgress = async (pct: number): Promise<void> => {
     const p = Math.min(99, Math.floor(pct));
     // Every PROGRESS_STEP points, and at least every PROGRESS_HEARTBEAT_MS on a long run (the long
     // history: 5 points can take minutes), so the stale sweep never takes a live run for dead.
-    if (p < written + PROGRESS_STEP && performance.now() - writtenAt < PROGRESS_HEARTBEAT_MS) return new Promise((resolve) => setImmediate(resolve));
+    if (p < written + PROGRESS_STEP && performance.now() - writtenAt < PROGRESS_HEARTBEAT_MS) return;
     written = Math.max(written, p);
     writtenAt = performance.now();
-    return setRunProgress(sql, runId, p);
+    await setRunProgress(sql, runId, p);
   };
   try {
     const p = row.params;
-    const candles: Record<string, CandlesByTimeframe> = {};
+    let candles: ComputeRequest["candles"];
     if (p.source === "shipped") {
-      for (const i of p.instruments) candles[i] = shippedCandles(i);
+      candles = { kind: "shipped", dir: shippedDataDir() };
     } else if (p.source === "long") {
-      // Read in place (FX_LONG_DIR), bid → mid; the period plus its warm-up; the pairs that convert
-      // a cross's quote currency (EUR_GBP → GBP_USD) ride along untraded.
-      const fromMs = Date.parse(p.from);
-      const toMs = Date.parse(p.to) + DAY_MS;
+      // The pairs that convert a cross's quote currency (EUR_GBP → GBP_USD) ride along untraded.
       const offered = longRange()?.instruments ?? [];
-      for (const i of [...p.instruments, ...conversionPairs(p.instruments, p.accountCurrency, offered)]) candles[i] = longCandles(i, fromMs, toMs);
+      candles = { kind: "long", dir: longHistoryDir(), pairs: [...p.instruments, ...conversionPairs(p.instruments, p.accountCurrency, offered)] };
     } else {
       const { client } = await requireBroker(row.user_id);
       const fromMs = Date.parse(p.from);
       const toMs = Date.parse(p.to) + DAY_MS;
+      const byInstrument: Record<string, CandlesByTimeframe> = {};
       for (const i of p.instruments) {
-        candles[i] = await brokerCandles(client, i, fromMs, toMs).catch((err: unknown) => {
+        byInstrument[i] = await brokerCandles(client, i, fromMs, toMs).catch((err: unknown) => {
           throw brokerFailure(err);
         });
-        if (!candles[i]!.M5?.length && !candles[i]!.M15?.length && !candles[i]!.H1?.length) throw invalid("brokerNoCandles", { instrument: i });
+        if (!byInstrument[i]!.M5?.length && !byInstrument[i]!.M15?.length && !byInstrument[i]!.H1?.length) throw invalid("brokerNoCandles", { instrument: i });
       }
+      candles = { kind: "given", byInstrument };
     }
-    const opts: BacktestOptions = {
-      instruments: p.instruments,
-      candles,
-      // The long history has H1 bars only: the AI decides on H1 there (core/backtest/long-history.ts onH1).
-      settings: p.source === "long" ? onH1(p.settings) : p.settings,
-      from: `${p.from}T00:00:00Z`,
-      to: new Date(Date.parse(p.to) + DAY_MS).toISOString(),
-      initialBalance: p.initialBalance,
-      accountCurrency: p.accountCurrency,
-      calendar: await newsCalendarFor(p.settings),
-      equityCurve: { maxPoints: CURVE_POINTS },
-    };
-    const coreStart = performance.now();
-    const strategy = await runBacktest({ ...opts, onProgress: (f) => setProgress(f * STRATEGY_SHARE * 100) });
-    const coreMs = performance.now() - coreStart;
-    const base = await randomBaseline(opts, strategy, p.seeds, (f) => setProgress((STRATEGY_SHARE + f * (1 - STRATEGY_SHARE)) * 100));
-    const result: RunResult = { ...toRunResult(strategy, base, coreMs), calendar: await calendarUsedFor(p.settings, Date.parse(`${p.from}T00:00:00Z`), Date.parse(p.to) + DAY_MS) };
+    const calendarEvents = (await calendarIndex()).events;
+    const out = await compute({ params: p, candles, calendarEvents }, setProgress);
+    const result: RunResult = { ...out.result, calendar: await calendarUsedFor(p.settings, Date.parse(`${p.from}T00:00:00Z`), Date.parse(p.to) + DAY_MS) };
     await finishRun(sql, runId, result, Math.round(performance.now() - started));
   } catch (err) {
     logger().warn({ runId, err: err instanceof Error ? err.message : String(err) }, "backtest falhou");

@@ -11,6 +11,7 @@
  * `process.env` after boot.
  */
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { parseCrashSpec, type CrashSpec } from "./crash-points";
 
@@ -153,6 +154,18 @@ const schema = z.object({
    * database: 64 measured 5,736 bot-ticks/min on one process where 16 gave 4,223 (docs/BENCHMARKS.md "Bots").
    */
   TICK_CONCURRENCY: z.coerce.number().int().min(1).max(128).default(64),
+  /**
+   * Backtests computed at once by this process, each in its own worker thread (issue 24, ADR 0039;
+   * app/services/backtest/worker-pool.server.ts); more runs wait in the queue. Default half the
+   * cores, at least 1 (1 on 2 cores: the other core keeps serving the pages and ticking the bots).
+   */
+  BACKTEST_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(Math.max(1, Math.floor(availableParallelism() / 2))),
+  /**
+   * Wall-time budget of one backtest's compute, seconds (issue 24, ADR 0039): past it the worker
+   * thread is stopped and the run fails with a Portuguese reason. Default 720: above the slowest
+   * long-history run measured under load (≈530 s, docs/BENCHMARKS.md), below the 900 s a queued run may wait.
+   */
+  BACKTEST_TIMEOUT_SEC: z.coerce.number().int().min(5).max(3000).default(720),
   /**
    * Deadline of one bot tick, seconds (trading/tick-runner.server.ts): past it the tick's broker calls are abandoned,
    * the error is stored on the bot and the lock released. At most 90: a tick ends well within a
