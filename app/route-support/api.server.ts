@@ -10,6 +10,7 @@
 import type { z } from "zod";
 import { msg, type Msg } from "../../core/i18n/message";
 import { issueMsg } from "../../core/i18n/zod-message";
+import { hasUnsafeText } from "~/lib/unsafe-text";
 import { translateMsg } from "~/i18n";
 import { config } from "../services/platform/config.server";
 import { DomainError, ForbiddenError, httpStatusOf, MethodNotAllowedError, ValidationError } from "../services/platform/errors.server";
@@ -66,6 +67,8 @@ export const JSON_ONLY: Msg = msg("guard:jsonOnly");
  * parsed as JSON (non-browser clients); a form-encoded, multipart or any other non-JSON type is
  * refused with 415 (issue 8 item 10: the API takes JSON only, so a cross-site form cannot drive it).
  * @throws Response 415 `{success:false, message}` for a non-JSON Content-Type (in the user's language).
+ * @throws ValidationError 400 `guard:badText` when any string or key holds a NUL or a lone surrogate
+ *   (app/lib/unsafe-text.ts, issue 24), before the schema sees it.
  * @throws ValidationError with the first validation message (the schema's translatable message).
  */
 export async function readBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
@@ -82,6 +85,7 @@ export async function readBody<S extends z.ZodType>(request: Request, schema: S)
       throw new ValidationError(msg("api:malformedBody"));
     }
   }
+  if (hasUnsafeText(raw)) throw new ValidationError(msg("guard:badText"));
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

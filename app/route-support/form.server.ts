@@ -7,6 +7,7 @@
  */
 import { msg } from "../../core/i18n/message";
 import { translateMsg } from "~/i18n";
+import { isUnsafeString } from "~/lib/unsafe-text";
 import { requestLanguage } from "~/services/identity/request-language.server";
 
 const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
@@ -24,14 +25,20 @@ function formError(status: number, message: string): Response {
 /**
  * The form data of a page action's request.
  * @param language the reader's language when known (else the signed-in user's, else Portuguese)
- * @throws Response 415 when the Content-Type is missing or not a form type; 400 when the body cannot be read as one.
+ * @throws Response 415 when the Content-Type is missing or not a form type; 400 when the body cannot be read as one,
+ *   or when a field's name or text holds a NUL or a lone surrogate (`guard:badText`, app/lib/unsafe-text.ts; issue 24).
  */
 export async function readForm(request: Request, language?: unknown): Promise<FormData> {
   const say = async (key: string) => translateMsg(msg(key), language ?? (await requestLanguage(request)));
   if (!isFormContentType(request.headers.get("content-type"))) throw formError(415, await say("guard:formType"));
+  let form: FormData;
   try {
-    return await request.formData();
+    form = await request.formData();
   } catch {
     throw formError(400, await say("guard:formMalformed"));
   }
+  for (const [name, value] of form) {
+    if (isUnsafeString(name) || (typeof value === "string" ? isUnsafeString(value) : isUnsafeString(value.name))) throw formError(400, await say("guard:badText"));
+  }
+  return form;
 }

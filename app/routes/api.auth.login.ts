@@ -6,12 +6,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiRoute, json, readBody } from "~/route-support/api.server";
 import { createSession, NEEDS_VERIFICATION_MESSAGE, publicUser, verifyLogin } from "~/services/identity/auth.server";
+import { clientIp } from "~/services/platform/client-ip.server";
 import { loginSchema } from "~/lib/validation";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiRoute(request, "POST", async () => {
     const input = await readBody(request, loginSchema);
-    const user = await verifyLogin(input.email, input.password);
+    const user = await verifyLogin(input.email, input.password, clientIp(request));
     if (!user.email_verified_at) return { success: false, needsVerification: true, message: NEEDS_VERIFICATION_MESSAGE, token: null, user: null };
     const { token, setCookie } = await createSession(user.id, request, input.remember);
     return json(

@@ -172,7 +172,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     path: "/api/oanda-auth/test-token",
     tag: "Broker",
     summary: "Test an OANDA token",
-    description: "Lists the accounts the token reaches.",
+    description: "Lists the accounts the token reaches. Limited per user (`USER_ACTION_RATE_LIMIT` a minute): 429 past it.",
     access: "user",
     body: testTokenSchema,
     responses: {
@@ -181,7 +181,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
         R.ok({ environment: z.string(), accounts: z.array(z.looseObject({ id: z.string(), name: z.string(), currency: z.string(), balance: z.string(), environment: z.string() })) }),
       ),
     },
-    errors: [400, 502],
+    errors: [400, 429, 502],
   },
   {
     method: "post",

@@ -16,7 +16,7 @@ import { db } from "../platform/db.server";
 import { deactivateBot } from "../../../db/queries/bots";
 import { revokeUserSessions } from "../../../db/queries/sessions";
 import { emailTaken, insertAdminCreatedUser, lockLiveUser, updateAdminEditedUser } from "../../../db/queries/users";
-import { ConflictError, NotFoundError, ValidationError } from "../platform/errors.server";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors.server";
 import { createTrialLicence } from "../identity/licence.server";
 import type { AdminActor } from "./access.server";
 import { recordAudit } from "./audit.server";
@@ -66,8 +66,11 @@ export async function createAdminUser(actor: AdminActor, input: AdminUserCreate)
 /**
  * Edits a user (PUT /api/admin/users/{id}, the edit form): absent fields keep their value, a blank
  * password keeps the current one. A new password or a deactivation revokes the user's sessions; a
- * deactivation stops the bot. An admin cannot deactivate their own account. Audited as 'user.update'.
- * @throws NotFoundError (unknown or deleted), ConflictError 409 (e-mail taken), ValidationError (self-deactivation)
+ * deactivation stops the bot. An admin cannot deactivate their own account, nor change another
+ * admin's password or e-mail (issue 24: that took the other admin's account over; each admin changes
+ * their own in /settings). Audited as 'user.update'.
+ * @throws NotFoundError (unknown or deleted), ConflictError 409 (e-mail taken), ValidationError (self-deactivation),
+ *   ForbiddenError 403 'Não é possível alterar a senha ou o e-mail de outro administrador.' (nothing changed)
  */
 export async function updateAdminUser(actor: AdminActor, id: string, input: AdminUserUpdate): Promise<AdminUserView> {
   if (!UUID.test(id)) throw new NotFoundError(NOT_FOUND);
@@ -77,6 +80,8 @@ export async function updateAdminUser(actor: AdminActor, id: string, input: Admi
       const cur = await lockLiveUser(tx, id);
       if (!cur) throw new NotFoundError(NOT_FOUND);
       if (input.isActive === false && id === actor.user.id) throw new ValidationError(msg("admin-accounts:errors.selfDeactivate"), { field: "isActive" });
+      if (cur.role === "admin" && id !== actor.user.id && (hash || (input.email !== undefined && input.email !== cur.email)))
+        throw new ForbiddenError(msg("admin-accounts:errors.adminCredentials"), { field: hash ? "password" : "email" });
       if (input.email && input.email !== cur.email) await assertEmailFree(tx, input.email, id);
       const preferences = { ...cur.preferences, ...Object.fromEntries(Object.entries(input.preferences ?? {}).filter(([, v]) => v !== undefined)) };
       const next = await updateAdminEditedUser(tx, id, {

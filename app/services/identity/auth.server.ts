@@ -137,23 +137,25 @@ function dummyPasswordHash(): Promise<string> {
 }
 
 /**
- * Checks credentials, behind the per-account backoff (login-throttle.server.ts): the attempt is
- * counted first, a correct password ends the streak. An unknown e-mail costs one argon2 verify
- * against a dummy hash, so the answer's timing does not tell whether the account exists.
+ * Checks credentials, behind the login throttle (login-throttle.server.ts: a lock per (account,
+ * source), a progressive delay per account): the attempt is counted first, a correct password ends the
+ * streak of its source and the account's. An unknown e-mail costs one argon2 verify against a dummy
+ * hash, so the answer's timing does not tell whether the account exists.
  * @param email trimmed and lower-cased (the login schemas do it)
- * @throws RateLimitedError 429 while the account is locked (the password is not checked);
+ * @param ip the client address (`clientIp(request)`), null when unknown
+ * @throws RateLimitedError 429 while this source is locked out of the account (the password is not checked);
  *   UnauthorizedError 'Email ou senha inválidos.' (same message whether the e-mail exists or not);
  *   ForbiddenError 403 for a deactivated account. Callers must still refuse a session when
  *   `email_verified_at` is null (see `NEEDS_VERIFICATION_MESSAGE`).
  */
-export async function verifyLogin(email: string, password: string): Promise<UserRow> {
+export async function verifyLogin(email: string, password: string, ip: string | null): Promise<UserRow> {
   const dummy = dummyPasswordHash(); // started on the first login of the process, known e-mail or not
-  await beginLoginAttempt(email);
+  await beginLoginAttempt(email, ip);
   const user = await userByEmail(db(), email);
   const hash = user?.password_hash ?? (await dummy);
   const ok = (await argon2.verify(hash, password).catch(() => false)) && user !== undefined;
   if (!user || !ok) throw new UnauthorizedError(msg("api:auth.invalidCredentials"));
-  await clearLoginFailures(email);
+  await clearLoginFailures(email, ip);
   if (!user.is_active) throw new ForbiddenError(msg("api:auth.accountDisabled"));
   return user;
 }

@@ -10,6 +10,7 @@ import { issueMsg } from "../../../core/i18n/zod-message";
 import { NEEDS_VERIFICATION, verifyLogin, type UserRow } from "./auth.server";
 import { loginSchema } from "../../lib/validation";
 import { ForbiddenError, ValidationError } from "../platform/errors.server";
+import { clientIp } from "../platform/client-ip.server";
 
 /** A verified login: the user and whether to keep the session ('lembrar de mim'). */
 export interface LoginResult {
@@ -24,7 +25,7 @@ export interface LoginResult {
 export const authenticator = new Authenticator<LoginResult>();
 
 authenticator.use(
-  new FormStrategy<LoginResult>(async ({ form }) => {
+  new FormStrategy<LoginResult>(async ({ form, request }) => {
     const parsed = loginSchema.safeParse({
       email: form.get("email") ?? undefined,
       password: form.get("password") ?? undefined,
@@ -32,7 +33,7 @@ authenticator.use(
       remember: form.get("remember") === "on" || form.get("remember") === "true",
     });
     if (!parsed.success) throw new ValidationError(issueMsg(parsed.error.issues[0], msg("api:auth.formError")));
-    const user = await verifyLogin(parsed.data.email, parsed.data.password);
+    const user = await verifyLogin(parsed.data.email, parsed.data.password, clientIp(request));
     // E-mail verification is required before any session (PRODUCT.md §4, §8).
     if (!user.email_verified_at) throw new ForbiddenError(NEEDS_VERIFICATION, { needsVerification: true, email: user.email });
     return { user, remember: parsed.data.remember };

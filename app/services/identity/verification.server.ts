@@ -14,6 +14,7 @@ import { hashToken, randomToken } from "../platform/crypto.server";
 import { db } from "../platform/db.server";
 import { appLink, queueEmail, renderEmail } from "../notify/email.server";
 import { RateLimitedError, ValidationError } from "../platform/errors.server";
+import { logger } from "../platform/logger.server";
 
 /** Verification link lifetime. */
 export const VERIFY_TTL_HOURS = 24;
@@ -85,18 +86,42 @@ export async function checkEmailRequestLimit(kind: "resend" | "forgot", email: s
 /** The client IP as Express resolved it (`req.ip` under TRUST_PROXY), if any: client-ip.server.ts. */
 export { clientIp } from "../platform/client-ip.server";
 
-/** Resend-confirmation: same outcome whether the e-mail exists; sends only to unverified, active users. */
-export async function requestVerificationResend(email: string, ip: string | null): Promise<void> {
-  await checkEmailRequestLimit("resend", email, ip);
-  const user = await activeUserByEmail(db(), email);
-  if (user && !user.email_verified_at) await sendVerificationEmail(user);
+/**
+ * Runs the e-mail work of a resend/forgot request after the answer (issue 24: a known e-mail's answer
+ * took 64 ms against 22 ms for an unknown one, since only the known one created a token and queued a
+ * message before answering). The caller's answer then costs the same for both: the rate-limit check
+ * only. A failure is logged (warn), never shown: the answer is the same whatever happens.
+ */
+function afterAnswer(kind: "resend" | "forgot", work: () => Promise<void>): void {
+  setImmediate(() => {
+    work().catch((err: unknown) => logger().warn({ err: err instanceof Error ? err.message : String(err), kind }, "pedido de e-mail falhou em segundo plano"));
+  });
 }
 
-/** Forgot-password: same outcome whether the e-mail exists; sends the reset link to active users. */
+/**
+ * Resend-confirmation: same outcome, and the same time, whether the e-mail exists; sends only to
+ * unverified, active users, after the answer (`afterAnswer`).
+ * @throws RateLimitedError (see `checkEmailRequestLimit`).
+ */
+export async function requestVerificationResend(email: string, ip: string | null): Promise<void> {
+  await checkEmailRequestLimit("resend", email, ip);
+  afterAnswer("resend", async () => {
+    const user = await activeUserByEmail(db(), email);
+    if (user && !user.email_verified_at) await sendVerificationEmail(user);
+  });
+}
+
+/**
+ * Forgot-password: same outcome, and the same time, whether the e-mail exists; the reset link goes to
+ * active users after the answer (`afterAnswer`).
+ * @throws RateLimitedError (see `checkEmailRequestLimit`).
+ */
 export async function requestPasswordReset(email: string, ip: string | null): Promise<void> {
   await checkEmailRequestLimit("forgot", email, ip);
-  const user = await activeUserByEmail(db(), email);
-  if (user) await sendResetEmail(user);
+  afterAnswer("forgot", async () => {
+    const user = await activeUserByEmail(db(), email);
+    if (user) await sendResetEmail(user);
+  });
 }
 
 /** Outcome of following a verification link (the /auth?error= codes of PRODUCT.md §2). */

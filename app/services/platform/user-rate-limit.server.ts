@@ -1,6 +1,8 @@
 /**
  * Per-user rate limits on costly on-demand actions (issue 8 item 10): a test notification (a row and
- * a push per call) and a forced bot tick (several broker calls and an AI decision per call). Counted
+ * a push per call), a forced bot tick (several broker calls and an AI decision per call) and a broker
+ * token test (issue 24: one or more OANDA calls per call; a flood of them slowed another user's broker
+ * call 21×, since the process's OANDA rate limiter is shared). Counted
  * in PostgreSQL (`user_rate_limits`) so every process shares one count: a fixed window of
  * `USER_ACTION_WINDOW_SECONDS`, at most `config().USER_ACTION_RATE_LIMIT` calls in it (default 10 a
  * minute), counted and checked in one atomic upsert before the action runs.
@@ -15,7 +17,7 @@ import { RateLimitedError } from "./errors.server";
 export const USER_ACTION_WINDOW_SECONDS = 60;
 
 /** The limited actions (the `action` column). */
-export type LimitedUserAction = "notifications.test" | "bot.run-once";
+export type LimitedUserAction = "notifications.test" | "bot.run-once" | "oanda.test-token";
 
 /**
  * Counts one call of `action` by `userId` and refuses it past the limit.
