@@ -40,6 +40,8 @@ import { ensureLocalSecrets } from "./secrets";
 import { mountSimulator } from "./simulator-mount";
 import { mountStripeSimulator, STRIPE_SIM_MOUNT } from "./stripe-sim-mount";
 import { settingValue } from "../db/queries/system-settings";
+import { httpMetrics, routeLabeler, type RouteLabeler } from "./http-metrics";
+import { metricsHandler, startMetricsServer } from "./metrics-endpoint";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = projectRoot(here);
@@ -166,8 +168,13 @@ async function main() {
   app.disable("x-powered-by");
   // Who may set X-Forwarded-For (TRUST_PROXY, default loopback): req.ip is the right-most untrusted hop.
   app.set("trust proxy", cfg.TRUST_PROXY);
+  // Every response counted by method, route template and status (server/http-metrics.ts; issue 24).
+  const routes: { labels?: RouteLabeler } = {}; // the build's route templates, once it is loaded
+  app.use(httpMetrics(() => routes.labels));
   // TRACE, CONNECT and other methods no route serves: 405 before anything else runs (server/method-guard.ts).
   app.use(refuseUnservedMethods);
+  // Prometheus metrics on this port only with METRICS_TOKEN (bearer), else 404 (server/metrics-endpoint.ts).
+  app.use("/metrics", metricsHandler(cfg.METRICS_TOKEN));
   // req.ip into Remix through a header the client cannot set (app/services/platform/client-ip.server.ts).
   app.use((req, _res, next) => {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? "";
@@ -225,6 +232,9 @@ async function main() {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   const port = (server.address() as { port: number }).port;
+  // METRICS_PORT: `GET /metrics` on a second small server bound to HOST (no token: keep it off the public network).
+  const metricsServer = cfg.METRICS_PORT === undefined ? undefined : await startMetricsServer(cfg.METRICS_PORT, cfg.HOST);
+  if (metricsServer) log(`Métricas em http://${cfg.HOST}:${metricsServer.port}/metrics`);
   clock.mark("listen");
   runtime.port = port;
   // The final config: the bound port, APP_URL and the simulator's OANDA URLs derived from it.
@@ -292,6 +302,7 @@ async function main() {
   const streams = background.handleStreamRequest;
   if (streams) app.use("/api/stream", (req, res, next) => void streams(req, res, next));
   app.use((req, res, next) => remixHandler!(req, res, next));
+  routes.labels = routeLabeler(build.routes);
   clock.mark("build");
 
   const { logins } = await background.startBackground({ printLogins: embedded !== undefined });
@@ -318,6 +329,7 @@ async function main() {
       server.closeAllConnections?.();
     });
     await background.stopBackground().catch((e) => console.error(e));
+    await metricsServer?.close().catch((e) => console.error(e));
     await closeSim?.().catch((e) => console.error(e));
     await closeStripeSim?.().catch((e) => console.error(e));
     await closeVite?.().catch(() => {});

@@ -26,7 +26,7 @@ import type {
 import type { Candle } from "../candles";
 import type { Clock } from "../clock";
 import { GRANULARITY_SECONDS } from "../instruments";
-import type { FetchLike, OandaLogger, RequestLimiter } from "./http";
+import type { FetchLike, OandaLogger, RequestLimiter, RequestObserver } from "./http";
 import { createHttp, withQuery } from "./http";
 import {
   accountsResponseSchema,
@@ -86,6 +86,8 @@ export interface OandaClientOptions {
   signal?: AbortSignal;
   /** The process's OANDA rate limits (http.ts `RequestLimiter`; default none). */
   limiter?: RequestLimiter;
+  /** Told of every REST attempt (http.ts `RequestObserver`; default none): the process's metrics. */
+  observer?: RequestObserver;
 }
 
 /** A BrokerPort that also says which environment it talks to. */
@@ -127,6 +129,7 @@ export function createOandaClient(options: OandaClientOptions): OandaClient {
     ...(options.random && { random: options.random }),
     ...(options.signal && { signal: options.signal }),
     ...(options.limiter && { limiter: options.limiter }),
+    ...(options.observer && { observer: options.observer }),
   });
   /** displayPrecision learnt from `getInstruments` (preferred over instruments.ts defaults). */
   const precision = new Map<string, number>();

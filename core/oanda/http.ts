@@ -14,6 +14,9 @@
  * - non-2xx → `BrokerError` (errors.ts); 2xx body that fails its schema → `BrokerError`
  *   `invalid_response`; a 2xx body cut off mid-way (connection dropped, timeout) → `network`.
  *   The token never appears in a log line or error message.
+ * - every attempt is reported to the `RequestObserver` the caller gives (the process's metrics,
+ *   app/services/platform/metrics.server.ts), by endpoint template (`endpointTemplate`: no account,
+ *   trade or instrument id in it) — core itself keeps no metrics library (ADR 0038).
  */
 import pRetry from "p-retry";
 import type { z } from "zod";
@@ -55,6 +58,54 @@ export interface RequestLimiter {
   schedule<T>(key: string, priority: RequestPriority, attempt: () => Promise<T>): Promise<T>;
 }
 
+/** How one attempt ended, for a `RequestObserver`: `status` is the HTTP status, 0 when none arrived. */
+export interface RequestReport {
+  method: "GET" | "POST" | "PUT";
+  /** The path as a bounded template, e.g. `/v3/accounts/{id}/orders` (`endpointTemplate`). */
+  endpoint: string;
+  status: number;
+  /** Wall time of the attempt on the client's `Clock`, seconds. */
+  seconds: number;
+  /** `ok`; `http` (a non-2xx status); `timeout`, `network`, `aborted` (no status); `invalid` (a 2xx body that failed parsing). */
+  outcome: "ok" | "http" | "timeout" | "network" | "aborted" | "invalid";
+}
+
+/**
+ * Watches a client's request attempts (each retry counted), e.g. the process's metrics. Both calls are
+ * synchronous and must not throw; `sent` runs when an attempt leaves (after the limiter admitted it) with
+ * the request's body, `done` when it ended.
+ */
+export interface RequestObserver {
+  sent?(info: { method: RequestReport["method"]; endpoint: string; body: unknown }): void;
+  done?(report: RequestReport): void;
+}
+
+/** Path segments of the OANDA v20 REST API kept as they are in an endpoint template; any other segment is an id. */
+const STATIC_SEGMENTS = new Set([
+  "v3", "accounts", "summary", "instruments", "candles", "pricing", "stream", "orders", "trades", "openTrades",
+  "pendingOrders", "positions", "openPositions", "transactions", "sinceid", "idrange", "changes", "configuration",
+  "close", "cancel", "clientExtensions", "latest", "orderBook", "positionBook",
+]);
+
+/**
+ * A URL's path as a bounded template for metrics: from the `v3` segment on (the simulator's mount prefix
+ * dropped), every segment outside the API's fixed vocabulary replaced by `{id}` — e.g.
+ * `https://h/oanda-sim/practice/v3/accounts/101-004-1/trades/42/close` → `/v3/accounts/{id}/trades/{id}/close`.
+ * A URL without `v3` (or unparsable) → `other`.
+ */
+export function endpointTemplate(url: string): string {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return "other";
+  }
+  const segs = path.split("/").filter(Boolean);
+  const v3 = segs.indexOf("v3");
+  if (v3 < 0) return "other";
+  return "/" + segs.slice(v3, v3 + 8).map((s) => (STATIC_SEGMENTS.has(s) ? s : "{id}")).join("/");
+}
+
 /** No limits (tests, one-off CLIs): every attempt runs at once. */
 export const UNLIMITED: RequestLimiter = { schedule: (_key, _priority, attempt) => attempt() };
 
@@ -86,6 +137,8 @@ export interface HttpOptions {
   signal?: AbortSignal;
   /** The process's rate limits (default UNLIMITED). */
   limiter?: RequestLimiter;
+  /** Told of every attempt (default none): the process's metrics. */
+  observer?: RequestObserver;
 }
 
 export interface RequestSpec<S extends z.ZodType> {
@@ -199,7 +252,31 @@ export function createHttp(opts: HttpOptions): HttpClient {
     return new BrokerError(r(msg), init);
   };
 
+  /** One attempt, reported to the observer (its outcome, status and time) whatever its end. */
   async function attempt<S extends z.ZodType>(spec: RequestSpec<S>, url: string, what: string): Promise<z.output<S>> {
+    const observer = opts.observer;
+    if (!observer) return attemptOnce(spec, url, what, {});
+    const endpoint = endpointTemplate(spec.url);
+    const started = opts.clock.now().getTime();
+    observer.sent?.({ method: spec.method, endpoint, body: spec.body });
+    const report = (status: number, outcome: RequestReport["outcome"]) =>
+      observer.done?.({ method: spec.method, endpoint, status, seconds: Math.max(0, opts.clock.now().getTime() - started) / 1000, outcome });
+    const seen: { status?: number } = {};
+    try {
+      const out = await attemptOnce(spec, url, what, seen);
+      report(seen.status ?? 200, "ok");
+      return out;
+    } catch (e) {
+      if (e instanceof BrokerError) {
+        const timedOut = e.kind === "network" && /\(timeout\)/.test(e.message);
+        report(e.status, e.status > 0 && e.kind !== "invalid_response" ? "http" : e.kind === "invalid_response" ? "invalid" : timedOut ? "timeout" : "network");
+      } else report(0, "aborted");
+      throw e;
+    }
+  }
+
+  /** One attempt; `seen.status` gets the reply's HTTP status when one arrives. */
+  async function attemptOnce<S extends z.ZodType>(spec: RequestSpec<S>, url: string, what: string, seen: { status?: number }): Promise<z.output<S>> {
     const signals = [AbortSignal.timeout(timeoutMs)];
     if (spec.signal) signals.push(spec.signal);
     const started = opts.clock.now().getTime();
@@ -215,6 +292,7 @@ export function createHttp(opts: HttpOptions): HttpClient {
       if (spec.signal?.aborted) throw spec.signal.reason;
       throw networkError(e, what);
     }
+    seen.status = res.status;
     opts.logger?.debug?.({ what, status: res.status, ms: opts.clock.now().getTime() - started }, "OANDA: resposta");
     if (!res.ok) throw await errorFromResponse(res, what);
     // The body is read first, then parsed: a connection cut (or timed out) mid-body is a network

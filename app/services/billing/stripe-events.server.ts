@@ -19,6 +19,7 @@ import { customersToSync } from "../../../db/queries/users";
 import { db } from "../platform/db.server";
 import { ServiceUnavailableError, ValidationError } from "../platform/errors.server";
 import { logger } from "../platform/logger.server";
+import { bounded, metrics } from "../platform/metrics.server";
 import { stripe, stripeClientFor, stripeSettings } from "./stripe.server";
 import { applySubscription, idOf, syncCustomer, syncSubscription, type SyncResult } from "./subscription-sync.server";
 import {
@@ -40,6 +41,9 @@ export const HANDLED_EVENT_TYPES = [
   "invoice.paid",
   "invoice.payment_failed",
 ] as const;
+
+/** The handled types as a label bound (others count as `other`). */
+const HANDLED_TYPES: ReadonlySet<string> = new Set(HANDLED_EVENT_TYPES);
 
 /** Seconds a signature's timestamp may differ from our clock (Stripe's default tolerance). */
 export const SIGNATURE_TOLERANCE_SEC = 300;
@@ -79,6 +83,18 @@ function customerOfEvent(event: Stripe.Event): string | null {
  * @throws ServiceUnavailableError (503) when no webhook secret is configured (Stripe retries later)
  */
 export async function receiveStripeEvent(rawBody: string, signature: string | null): Promise<{ id: string; duplicate: boolean }> {
+  try {
+    const received = await storeStripeEvent(rawBody, signature);
+    metrics().webhooksReceived.inc({ outcome: received.duplicate ? "duplicate" : "stored" });
+    return received;
+  } catch (err) {
+    metrics().webhooksReceived.inc({ outcome: err instanceof ValidationError || err instanceof ServiceUnavailableError ? "refused" : "error" });
+    throw err;
+  }
+}
+
+/** `receiveStripeEvent` before its count in the metrics (issue 24). */
+async function storeStripeEvent(rawBody: string, signature: string | null): Promise<{ id: string; duplicate: boolean }> {
   const settings = await stripeSettings();
   if (!settings?.webhookSecret) throw new ServiceUnavailableError(msg("payments:webhookNotConfigured"));
   if (!signature) throw new ValidationError(msg("payments:badSignature"));
@@ -128,20 +144,24 @@ export async function processStripeEvent(eventId: string): Promise<SyncResult | 
   const row = await storedStripeEvent<Stripe.Event>(sql, eventId);
   if (!row || row.processed_at) return null;
   const event = row.payload;
+  const type = bounded(event.type, HANDLED_TYPES);
   try {
     const subscriptionId = subscriptionOfEvent(event);
     if (!subscriptionId) {
       await markStripeEventProcessedAttempt(sql, eventId);
+      metrics().webhooksProcessed.inc({ type });
       return null;
     }
     await countStripeEventAttempt(sql, eventId);
     const synced = await syncSubscription(subscriptionId, "webhook", eventId);
+    metrics().webhooksProcessed.inc({ type }); // what follows settles it from the event itself
     if (synced) return synced;
     // Stripe no longer knows the subscription: the event's own snapshot is the last word we have.
     if (event.type.startsWith("customer.subscription.")) return applySubscription(event.data.object as Stripe.Subscription, "webhook", eventId);
     await markStripeEventSubscriptionGone(sql, eventId);
     return null;
   } catch (err) {
+    metrics().webhooksFailed.inc({ type });
     await setStripeEventError(sql, eventId, (err as Error).message.slice(0, 500));
     throw err;
   }

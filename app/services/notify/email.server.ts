@@ -16,6 +16,7 @@ import { config } from "../platform/config.server";
 import { decryptSecret } from "../platform/crypto.server";
 import { db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
+import { metrics } from "../platform/metrics.server";
 import { settingValue } from "../../../db/queries/system-settings";
 
 /** Sender when MAIL_FROM is not set. */
@@ -91,8 +92,10 @@ export async function deliverOutbox(id: string): Promise<OutboxRow["status"]> {
     // Once sent, the copy kept for the audit loses its live links (verification, password reset):
     // a table is no place for a credential that logs someone in.
     await markOutboxSent(db(), id);
+    metrics().emailsSent.inc();
     return "sent";
   } catch (err) {
+    metrics().emailsFailed.inc();
     const message = (err as Error).message?.slice(0, 500) ?? String(err);
     await markOutboxFailed(db(), id, message);
     throw err;

@@ -149,6 +149,14 @@ const schema = z.object({
   /** Which proxies may set X-Forwarded-For (server/index.ts `trust proxy`); see `trustProxy`. */
   TRUST_PROXY: trustProxy.default("loopback"),
   /**
+   * Prometheus metrics (issue 24; server/metrics-endpoint.ts): METRICS_PORT serves `GET /metrics` on a second
+   * HTTP server bound to HOST (0: any free port), with no token — keep it off the public network;
+   * METRICS_TOKEN serves `/metrics` on the app's port to `Authorization: Bearer <token>` only. Neither set:
+   * `/metrics` answers 404 (never public).
+   */
+  METRICS_PORT: port.optional(),
+  METRICS_TOKEN: z.string().trim().min(16, "precisa de pelo menos 16 caracteres").max(512).optional(),
+  /**
    * Bot ticks run at once by this process's tick scheduler (app/services/trading/tick-scheduler.server.ts, ADR
    * 0024); a stalled broker holds one of them, not the others. Ticks wait on the broker and the
    * database: 64 measured 5,736 bot-ticks/min on one process where 16 gave 4,223 (docs/BENCHMARKS.md "Bots").

@@ -35,6 +35,7 @@ import { config } from "../platform/config.server";
 import { db } from "../platform/db.server";
 import { openTradeInstruments } from "../../../db/queries/trades";
 import { logger } from "../platform/logger.server";
+import { countSseDrop, countSseSubscribersWith } from "../platform/metrics.server";
 import { requestLanguage } from "../identity/request-language.server";
 import { priceHub, stopPriceHub } from "./price-hub.server";
 import type { HubPrice, HubSubscriber, TradeEvent } from "./price-hub-types";
@@ -195,6 +196,7 @@ export class SseConnection {
   }
 
   private drop(reason: string): void {
+    countSseDrop(reason);
     logger().warn({ userId: this.userId, reason }, "SSE: conexão encerrada (back-pressure)");
     this.closed = true;
     this.out.destroy();
@@ -360,6 +362,7 @@ function serve(kind: "prices" | "open-trades", req: ExpressRequest, res: Express
 export function openStreamCount(): number {
   return connections.size;
 }
+countSseSubscribersWith(openStreamCount); // the metrics' gauge reads it on each scrape
 
 /**
  * Graceful shutdown (server/index.ts, before the HTTP server closes): every connection gets

@@ -11,6 +11,7 @@ import type { DecisionRecord } from "../../../core/trading/tick";
 import { notices } from "../../lib/notifications";
 import { crashPoint } from "../platform/crash-point.server";
 import { db } from "../platform/db.server";
+import { bounded, metrics, noteDecisionStored } from "../platform/metrics.server";
 import { notify } from "../notify/notifications.server";
 import { StatementBatcher } from "../platform/sql-batch.server";
 import { insertDecisions, type DecisionInsertRow, type DecisionsInsert, type PreviousTimeframe } from "../../../db/queries/decisions";
@@ -55,6 +56,19 @@ function decisionRow(userId: string, { decision, verdict, execute }: DecisionRec
   };
 }
 
+/**
+ * The stored decisions in the metrics (issue 24): by action and verdict (`executed`, else the risk rule's
+ * code, e.g. `ok` for an allowed "no trade"); an executed one starts its decision → order clock.
+ */
+function countDecisions(userId: string, records: DecisionRecord[]): void {
+  const m = metrics();
+  const at = Date.now();
+  for (const { decision, verdict, execute } of records) {
+    m.decisions.inc({ action: bounded(decision.action), verdict: execute ? "executed" : bounded(verdict.code) });
+    if (execute) noteDecisionStored(`${userId}:${decision.id}`, at);
+  }
+}
+
 /** Notifies each instrument whose timeframe differs from its previous decision's (`prev`: the newest stored per instrument). */
 async function noteTimeframeChanges(userId: string, decisions: Decision[], prev: PreviousTimeframe[]) {
   for (const decision of decisions) {
@@ -83,5 +97,6 @@ export async function recordTickDecisions(userId: string, records: DecisionRecor
     rows: records.map((r) => decisionRow(userId, r, settings, now)),
   });
   crashPoint("after-decisions");
+  countDecisions(userId, records);
   await noteTimeframeChanges(userId, decisions, prev);
 }

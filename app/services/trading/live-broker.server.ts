@@ -12,6 +12,7 @@ import type { tickAccount } from "../broker/account-state.server";
 import { brokerNow, recordMarketTime, type BrokerConnectionRow } from "../broker/broker.server";
 import { crashPoint } from "../platform/crash-point.server";
 import { logger } from "../platform/logger.server";
+import { noteOrderExpected } from "../platform/metrics.server";
 import { sendMarketOrder } from "./order-send.server";
 import type { LiveTick } from "./live-tick";
 
@@ -58,5 +59,6 @@ async function placeOrder(userId: string, conn: BrokerConnectionRow, client: Bro
   const id = clientOrderId(userId, decision.id);
   const order = marketOrderFor(decision, id);
   const intent = { clientOrderId: id, decisionId: decision.id, instrument: decision.instrument, units: decision.units!, origin: "ai" as const };
+  noteOrderExpected(`${userId}:${decision.id}`, id); // the decision → order clock stops when the order leaves
   return (await sendMarketOrder(userId, conn, client, intent, order)).status === "filled";
 }

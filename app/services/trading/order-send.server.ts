@@ -12,6 +12,7 @@ import type { BrokerConnectionRow } from "../broker/broker-connection";
 import { crashPoint } from "../platform/crash-point.server";
 import { db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
+import { metrics } from "../platform/metrics.server";
 import { insertIntent, settleIntent, type OrderIntent } from "../../../db/queries/order-intents";
 
 // The order intent row of one order (client id, decision id or `manual:<key>`, instrument, signed units, origin): db/queries.
@@ -41,14 +42,19 @@ export async function sendMarketOrder(userId: string, conn: BrokerConnectionRow,
   try {
     const result = await client.createMarketOrder(conn.account_id, order);
     crashPoint("after-order"); // the broker filled, our bookkeeping has not run yet
-    if (result.filled) return { status: "filled", result }; // recorded by the reconcile that follows
+    if (result.filled) {
+      metrics().ordersPlaced.inc({ origin: intent.origin });
+      return { status: "filled", result }; // recorded by the reconcile that follows
+    }
     const detail = result.cancelReason ?? null;
+    metrics().ordersRejected.inc({ origin: intent.origin, outcome: "cancelled" });
     await settleIntent(sql, userId, id, "cancelled", detail);
     return { status: "cancelled", detail };
   } catch (err) {
     // RangeError: the client refused the order locally (nothing reached the broker).
     if ((err instanceof BrokerError && !err.retryable) || err instanceof RangeError) {
       const detail = err instanceof BrokerError ? (err.errorCode ?? err.message) : err.message;
+      metrics().ordersRejected.inc({ origin: intent.origin, outcome: "rejected" });
       await settleIntent(sql, userId, id, "rejected", detail);
       logger().warn({ userId, code: err instanceof BrokerError ? err.errorCode : err.message, origin: intent.origin }, "ordem rejeitada");
       return { status: "rejected", detail };

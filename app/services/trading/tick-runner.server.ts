@@ -21,6 +21,7 @@ import { decryptSecret } from "../platform/crypto.server";
 import { countStatementsIn, db } from "../platform/db.server";
 import { closedAllHolds } from "./kill-switch-state.server";
 import { logger } from "../platform/logger.server";
+import { metrics } from "../platform/metrics.server";
 import { notify } from "../notify/notifications.server";
 import { StatementBatcher } from "../platform/sql-batch.server";
 import { withUserLock } from "../platform/user-lock.server";
@@ -46,10 +47,16 @@ export async function runTick(userId: string, opts: { force?: boolean } = {}): P
   const started = Date.now();
   // The tick's own statements (not those of ticks running beside it): the issue 7/13 budget.
   const scope = { statements: 0 };
+  let outcome = "failed";
   try {
-    return await countStatementsIn(scope, () => runTickLocked(userId, opts));
+    const result = await countStatementsIn(scope, () => runTickLocked(userId, opts));
+    outcome = result.status;
+    return result;
   } finally {
-    logger().debug({ userId, sqlRoundTrips: scope.statements, ms: Date.now() - started }, "tick");
+    const ms = Date.now() - started;
+    metrics().ticks.inc({ outcome });
+    metrics().tickDuration.observe({ outcome }, ms / 1000);
+    logger().debug({ userId, sqlRoundTrips: scope.statements, ms }, "tick");
   }
 }
 
@@ -128,6 +135,7 @@ async function tickLocked(userId: string, force: boolean, signal: AbortSignal): 
     const message = err instanceof BrokerError ? err.messagePt : err instanceof Error ? err.message : String(err);
     const errorMsg: Msg | string = err instanceof BrokerError ? brokerErrorMsg(err) : hasMsg(err) ? err.messageMsg : message;
     logger().warn({ userId, err: err instanceof BrokerError ? { kind: err.kind, status: err.status } : err }, "tick falhou");
+    metrics().ticksFailed.inc({ kind: err instanceof BrokerError ? err.kind : err instanceof TickDeadlineError ? "deadline" : "other" });
     await recordTickError(sql, userId, message, isMsg(errorMsg) ? errorMsg : null);
     if (err instanceof BrokerError) {
       await markConnection(userId, "error", message);

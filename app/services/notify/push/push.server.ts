@@ -35,6 +35,7 @@ import { config } from "../../platform/config.server";
 import { db } from "../../platform/db.server";
 import { ValidationError } from "../../platform/errors.server";
 import { logger } from "../../platform/logger.server";
+import { metrics } from "../../platform/metrics.server";
 import { actionKey, signActionToken } from "./action-token";
 import { vapidKeys } from "./vapid.server";
 
@@ -242,17 +243,22 @@ export async function sendToSubscription(notificationId: string, subscriptionId:
     if (status === 404 || status === 410) {
       await deleteSubscription(db(), n.user_id, sub.id);
       logger().info({ subscriptionId: sub.id, status }, "inscrição push expirada: removida");
+      metrics().pushesExpired.inc();
       return { kind: "gone" };
     }
     await recordSubscriptionFailure(db(), n.user_id, sub.id, status);
     if (status === 429) {
+      metrics().pushesFailed.inc({ reason: "rate_limited" });
       const headers = err instanceof WebPushError ? (err.headers as Record<string, string | undefined>) : {};
       return { kind: "later", retryAfterSec: retryAfterSeconds(headers["retry-after"], Date.now()) };
     }
+    if (status === 0 || status >= 500) metrics().pushesFailed.inc({ reason: "retryable" });
     if (status === 0 || status >= 500) throw new PushRetryableError(`serviço push respondeu ${status || (err as Error).message}`);
     logger().warn({ subscriptionId: sub.id, status, body: err instanceof WebPushError ? err.body?.slice(0, 200) : undefined }, "push recusado");
+    metrics().pushesFailed.inc({ reason: "rejected" });
     return { kind: "dropped", status };
   }
   await recordSubscriptionSuccess(db(), n.user_id, sub.id);
+  metrics().pushesSent.inc();
   return { kind: "sent" };
 }
