@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { i18nFor } from "~/i18n";
 import { connectSchema, emailRequestSchema, loginSchema, registerSchema, resetPasswordSchema, testTokenSchema } from "~/lib/validation";
+import { hasUnsafeText } from "~/lib/unsafe-text";
 import { tradingSettingsSchema } from "../../core/settings";
 import { bodyLimitFor, JSON_BODY_LIMIT, tooLargeMessage } from "../../server/body-limit";
 import { JSON_ONLY_MESSAGE } from "../../server/origin-check";
@@ -119,6 +120,8 @@ function bodyCase(valueArb: fc.Arbitrary<unknown>): fc.Arbitrary<BodyCase> {
 // ---- the targets --------------------------------------------------------------------------------
 
 const TOKEN_MESSAGE = "Por favor, insira seu token da Oanda";
+/** A body with a NUL or a lone surrogate anywhere (issue 24, app/lib/unsafe-text.ts): refused before any schema. */
+const BAD_TEXT_MESSAGE = "Dados inválidos: o texto contém caracteres não permitidos (caractere nulo ou Unicode malformado).";
 const ACCOUNT_MESSAGE = "Por favor, selecione uma conta";
 const nonBlank = (v: unknown) => typeof v === "string" && v.trim().length > 0;
 
@@ -142,6 +145,7 @@ const withBody = (path: string, arb: fc.Arbitrary<unknown>) => bodyCase(arb).map
 const wizardMessage = (needsAccount: boolean) => (c: { body?: BodyCase }, reply: RawReply) => {
   if (reply.status !== 400 || !c.body || !isJsonType(c.body.contentType) || c.body.value === undefined) return undefined;
   const v = c.body.value;
+  if (hasUnsafeText(v)) return BAD_TEXT_MESSAGE;
   if (!v || typeof v !== "object" || Array.isArray(v)) return undefined;
   const o = v as Record<string, unknown>;
   if (!nonBlank(o.token)) return TOKEN_MESSAGE;
