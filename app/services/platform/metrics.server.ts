@@ -8,13 +8,15 @@
  * (core/oanda/http.ts `endpointTemplate`), and every free-text label goes through `bounded`.
  *
  * A `globalThis` singleton (like the config and the pool): the Express entry (server/index.ts) and the
- * Remix build are separate module graphs, and both must count into the same registry.
+ * Remix build are separate module graphs, and both must count into the same registry. The Express entry's
+ * bundle imports this module too, so it imports nothing that reaches the app's `~/` modules (no pool, no
+ * errors module): the queue counts go through pg-boss's own connection.
  */
 import client from "prom-client";
 import type { RequestObserver, RequestReport } from "../../../core/oanda/http";
 import { queueJobCounts } from "../../../db/queries/pgboss-jobs";
-import { db } from "./db.server";
 import { logger } from "./logger.server";
+import { queue } from "./queue/boss";
 import { ALL_QUEUES, DEAD_LETTER_QUEUE } from "./queue/queues";
 
 /** Every metric name starts with this. */
@@ -149,13 +151,15 @@ export async function metricsText(): Promise<{ contentType: string; body: string
 const QUEUE_NAMES = new Set([...ALL_QUEUES.map((q) => q.name), DEAD_LETTER_QUEUE]);
 
 /**
- * Fills the queue gauges from one statement (db/queries/pgboss-jobs.ts). A process without a database yet,
- * or a failing read, keeps the gauges' last values and logs a warning (a scrape never fails for it).
+ * Fills the queue gauges from one statement (db/queries/pgboss-jobs.ts) on pg-boss's connection. A process
+ * whose queue has not started yet, or a failing read, keeps the gauges' last values (a failure is logged: a
+ * scrape never fails for it).
  */
 async function collectQueues(m: Metrics): Promise<void> {
-  if (!globalThis.__forexIaConfig) return;
+  const boss = queue();
+  if (!boss) return;
   try {
-    const rows = await queueJobCounts(db());
+    const rows = await queueJobCounts(boss.getDb());
     const depth = new Map<string, number>([...QUEUE_NAMES].map((q) => [q, 0]));
     const dead = new Map(depth);
     for (const r of rows) {
