@@ -266,7 +266,7 @@ export { drawdownCurve, toRunResult } from "./compute.server";
 /** A failure's Portuguese text for the row. */
 function failureText(err: unknown): string {
   if (err instanceof DomainError) return err.messageIn("pt");
-  if (err instanceof BacktestTimeoutError) return new ServiceUnavailableError(msg("backtest:errors.timeout", { minutes: Math.max(1, Math.round(err.seconds / 60)) })).messageIn("pt");
+  if (err instanceof BacktestTimeoutError) return new ServiceUnavailableError(msg("backtest:errors.timeout", { limit: err.seconds % 60 === 0 ? `${err.seconds / 60} min` : `${err.seconds} s` })).messageIn("pt");
   return `O backtest falhou: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
 }
 
