@@ -18,8 +18,9 @@ export async function startWorkers(boss: PgBoss): Promise<void> {
   await boss.work(stripeEventQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handleStripeEvent);
   await boss.work(stripePendingQueue.name, { pollingIntervalSeconds: 30 }, handleStripePending);
   await boss.work(stripeSweepQueue.name, { pollingIntervalSeconds: 60 }, handleStripeSweep);
-  await boss.work(pushNotifyQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handlePushNotify);
-  // Two push-send workers: a device whose push service hangs (10 s timeout) does not hold the others'.
+  // Four delivery workers, one delivery per user at a time in a process (issue 24): a user whose
+  // endpoints never answer (3 s timeout each, sent in parallel) holds one of them at most.
+  for (let i = 0; i < 4; i++) await boss.work(pushNotifyQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handlePushNotify);
   for (let i = 0; i < 2; i++) await boss.work(pushSendQueue.name, { batchSize: 1, pollingIntervalSeconds: 1 }, handlePushSend);
   await boss.schedule(botSchedulerQueue.name, botSchedulerQueue.cron, {}, { singletonKey: "scheduler" });
   await boss.schedule(stripePendingQueue.name, stripePendingQueue.cron, {}, { singletonKey: "stripe-pending" });

@@ -31,14 +31,24 @@ function sameKey(a: ArrayBuffer | null | undefined, b: Uint8Array): boolean {
   return x.length === b.length && x.every((v, i) => v === b[i]);
 }
 
-/** POSTs JSON with the session cookie; the parsed body or null on any failure. */
-async function post(path: string, body: unknown): Promise<boolean> {
+/** POSTs JSON with the session cookie; the answer's status, 0 on a network failure. */
+async function post(path: string, body: unknown): Promise<number> {
   try {
     const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, credentials: "same-origin", body: JSON.stringify(body) });
-    return res.ok;
+    return res.status;
   } catch {
-    return false;
+    return 0;
   }
+}
+
+/** §7: /api/push/subscribe, then the alias; on failure once more with the bare subscription. The last status (201 when stored). */
+async function sendSubscription(sub: PushSubscription): Promise<number> {
+  const subscription = sub.toJSON();
+  let status = await post("/api/push/subscribe", { subscription, client: clientInfo() });
+  if (status === 201 || status === 409) return status;
+  status = await post("/api/notifications/subscribe", { subscription, client: clientInfo() });
+  if (status === 201 || status === 409) return status;
+  return post("/api/push/subscribe", subscription);
 }
 
 /** The VAPID public key: /api/push/public-key, then /api/notifications/public-key (§7); null when none. */
@@ -91,12 +101,16 @@ export async function enablePush(ask = false): Promise<PushState> {
       sub = null;
     }
     sub ??= await ready.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes });
-    const subscription = sub.toJSON();
-    const body = { subscription, client: clientInfo() };
-    // §7: /api/push/subscribe, then the alias; on failure once more with the bare subscription.
-    const ok =
-      (await post("/api/push/subscribe", body)) || (await post("/api/notifications/subscribe", body)) || (await post("/api/push/subscribe", subscription));
-    return ok ? "subscribed" : "failed";
+    let status = await sendSubscription(sub);
+    if (status === 409) {
+      // This browser's endpoint still belongs to the account used here before (issue 24: an endpoint
+      // never moves between accounts). Whoever holds the browser may replace it: a fresh endpoint,
+      // and the old one answers 410 to the other account's next push, which forgets it.
+      await sub.unsubscribe().catch(() => false);
+      sub = await ready.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes });
+      status = await sendSubscription(sub);
+    }
+    return status === 201 ? "subscribed" : "failed";
   } catch {
     return "failed";
   }

@@ -24,7 +24,13 @@ export type PushAction = (typeof PUSH_ACTIONS)[number];
  */
 export const KNOWN_PUSH_SERVICES = ["fcm.googleapis.com", "android.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com"] as const;
 
-/** True when an https endpoint's host is a known push service or one of `extraHosts` (exact names or parent domains). */
+/**
+ * True when a subscription endpoint is a push service's own address: https, no credentials in the
+ * URL, and either a known push service (or a bare entry of `extraHosts`: exact name or parent domain)
+ * on the default port 443, or exactly a `host:port` entry of `extraHosts` (a self-hosted push service,
+ * the tests' local one). Any other port is refused: the server would otherwise POST to whatever
+ * port of a public host a user names (issue 24, "only the push service's own port").
+ */
 export function isAllowedPushEndpoint(endpoint: string, extraHosts: readonly string[] = []): boolean {
   let url: URL;
   try {
@@ -32,9 +38,11 @@ export function isAllowedPushEndpoint(endpoint: string, extraHosts: readonly str
   } catch {
     return false;
   }
-  if (url.protocol !== "https:") return false;
+  if (url.protocol !== "https:" || url.username || url.password) return false;
   const host = url.hostname.toLowerCase();
-  return [...KNOWN_PUSH_SERVICES, ...extraHosts].some((h) => host === h || host.endsWith(`.${h}`));
+  const withPort = (h: string) => /:\d+$/.test(h) && !h.endsWith("]");
+  if (url.port) return extraHosts.some((h) => withPort(h) && h.toLowerCase() === `${host}:${url.port}`);
+  return [...KNOWN_PUSH_SERVICES, ...extraHosts.filter((h) => !withPort(h))].some((h) => host === h || host.endsWith(`.${h}`));
 }
 
 /** The largest payload we send, in bytes of JSON: push services refuse about 4 KB once encrypted (STACK.md). */

@@ -14,16 +14,17 @@ export interface SubscriptionKeys {
 }
 
 /**
- * Stores (or refreshes) a device of the user; an endpoint already stored for another user moves to this
- * one. Answers the subscription id.
+ * Stores (or refreshes) a device of the user. Answers the subscription id, or null when the endpoint
+ * is another user's (left untouched: an endpoint never moves between users, issue 24).
  */
-export async function upsertSubscription(sql: Sql, userId: string, s: SubscriptionKeys, topics: string[] | null, client: Record<string, unknown>): Promise<string> {
+export async function upsertSubscription(sql: Sql, userId: string, s: SubscriptionKeys, topics: string[] | null, client: Record<string, unknown>): Promise<string | null> {
   const [row] = await sql<{ id: string }[]>`insert into push_subscriptions (user_id, endpoint, p256dh, auth, topics, client)
       values (${userId}, ${s.endpoint}, ${s.p256dh}, ${s.auth}, ${topics}, ${sql.json(client as never)})
-      on conflict (endpoint) do update set user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth,
+      on conflict (endpoint) do update set p256dh = excluded.p256dh, auth = excluded.auth,
         topics = excluded.topics, client = excluded.client, updated_at = now(), failure_count = 0
+      where push_subscriptions.user_id = excluded.user_id
       returning id`;
-  return row!.id;
+  return row?.id ?? null;
 }
 
 /** Deletes the user's subscriptions beyond the `keep` most recently updated. */

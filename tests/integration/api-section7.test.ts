@@ -31,7 +31,7 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   env = await createTradingEnv();
-  app = await env.startApp({ AUTH_RATE_LIMIT: "100000", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, PUSH_SERVICE_HOSTS: "127.0.0.1" });
+  app = await env.startApp({ AUTH_RATE_LIMIT: "100000", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, PUSH_SERVICE_HOSTS: "127.0.0.1:9" });
   u = await userWithBroker(env, app);
   const login = await apiClient(app.url)<{ token: string }>("POST", "/api/auth/login", ADMIN);
   admin = apiClient(app.url, login.body.token);

@@ -36,7 +36,7 @@ let adminToken: string;
 
 beforeAll(async () => {
   env = await createTradingEnv();
-  app = await env.startApp({ AUTH_RATE_LIMIT: "100000", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, PUSH_SERVICE_HOSTS: "127.0.0.1" });
+  app = await env.startApp({ AUTH_RATE_LIMIT: "100000", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, PUSH_SERVICE_HOSTS: "127.0.0.1:9" });
   user = await userWithBroker(env, app);
   adminToken = (await apiClient(app.url)<{ token: string }>("POST", "/api/auth/login", ADMIN)).body.token;
   contract = await serverContract(app.url);

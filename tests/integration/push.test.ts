@@ -7,8 +7,8 @@
  *
  * Covers: the generated VAPID key (stored encrypted, served by both routes, shown on the admin
  * settings; a pair the admin saves signs the next push); subscribe (full body and
- * the bare subscription), validation, unsubscribe and ownership (an endpoint moves to the user who
- * subscribes it last); a notification fanned out to five devices — two answer 201, one answers 500
+ * the bare subscription), validation, unsubscribe and ownership (another user's endpoint is refused
+ * with 409 and stays with its owner, issue 24); a notification fanned out to five devices — two answer 201, one answers 500
  * once (retried, then delivered), one 429 once (sent again after Retry-After), one answers 410 (its
  * subscription deleted) — in the user's language
  * with its deep link; a topic switched off in /settings sends nothing; the one-tap action token
@@ -113,7 +113,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => pushServer.listen(0, "127.0.0.1", r));
   pushUrl = `https://127.0.0.1:${(pushServer.address() as AddressInfo).port}`;
   env = await createTradingEnv();
-  app = await env.startApp({ NODE_EXTRA_CA_CERTS: certFile, PUSH_SERVICE_HOSTS: "127.0.0.1", SESSION_SECRET, ENCRYPTION_KEY, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+  app = await env.startApp({ NODE_EXTRA_CA_CERTS: certFile, PUSH_SERVICE_HOSTS: new URL(pushUrl).host, SESSION_SECRET, ENCRYPTION_KEY, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
 }, 120_000);
 
 afterAll(async () => {
@@ -159,7 +159,7 @@ describe("VAPID key in the admin settings", () => {
 });
 
 describe("subscriptions", () => {
-  it("subscribes (full body or bare), validates, and moves an endpoint to the user who subscribes it last", async () => {
+  it("subscribes (full body or bare), validates, and refuses another user's endpoint (it stays with its owner)", async () => {
     const a = await newUser();
     const b = await newUser();
     const d = device();
@@ -188,14 +188,18 @@ describe("subscriptions", () => {
     const shortKey = await a.call("POST", "/api/push/subscribe", { subscription: { ...d.subscription(), keys: { p256dh: "abc", auth: "abc" } } });
     expect(shortKey.status).toBe(400);
 
-    // B cannot remove A's device; subscribing the same endpoint moves it to B.
+    // B cannot remove A's device, nor take it by subscribing its endpoint (issue 24: 409, the device stays A's).
     const notMine = await b.call<{ removed: boolean }>("POST", "/api/push/unsubscribe", { endpoint: d.subscription().endpoint });
     expect(notMine.body.removed).toBe(false);
     expect((await env.db.sql`select 1 from push_subscriptions where endpoint = ${d.subscription().endpoint} and user_id = ${a.userId}`).length).toBe(1);
+    const taken = await b.call<{ message: string }>("POST", "/api/push/subscribe", { subscription: d.subscription() });
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toBe("Este dispositivo já recebe as notificações de outra conta. Desative-as nessa conta antes de ativar aqui.");
+    const [kept] = await env.db.sql<{ user_id: string }[]>`select user_id from push_subscriptions where endpoint = ${d.subscription().endpoint}`;
+    expect(kept!.user_id).toBe(a.userId);
+    // Once A lets the device go, B may have it.
+    expect((await a.call<{ removed: boolean }>("POST", "/api/push/unsubscribe", { endpoint: d.subscription().endpoint })).body.removed).toBe(true);
     expect((await b.call("POST", "/api/push/subscribe", { subscription: d.subscription() })).status).toBe(201);
-    const [moved] = await env.db.sql<{ user_id: string }[]>`select user_id from push_subscriptions where endpoint = ${d.subscription().endpoint}`;
-    expect(moved!.user_id).toBe(b.userId);
-    expect((await a.call<{ removed: boolean }>("POST", "/api/push/unsubscribe", { endpoint: d.subscription().endpoint })).body.removed).toBe(false);
     expect((await b.call<{ removed: boolean }>("POST", "/api/notifications/unsubscribe", { endpoint: d.subscription().endpoint })).body.removed).toBe(true);
     expect((await env.db.sql`select 1 from push_subscriptions where endpoint = ${d.subscription().endpoint}`).length).toBe(0);
   });

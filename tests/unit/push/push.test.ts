@@ -113,7 +113,17 @@ describe("isAllowedPushEndpoint", () => {
     expect(isAllowedPushEndpoint("https://updates.push.services.mozilla.com/wpush/v2/x")).toBe(true);
     expect(isAllowedPushEndpoint("https://web.push.apple.com/Q")).toBe(true);
     expect(isAllowedPushEndpoint("https://wns2-by3p.notify.windows.com/w/?token=x")).toBe(true);
-    expect(isAllowedPushEndpoint("https://127.0.0.1:8443/p", ["127.0.0.1"])).toBe(true);
+    expect(isAllowedPushEndpoint("https://fcm.googleapis.com:443/fcm/send/abc")).toBe(true);
+    expect(isAllowedPushEndpoint("https://127.0.0.1:8443/p", ["127.0.0.1:8443"])).toBe(true);
+    expect(isAllowedPushEndpoint("https://push.example.org/p", ["example.org"])).toBe(true);
+  });
+  it("refuses any port but the push service's own (issue 24): 443 for known and bare hosts, the listed one for host:port", () => {
+    expect(isAllowedPushEndpoint("https://fcm.googleapis.com:8443/fcm/send/abc")).toBe(false);
+    expect(isAllowedPushEndpoint("https://updates.push.services.mozilla.com:22/wpush/v2/x")).toBe(false);
+    expect(isAllowedPushEndpoint("https://127.0.0.1:8443/p", ["127.0.0.1"])).toBe(false);
+    expect(isAllowedPushEndpoint("https://127.0.0.1:8444/p", ["127.0.0.1:8443"])).toBe(false);
+    expect(isAllowedPushEndpoint("https://127.0.0.1/p", ["127.0.0.1:8443"])).toBe(false);
+    expect(isAllowedPushEndpoint("https://user:senha@fcm.googleapis.com/fcm/send/abc")).toBe(false);
   });
   it("refuses other hosts, look-alikes and plain http", () => {
     expect(isAllowedPushEndpoint("https://127.0.0.1:8443/p")).toBe(false);

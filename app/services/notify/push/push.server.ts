@@ -3,11 +3,15 @@
  * the browsers' subscriptions, the user's topic switches, the delivery of a stored notification to
  * each of the user's devices, and the signing of the one-tap actions' tokens.
  *
- * - Subscriptions are always read and removed through their owner; an endpoint subscribed again by
- *   another user moves to that user (the endpoint is unique: one browser profile, one user).
- * - Delivery is per subscription (jobs/push-handlers.ts): one device failing never blocks the others.
+ * - Subscriptions are always read and removed through their owner; an endpoint already stored for
+ *   another user is refused (409): knowing a device's endpoint must not move its pushes to oneself
+ *   (issue 24). The owner unsubscribes first, or the browser makes a fresh endpoint (app/lib/push-client.ts).
+ * - Delivery (jobs/push-handlers.ts) is one job per notification, i.e. per user: the user's devices are
+ *   sent in parallel (`PUSH_PARALLEL_PER_USER`, each request bounded by `PUSH_TIMEOUT_MS`), and a
+ *   process runs one delivery per user at a time (`deliverNotification` answers "busy" otherwise), so
+ *   one user's unanswering endpoints cannot hold the workers other users' pushes need (issue 24).
  *   201 → sent; 404/410 → the subscription is gone and deleted; 429 → later, after `Retry-After`;
- *   5xx or a network error → thrown, pg-boss retries with backoff; other 4xx → counted, dropped.
+ *   5xx or a network error → retried later for that device only; other 4xx → counted, dropped.
  * - Payload (app/lib/push.ts) in the user's language (users.preferences.language), with a deep link
  *   and, for trades and risk alerts, "Pausar IA"/"Fechar tudo" with signed single-use tokens (run by
  *   app/services/trading/push-action.server.ts).
@@ -30,10 +34,10 @@ import {
   upsertSubscription,
 } from "../../../../db/queries/push-subscriptions";
 import { translateMsg } from "~/i18n";
-import { buildPushPayload, enabledTopics, offersActions, PUSH_ACTIONS, PUSH_TOPICS, topicOf, type PushAction, type PushSource, type PushTopic } from "~/lib/push";
+import { buildPushPayload, enabledTopics, isAllowedPushEndpoint, offersActions, PUSH_ACTIONS, PUSH_TOPICS, topicOf, type PushAction, type PushSource, type PushTopic } from "~/lib/push";
 import { config } from "../../platform/config.server";
 import { db } from "../../platform/db.server";
-import { ValidationError } from "../../platform/errors.server";
+import { ConflictError, ValidationError } from "../../platform/errors.server";
 import { logger } from "../../platform/logger.server";
 import { metrics } from "../../platform/metrics.server";
 import { actionKey, signActionToken } from "./action-token";
@@ -43,8 +47,14 @@ import { vapidKeys } from "./vapid.server";
 export const MAX_SUBSCRIPTIONS_PER_USER = 20;
 /** How long a push service keeps an undelivered push (seconds). */
 export const PUSH_TTL_SEC = 12 * 3600;
-/** Timeout of one request to a push service (ms). */
-const PUSH_TIMEOUT_MS = 10_000;
+/**
+ * Timeout of one request to a push service (ms; web-push's `timeout`, the socket's idle time, so it
+ * bounds the connect and TLS handshake too). The browsers' push services answer in well under a
+ * second; a host that accepts and never answers costs this much, once per device and attempt.
+ */
+export const PUSH_TIMEOUT_MS = 3_000;
+/** Devices of one user sent at once: a notification to `MAX_SUBSCRIPTIONS_PER_USER` devices takes at most two timeouts. */
+export const PUSH_PARALLEL_PER_USER = 10;
 
 // ---- subscriptions ------------------------------------------------------------------------------
 
@@ -100,15 +110,17 @@ export type SubscribeInput = z.infer<typeof subscribeSchema>;
 export const unsubscribeSchema = z.object({ endpoint: z.string({ error: zMsg("push:endpointRequired") }).min(1, zMsg("push:endpointRequired")).max(2048) });
 
 /**
- * Stores (or refreshes) a device of the user. An endpoint already stored for another user moves to
- * this one. Keeps at most `MAX_SUBSCRIPTIONS_PER_USER` per user.
+ * Stores (or refreshes) a device of the user. Keeps at most `MAX_SUBSCRIPTIONS_PER_USER` per user.
  * @returns the subscription id
+ * @throws ConflictError (409) when the endpoint is another user's device (it stays with its owner:
+ *   whoever learns an endpoint could otherwise take that device's pushes, issue 24)
  */
 export async function saveSubscription(userId: string, input: SubscribeInput): Promise<string> {
   const s = input.subscription;
   const topics = input.topics ? [...new Set(input.topics)] : null;
   return db().begin(async (tx) => {
     const id = await upsertSubscription(tx, userId, { endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth }, topics, input.client ?? {});
+    if (!id) throw new ConflictError(msg("push:endpointTaken"));
     await trimSubscriptions(tx, userId, MAX_SUBSCRIPTIONS_PER_USER);
     return id;
   });
@@ -160,19 +172,79 @@ async function deliverySource(notificationId: string): Promise<DeliveryRow | nul
 /**
  * The devices a notification goes to: the owner's subscriptions whose topics include the
  * notification's and whose owner has that topic on (a null topic — test, action confirmation —
- * goes to every device).
- * @returns subscription ids (empty when the notification or its owner is gone, or all switched off)
+ * goes to every device). Empty when all are switched off.
  */
-export async function recipientsOf(notificationId: string): Promise<string[]> {
-  const n = await deliverySource(notificationId);
-  if (!n) return [];
+async function recipientsOfRow(n: DeliveryRow): Promise<string[]> {
   const topic = topicOf(n);
   if (topic && !enabledTopics(n.preferences?.pushTopics ?? null).includes(topic)) return [];
   return subscriptionIdsForTopic(db(), n.user_id, topic);
 }
 
-/** What became of one push. `retryAfterSec`: the push service asked to wait (429). */
-export type SendOutcome = { kind: "sent" } | { kind: "gone" } | { kind: "dropped"; status: number } | { kind: "skipped" } | { kind: "later"; retryAfterSec: number };
+/** What became of one push. `retryAfterSec`: the push service asked to wait (429); busy: the user's delivery already runs here. */
+export type SendOutcome =
+  | { kind: "sent" }
+  | { kind: "gone" }
+  | { kind: "dropped"; status: number }
+  | { kind: "skipped" }
+  | { kind: "later"; retryAfterSec: number }
+  | { kind: "busy" };
+
+/** Users whose pushes this process is sending now (one delivery per user at a time: the fairness rule). */
+const usersSending = new Set<string>();
+
+/** Runs `fn` holding the user's delivery slot of this process; "busy" when another delivery of theirs runs. */
+async function withUserSlot<T>(userId: string, fn: () => Promise<T>): Promise<T | "busy"> {
+  if (usersSending.has(userId)) return "busy";
+  usersSending.add(userId);
+  try {
+    return await fn();
+  } finally {
+    usersSending.delete(userId);
+  }
+}
+
+/** Runs `fn` over `items`, at most `limit` at once. */
+async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+/** What one delivery of a notification left to do: devices to try again (5xx, network) and rate-limited ones (429). */
+export type DeliveryResult =
+  | { kind: "busy" }
+  | { kind: "done"; sent: number; retry: string[]; later: { subscriptionId: string; retryAfterSec: number }[] };
+
+/**
+ * Delivers a notification to its owner's devices (`only`: a retry's subset of them), in parallel
+ * (`PUSH_PARALLEL_PER_USER` at once, each bounded by `PUSH_TIMEOUT_MS`). One delivery per user runs
+ * in this process at a time: a second one answers "busy" at once without sending (the job is queued
+ * again a moment later), so a user with many unanswering devices holds one worker at most (issue 24).
+ * Failures of one device never touch the others; they are returned for the caller to queue.
+ */
+export async function deliverNotification(notificationId: string, only?: readonly string[]): Promise<DeliveryResult> {
+  const n = await deliverySource(notificationId);
+  if (!n) return { kind: "done", sent: 0, retry: [], later: [] };
+  const outcome = await withUserSlot(n.user_id, async () => {
+    let ids = await recipientsOfRow(n);
+    if (only) ids = ids.filter((id) => only.includes(id));
+    const result = { kind: "done" as const, sent: 0, retry: [] as string[], later: [] as { subscriptionId: string; retryAfterSec: number }[] };
+    await inParallel(ids, PUSH_PARALLEL_PER_USER, async (subscriptionId) => {
+      try {
+        const o = await sendOne(n, subscriptionId);
+        if (o.kind === "sent") result.sent++;
+        else if (o.kind === "later") result.later.push({ subscriptionId, retryAfterSec: o.retryAfterSec });
+      } catch (err) {
+        if (!(err instanceof PushRetryableError)) logger().warn({ notificationId, subscriptionId, err: (err as Error).message }, "falha ao enviar push");
+        result.retry.push(subscriptionId);
+      }
+    });
+    return result;
+  });
+  return outcome === "busy" ? { kind: "busy" } : outcome;
+}
 
 /** An error the job retries (5xx, network): pg-boss backs off. */
 export class PushRetryableError extends Error {}
@@ -204,15 +276,27 @@ export function pushActionKey(): Buffer {
 }
 
 /**
- * Sends one notification to one device (read through the notification's owner). Tokens for the
- * one-tap actions are signed per push (15 min, single use).
+ * Sends one notification to one device (read through the notification's owner), holding the user's
+ * delivery slot like `deliverNotification` ("busy" when it is taken). Tokens for the one-tap actions
+ * are signed per push (15 min, single use).
  * @throws PushRetryableError on 5xx or a network failure (the job retries)
  */
 export async function sendToSubscription(notificationId: string, subscriptionId: string): Promise<SendOutcome> {
   const n = await deliverySource(notificationId);
   if (!n) return { kind: "skipped" };
+  const outcome = await withUserSlot(n.user_id, () => sendOne(n, subscriptionId));
+  return outcome === "busy" ? { kind: "busy" } : outcome;
+}
+
+/** One push of a notification to one of its owner's devices. @throws PushRetryableError on 5xx or a network failure */
+async function sendOne(n: DeliveryRow, subscriptionId: string): Promise<SendOutcome> {
   const sub = await subscriptionById(db(), n.user_id, subscriptionId);
   if (!sub) return { kind: "skipped" };
+  // Stored before the port rule (issue 24), or PUSH_SERVICE_HOSTS changed since: never sent, kept for the operator to see.
+  if (!isAllowedPushEndpoint(sub.endpoint, config().PUSH_SERVICE_HOSTS)) {
+    logger().warn({ subscriptionId: sub.id }, "inscrição push fora dos serviços permitidos: não enviada");
+    return { kind: "dropped", status: 0 };
+  }
   const language = n.preferences?.language ?? "pt";
   const topic = topicOf(n);
   const now = Date.now();

@@ -84,18 +84,20 @@ export const calendarRefreshQueue = {
 /**
  * Web push of one stored notification (issue 11, ADR 0016): queued in the transaction that inserts
  * the notification (pg-boss's `db` option), so a push is never lost nor queued for a rolled-back
- * row. The handler picks the devices (topic switches) and queues one `push-send` per device.
+ * row. The handler picks the devices (topic switches) and sends to them in parallel, one delivery per
+ * user at a time in a process (issue 24: one user's dead endpoints cannot hold every worker).
+ * `subscriptionIds`/`attempt`: a later try of the devices that failed (5xx, network), with backoff.
  */
 export const pushNotifyQueue = {
   name: "push-notify",
-  payload: z.object({ notificationId: z.uuid() }),
+  payload: z.object({ notificationId: z.uuid(), subscriptionIds: z.array(z.uuid()).max(50).optional(), attempt: z.number().int().min(0).max(20).default(0) }),
   options: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 60, deadLetter: DEAD_LETTER_QUEUE },
 };
 
 /**
- * One push to one device: a failing device never holds the others. 5xx/network → pg-boss retries
- * with backoff; 429 → a fresh job after `Retry-After` (`attempt` counts them); 404/410 → the
- * subscription is deleted. singletonKey notification:subscription, so a retried fan-out never doubles it.
+ * One push to one device after its push service answered 429: a fresh job after `Retry-After`
+ * (`attempt` counts them); 5xx/network → pg-boss retries with backoff; 404/410 → the subscription is
+ * deleted. singletonKey notification:subscription:attempt.
  */
 export const pushSendQueue = {
   name: "push-send",

@@ -40,6 +40,18 @@ export async function enqueuePushNotify(tx: postgres.TransactionSql, notificatio
   return notificationIds.length;
 }
 
+/**
+ * Queues a notification's delivery again `delaySeconds` from now: to the devices in
+ * `subscriptionIds` (a retry, `attempt` counting them) or to every device (a delivery deferred
+ * because the user's previous one still runs). Null when no queue runs here.
+ */
+export async function enqueuePushNotifyLater(notificationId: string, delaySeconds: number, subscriptionIds?: readonly string[], attempt = 0): Promise<string | null> {
+  const boss = queue();
+  if (!boss) return null;
+  const data = pushNotifyQueue.payload.parse({ notificationId, attempt, ...(subscriptionIds ? { subscriptionIds: [...subscriptionIds] } : {}) });
+  return boss.send(pushNotifyQueue.name, data, { startAfter: delaySeconds });
+}
+
 /** Queues one push to one device, `delaySeconds` from now (a 429's Retry-After); null when no queue runs here. */
 export async function enqueuePushSend(notificationId: string, subscriptionId: string, attempt = 0, delaySeconds = 0): Promise<string | null> {
   const boss = queue();
