@@ -10,7 +10,7 @@
  * - the /admin/configuracoes page (no-JS form): save and test;
  * - fuzz (fast-check, fixed seed): generated bodies get 200/400 (Portuguese, nothing changed) or the tests' 502, never a 500.
  */
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import fc from "fast-check";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -201,7 +201,34 @@ describe("Testar SMTP", () => {
     expect(wrong.status).toBe(502);
     expect(wrong.body.message).toMatch(/^Falha no teste do SMTP: /);
     expect(wrong.body.message).not.toContain("xsmtpsib-chave-errada");
+    expect(wrong.body.message).toBe("Falha no teste do SMTP: o servidor recusou o login ou a chave");
   });
+
+  it("is no port scanner (issue 24): a closed port, a silent one and one that is not SMTP give the same message, without address or system error", async () => {
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r)); // nothing listens there now: ECONNREFUSED
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((s) => void sockets.add(s.on("error", () => {}))); // accepts, never greets
+    const http = net.createServer((s) => s.on("error", () => {}).end("HTTP/1.1 400 Bad Request\r\n\r\n")); // another protocol
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+    try {
+      const messages: string[] = [];
+      for (const port of [closedPort, (silent.address() as AddressInfo).port, (http.address() as AddressInfo).port]) {
+        const r = await admin()<{ message: string }>("POST", "/api/admin/settings/test/brevo", { brevoSmtpLogin: SMTP_LOGIN, brevoSmtpKey: SMTP_KEY, brevoSmtpHost: "127.0.0.1", brevoSmtpPort: port });
+        expect(r.status).toBe(502);
+        expect(r.body.message).not.toMatch(/ECONN|ETIMEDOUT|127\.0\.0\.1|timeout|greeting|\d{4,5}/i);
+        messages.push(r.body.message);
+      }
+      expect(new Set(messages)).toEqual(new Set(["Falha no teste do SMTP: não foi possível falar com o servidor SMTP (confira host, porta e TLS; o detalhe está no log do servidor)"]));
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
+      await new Promise((r) => http.close(r));
+    }
+  }, 60_000);
 });
 
 describe("settings round trip", () => {

@@ -82,6 +82,10 @@ export async function testStripe(input: unknown): Promise<{ message: ReturnType<
  * "Testar SMTP": nodemailer `verify()` (connect, STARTTLS when offered, login). With a login and/or
  * key given, they are tried against the stored host/port (or the given ones; a missing half is taken
  * from the stored settings); with nothing given, the transport in force (SMTP_URL or the stored one).
+ * A failure says only whether the server refused the login (it answered as an SMTP server and
+ * rejected the credentials) or could not be reached: refused, timed out, TLS, greeting and any other
+ * connection error give one message, with no address, port or system error, so the test cannot be
+ * used to scan which ports of which hosts answer (issue 24); the detail goes to the server's log.
  * @returns the message 'SMTP OK' (as a Msg key)
  * @throws ValidationError 400 bad input or nothing configured; UpstreamError 502 'Falha no teste do SMTP: …'
  */
@@ -126,7 +130,10 @@ export async function testSmtp(input: unknown): Promise<{ message: ReturnType<ty
   try {
     await transporter.verify();
   } catch (err) {
-    throw new UpstreamError(msg("admin-config:test.smtpFailed", { detail: detailOf(err, secrets) }));
+    const code = (err as { code?: unknown }).code;
+    logger().warn({ err: detailOf(err, secrets), code }, "teste do SMTP falhou");
+    const detail = code === "EAUTH" ? msg("admin-config:test.smtpAuthRejected") : msg("admin-config:test.smtpUnreachable");
+    throw new UpstreamError(msg("admin-config:test.smtpFailed", { detail }));
   } finally {
     transporter.close();
   }
