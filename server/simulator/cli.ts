@@ -1,7 +1,8 @@
 /**
  * `npm run sim`: runs the OANDA simulator alone. Env: SIM_PORT (default 4001), SIM_SPEED (default 1),
  * SIM_DATA_DIR (default `data/`), SIM_HOST (default 127.0.0.1), SIM_START_AT (RFC3339 data time),
- * SIM_STATE_PATH (JSON state file; default none). Stops cleanly on SIGINT/SIGTERM.
+ * SIM_STATE_PATH (JSON state file; default none), SIM_IP_REQUESTS_PER_SECOND (OANDA's REST limit per client IP,
+ * 120 on OANDA; default none: ip-limit.ts). Stops cleanly on SIGINT/SIGTERM.
  */
 import { z } from "zod";
 import { readEnvironment } from "../env";
@@ -14,6 +15,7 @@ const schema = z.object({
   SIM_HOST: z.string().min(1).default("127.0.0.1"),
   SIM_START_AT: z.string().min(1).optional(),
   SIM_STATE_PATH: z.string().min(1).optional(),
+  SIM_IP_REQUESTS_PER_SECOND: z.coerce.number().int().min(1).optional(),
 });
 
 const env = Object.fromEntries(Object.entries(readEnvironment()).filter(([, v]) => v !== undefined && v !== ""));
@@ -30,6 +32,7 @@ const sim = await startSimulator({
   speed: cfg.SIM_SPEED,
   startAt: cfg.SIM_START_AT,
   statePath: cfg.SIM_STATE_PATH,
+  ...(cfg.SIM_IP_REQUESTS_PER_SECOND && { ipRequestsPerSecond: cfg.SIM_IP_REQUESTS_PER_SECOND }),
 });
 console.log(`OANDA simulator on ${sim.url} (practice: ${sim.url}/practice, live: ${sim.url}/live), sim time ${new Date(sim.sim.now()).toISOString()}, speed ${cfg.SIM_SPEED}`);
 

@@ -18,6 +18,7 @@ import type { MarketData } from "../../core/simulator/market-data";
 import { Simulator } from "../../core/simulator/simulator";
 import { loadMarketData } from "./load-market-data";
 import { fileStateStore } from "./state-store";
+import { ipRequestLimit, type IpCounts } from "./ip-limit";
 import type { StreamRegistry, Timers } from "./stream";
 
 export { Simulator, type SimulatorOptions } from "../../core/simulator/simulator";
@@ -41,6 +42,8 @@ export interface SimulatorAppOptions {
   timers?: Timers;
   /** Use an existing simulator instead of creating one from the options. */
   sim?: Simulator;
+  /** OANDA's REST limit per client IP (120 a second, ip-limit.ts); default none. */
+  ipRequestsPerSecond?: number;
 }
 
 /**
@@ -62,7 +65,7 @@ export function createSimulator(opts: SimulatorAppOptions): Simulator {
  * The mounted simulator: an Express router plus its simulator, its injected broker faults
  * (faults.ts, driven by `/sim/faults`) and a `stop()` that ends timers, streams and held requests.
  */
-export type SimulatorApp = Router & { sim: Simulator; faults: FaultRegistry; stop(): void; openStreams(): number };
+export type SimulatorApp = Router & { sim: Simulator; faults: FaultRegistry; stop(): void; openStreams(): number; ipCounts(): IpCounts };
 
 /** Reply header naming the simulator instance and its clock generation (not sent by real OANDA). */
 export const SIM_CLOCK_HEADER = "X-Sim-Clock";
@@ -98,6 +101,9 @@ export function createSimulatorApp(opts: SimulatorAppOptions): SimulatorApp {
     res.setHeader(SIM_CLOCK_HEADER, `${clockTag}.${sim.clock.generation}`);
     next();
   };
+  // OANDA's per-IP limit, when asked (ip-limit.ts): before anything answers, as OANDA's edge would.
+  const ipLimit = opts.ipRequestsPerSecond ? ipRequestLimit(opts.ipRequestsPerSecond) : undefined;
+  if (ipLimit) for (const prefix of ["/practice", "/live"]) router.use(prefix, ipLimit.middleware);
   for (const prefix of ["/practice", "/live"]) router.use(prefix, oandaHeaders, simClockHeader, json);
   // Injected broker faults (faults.ts) on the OANDA paths only, before any route handles them.
   router.use(faultMiddleware(faults));
@@ -119,6 +125,8 @@ export function createSimulatorApp(opts: SimulatorAppOptions): SimulatorApp {
     faults,
     /** Pricing streams open right now (tests: the app shares one upstream, ADR 0017). */
     openStreams: () => streams.open.size,
+    /** Requests per source address (answered, refused with 429) when `ipRequestsPerSecond` is set; else empty. */
+    ipCounts: () => ipLimit?.counts() ?? {},
     stop() {
       timers.clearInterval(tick);
       faults.stop();
@@ -143,11 +151,11 @@ export interface StartSimulatorOptions extends SimulatorAppOptions {
  */
 export async function startSimulator(
   opts: StartSimulatorOptions,
-): Promise<{ url: string; port: number; close(): Promise<void>; sim: Simulator; faults: FaultRegistry; openStreams(): number }> {
+): Promise<{ url: string; port: number; close(): Promise<void>; sim: Simulator; faults: FaultRegistry; openStreams(): number; ipCounts(): IpCounts }> {
   const app = express();
   app.disable("x-powered-by");
   const simApp = createSimulatorApp(opts);
   app.use(simApp);
   const server = await listenApp(app, { ...opts, onClose: () => simApp.stop() });
-  return { ...server, sim: simApp.sim, faults: simApp.faults, openStreams: simApp.openStreams };
+  return { ...server, sim: simApp.sim, faults: simApp.faults, openStreams: simApp.openStreams, ipCounts: simApp.ipCounts };
 }

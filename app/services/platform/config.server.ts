@@ -198,6 +198,19 @@ const schema = z.object({
   OANDA_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   OANDA_RETRIES: z.coerce.number().int().min(0).max(5).default(3),
   /**
+   * The egress plan (ADR 0041, broker/egress.server.ts): local source addresses this process's OANDA requests
+   * leave from (comma-separated IPs of this host; each token always from the same one), each with its own
+   * budget of OANDA_IP_REQUESTS_PER_SECOND (OANDA: 120 REST requests a second per client IP, PROTOCOL.md §5).
+   * Empty: the OS picks the source and the process has one budget. Processes of one deployment take disjoint lists.
+   */
+  OANDA_EGRESS_ADDRESSES: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").split(",").map((a) => a.trim()).filter(Boolean))
+    .refine((list) => list.every((a) => isIP(a) !== 0), "OANDA_EGRESS_ADDRESSES: informe endereços IP separados por vírgula")
+    .refine((list) => new Set(list).size === list.length, "OANDA_EGRESS_ADDRESSES: endereço repetido"),
+  OANDA_IP_REQUESTS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(120),
+  /**
    * Live prices over SSE (app/services/streams, ADR 0017): heartbeat interval of /api/stream/* (ms),
    * open SSE connections per process and per user (429 beyond), and how long the shared upstream
    * OANDA pricing stream stays open after its last listener left (ms). Tests shorten the first and last.
