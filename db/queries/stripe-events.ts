@@ -46,6 +46,11 @@ export async function markStripeEventSubscriptionGone(sql: Sql, eventId: string)
   await sql`update stripe_events set processed_at = now(), last_error = 'subscription not found at Stripe' where id = ${eventId}`;
 }
 
+/** Marks an event processed without effect, keeping why (`reason`, e.g. its livemode differs from the key in use). */
+export async function markStripeEventIgnored(sql: Sql, eventId: string, reason: string): Promise<void> {
+  await sql`update stripe_events set processed_at = now(), last_error = ${reason} where id = ${eventId}`;
+}
+
 /** Keeps a processing error on the event (the caller cuts it to 500 characters). */
 export async function setStripeEventError(sql: Sql, eventId: string, error: string): Promise<void> {
   await sql`update stripe_events set last_error = ${error} where id = ${eventId}`;

@@ -5,7 +5,8 @@
  *   event id: a duplicate is a no-op) and queues its processing; the endpoint answers 2xx at once.
  * - `processStripeEvent` (the `stripe-event` job): finds the subscription the event is about, re-reads
  *   it from Stripe and applies it (subscription-sync.server.ts), marking the event processed in the same
- *   transaction as the effect.
+ *   transaction as the effect. An event whose subscription Stripe answers 404 for, or whose `livemode`
+ *   differs from the key in use, is marked and not applied (issue 24).
  * - `processPendingEvents` / `sweepSubscriptions` (cron jobs): events whose job was lost, and every
  *   customer reconciled with Stripe once a day (missed events).
  * Handled types: checkout.session.completed, customer.subscription.created|updated|deleted,
@@ -20,11 +21,12 @@ import { db } from "../platform/db.server";
 import { ServiceUnavailableError, ValidationError } from "../platform/errors.server";
 import { logger } from "../platform/logger.server";
 import { bounded, metrics } from "../platform/metrics.server";
-import { stripe, stripeClientFor, stripeSettings } from "./stripe.server";
-import { applySubscription, idOf, syncCustomer, syncSubscription, type SyncResult } from "./subscription-sync.server";
+import { isLiveKey, stripe, stripeClientFor, stripeSettings } from "./stripe.server";
+import { idOf, syncCustomer, syncSubscription, type SyncResult } from "./subscription-sync.server";
 import {
   countStripeEventAttempt,
   insertStripeEvent,
+  markStripeEventIgnored,
   markStripeEventProcessedAttempt,
   markStripeEventSubscriptionGone,
   pendingStripeEventIds,
@@ -152,12 +154,22 @@ export async function processStripeEvent(eventId: string): Promise<SyncResult | 
       metrics().webhooksProcessed.inc({ type });
       return null;
     }
+    // An event of the other mode than the key in use (a test event at a live key, or the reverse) is
+    // never applied (issue 24); it stays stored, marked with why.
+    const settings = await stripeSettings();
+    if (settings && event.livemode !== isLiveKey(settings.secretKey)) {
+      logger().warn({ eventId, livemode: event.livemode }, "evento Stripe de outro modo que a chave em uso: ignorado");
+      await markStripeEventIgnored(sql, eventId, `livemode ${String(event.livemode)} differs from the key in use`);
+      return null;
+    }
     await countStripeEventAttempt(sql, eventId);
     const synced = await syncSubscription(subscriptionId, "webhook", eventId);
     metrics().webhooksProcessed.inc({ type }); // what follows settles it from the event itself
     if (synced) return synced;
-    // Stripe no longer knows the subscription: the event's own snapshot is the last word we have.
-    if (event.type.startsWith("customer.subscription.")) return applySubscription(event.data.object as Stripe.Subscription, "webhook", eventId);
+    // Stripe does not know the subscription (404): nothing is applied. The event's own snapshot is
+    // never trusted instead (issue 24: a signed event about a subscription Stripe never had would
+    // otherwise grant a licence).
+    logger().warn({ eventId, subscriptionId }, "evento Stripe de assinatura que a Stripe não conhece: não aplicado");
     await markStripeEventSubscriptionGone(sql, eventId);
     return null;
   } catch (err) {

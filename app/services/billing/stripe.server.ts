@@ -104,6 +104,14 @@ export async function paymentsConfigured(): Promise<boolean> {
   return (await stripeSettings()) !== null;
 }
 
+/**
+ * Whether a secret key is a live-mode key (`sk_live_…`, `rk_live_…`); test keys and the simulator's
+ * (`sk_test_…`) are not. A webhook event's `livemode` must match the key in use (issue 24).
+ */
+export function isLiveKey(secretKey: string): boolean {
+  return /^(sk|rk)_live_/.test(secretKey);
+}
+
 /** A Stripe error saying the object does not exist (deleted, or another account's / a reset simulator's id). */
 export function isMissingResource(err: unknown): boolean {
   return err instanceof Stripe.errors.StripeInvalidRequestError && err.code === "resource_missing";
