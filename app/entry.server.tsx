@@ -16,6 +16,8 @@ export { startBackground, stopBackground } from "../server/background";
 export { closeStreams, handleStreamRequest } from "./services/streams/sse-routes.server";
 /** The Express server hands its boot config to this module graph (ADR 0009): `configure(cfg)`. */
 export { setConfig as configure } from "./services/platform/config.server";
+/** Shutdown began: `/ready` answers 503 "encerrando" from now on (server/index.ts, first thing on SIGTERM). */
+export { markShuttingDown } from "./services/platform/readiness-state";
 
 const ABORT_DELAY = 5_000;
 

@@ -11,6 +11,7 @@ import { logger } from "../app/services/platform/logger.server";
 import { priceHub } from "../app/services/streams/price-hub.server";
 import { startTickScheduler, stopTickScheduler } from "../app/services/trading/tick-scheduler.server";
 import { closeLockSession } from "../app/services/platform/user-lock.server";
+import { markWorkersStarted } from "../app/services/platform/readiness-state";
 
 /** Starts the queue (and workers when WORKERS=on) and creates first-boot accounts; returns login lines to print. */
 export async function startBackground(opts: { printLogins: boolean }): Promise<{ logins: string[] }> {
@@ -22,19 +23,24 @@ export async function startBackground(opts: { printLogins: boolean }): Promise<{
     startTickScheduler({ concurrency: cfg.TICK_CONCURRENCY });
     // The bots' prices from the environment's one pricing stream (ADR 0030): steady ticks read no pricing.
     priceHub().feedBots();
+    markWorkersStarted(); // /ready waits for this in a WORKERS=on process
     logger().info("workers iniciados");
   }
   const logins = await bootstrapAccounts(opts);
   return { logins };
 }
 
-/** Graceful stop: running ticks finish, then the lock session and the pool close. */
-export async function stopBackground(): Promise<void> {
-  // Ticks first (they may queue pushes through pg-boss), then pg-boss's running jobs with what is left of
-  // 25 s: under server/index.ts's 30 s watchdog.
+/**
+ * Graceful stop within `graceMs` (server/index.ts SHUTDOWN_GRACE_MS, 25 s): running ticks get up to
+ * `graceMs` − 5 s (they may queue pushes through pg-boss), then pg-boss's running jobs what is left (at
+ * least 2 s), then the lock session and the pool close. Returns how many ticks were still running when
+ * their share ran out (abandoned: their bots are due again within one interval, ADR 0024).
+ */
+export async function stopBackground(graceMs = 25_000): Promise<{ ticksLeft: number }> {
   const t0 = Date.now();
-  await stopTickScheduler(20_000);
-  await stopQueue(Math.max(2_000, 25_000 - (Date.now() - t0)));
+  const ticksLeft = await stopTickScheduler(Math.max(1_000, graceMs - 5_000));
+  await stopQueue(Math.max(2_000, graceMs - (Date.now() - t0)));
   await closeLockSession();
   await closeDb();
+  return { ticksLeft };
 }

@@ -1,4 +1,4 @@
-/** Health: database, queue and broker reachability as JSON (200 healthy, 503 degraded); GET/HEAD only (405 with `Allow` otherwise). */
+/** Health (liveness): database, queue and broker reachability as JSON, always 200 while the process answers (readiness is /ready); GET/HEAD only (405 with `Allow` otherwise). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiRoute } from "~/route-support/api.server";
 import { healthResponse } from "~/services/platform/health.server";

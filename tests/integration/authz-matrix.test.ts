@@ -395,6 +395,8 @@ const MATRIX: Record<string, Probe[]> = {
   "termos.tsx": [{ method: "GET", kind: "page", path: "/termos", expect: same(status(200, (r) => expect(r.text).toContain("Termos de Uso"))) }],
   "privacidade.tsx": [{ method: "GET", kind: "page", path: "/privacidade", expect: same(status(200, (r) => expect(r.text).toContain("Política de Privacidade"))) }],
   "health.ts": [{ method: "GET", kind: "api", path: "/health", expect: same(status(200)) }],
+  // Readiness (issue 24): public like /health, nothing personal in it.
+  "ready.ts": [{ method: "GET", kind: "api", path: "/ready", expect: same(status(200, (r) => expect(r.json).toEqual({ status: "ready", reasons: [] }))) }],
   "logout.tsx": [
     { method: "GET", kind: "page", path: "/logout", expect: same(to("/")) },
     { method: "POST", kind: "page", path: "/logout", freshSession: true, body: () => form({}), expect: same(to("/auth")) },

@@ -31,6 +31,7 @@ import { DEMAND_REFRESH_MS, PriceDemand } from "./price-demand.server";
 import type { HubPrice, HubStats, HubSubscriber, TradeEvent, Wire } from "./price-hub-types";
 import { ENVIRONMENTS, PriceUpstreams } from "./price-upstream.server";
 import { HUB_CHANNEL } from "../platform/sse";
+import { noteBrokerAnswer } from "../platform/readiness-state";
 
 /** How often the hub re-checks ownership, demand and idleness, ms. */
 const MAINTAIN_MS = 1_000;
@@ -73,7 +74,7 @@ export class PriceHub {
   /** Starts listening on the channel and the maintenance timer (idempotent). */
   start(): Promise<unknown> {
     if (!this.listening) {
-      this.listening = this.sql.listen(HUB_CHANNEL, (payload) => this.onNotify(payload), () => void this.notify({ k: "q", o: this.processId }));
+      this.listening = this.sql.listen(HUB_CHANNEL, (payload) => this.onNotify(payload), () => void this.notify({ k: "q", o: this.processId }).catch(() => {}));
       this.listening.catch((err: unknown) => logger().error({ err }, "price hub: LISTEN falhou"));
       this.timer = setInterval(() => void this.maintain(), MAINTAIN_MS);
       this.timer.unref();
@@ -207,6 +208,7 @@ export class PriceHub {
     const pub = Date.now();
     this.stats.heartbeats++;
     this.spoke(env, gen, pub);
+    noteBrokerAnswer(pub); // /ready: our upstream pricing stream is the broker answering
     void this.notify({ k: "h", o: this.processId, e: env, g: gen, pub }).catch(() => {});
   }
 

@@ -15,7 +15,6 @@
  */
 import { runTick } from "./tick-runner.server";
 import { logger } from "../platform/logger.server";
-import { metrics } from "../platform/metrics.server";
 import { claimDueTicks, makeTickDue, type ClaimedTick } from "./tick-due.server";
 
 /** Delay of the next tick after a transient broker failure (runTick threw), when shorter than the bot's interval. */
@@ -111,9 +110,7 @@ export class TickScheduler {
 
   private launch(c: ClaimedTick): void {
     const startedAt = Date.now();
-    const lagMs = startedAt - c.dueAt.getTime();
-    metrics().tickLag.observe(Math.max(0, lagMs) / 1000);
-    logger().debug({ userId: c.userId, dueAt: c.dueAt.toISOString(), lagMs }, "tick devido");
+    logger().debug({ userId: c.userId, dueAt: c.dueAt.toISOString(), lagMs: startedAt - c.dueAt.getTime() }, "tick devido");
     const p = this.tick(c).finally(() => {
       this.running.delete(p);
       // A slot is free: claim again soon when bots were left due, else at the next regular poll.
@@ -156,10 +153,14 @@ export function startTickScheduler(opts: TickSchedulerOptions): TickScheduler {
   return globalThis.__tickScheduler;
 }
 
-/** Graceful stop of this process's scheduler: no new claims, running ticks waited for (at most `timeoutMs`). */
-export async function stopTickScheduler(timeoutMs = 20_000): Promise<void> {
+/**
+ * Graceful stop of this process's scheduler: no new claims, running ticks waited for (at most `timeoutMs`).
+ * Returns how many ticks were still running at the bound (0 without a scheduler).
+ */
+export async function stopTickScheduler(timeoutMs = 20_000): Promise<number> {
   const s = globalThis.__tickScheduler;
   globalThis.__tickScheduler = undefined;
-  const left = await s?.stop(timeoutMs);
+  const left = (await s?.stop(timeoutMs)) ?? 0;
   if (left) logger().warn({ ticks: left }, "ciclos ainda em andamento no encerramento: serão devidos de novo em um intervalo");
+  return left;
 }
