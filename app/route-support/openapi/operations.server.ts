@@ -605,6 +605,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     tag: "Backtest",
     summary: "Start a backtest",
     access: "user",
+    licence: true,
     body: backtestRequestSchema,
     parsedBy: "app/services/backtest/runs.server.ts validateRequest (sources, ranges, balance)",
     responses: { 202: json("Queued.", R.ok({ message: z.string(), run: backtestRun })) },
