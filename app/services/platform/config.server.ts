@@ -107,9 +107,9 @@ const schema = z.object({
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),
   VAPID_SUBJECT: z.string().min(1).optional(),
   /**
-   * Extra push-service host names a subscription endpoint may point at, comma-separated (a
-   * self-hosted push service; the tests' local one). The browsers' own services are always allowed
-   * (app/lib/push.ts KNOWN_PUSH_SERVICES).
+   * Extra push services a subscription endpoint may point at, comma-separated (a self-hosted push
+   * service; the tests' local one): a bare name allows port 443 only, `host:port` exactly that port
+   * (issue 24). The browsers' own services are always allowed, on 443 (app/lib/push.ts KNOWN_PUSH_SERVICES).
    */
   PUSH_SERVICE_HOSTS: z
     .string()
