@@ -156,7 +156,8 @@ function Select({ id, name, label, value, options, error }: { id: string; name: 
 /**
  * The user form of PRODUCT.md §2/§5: e-mail, first and last name, password (required on create;
  * blank on edit keeps it), language, currency, Ativo/Inativo, one of the 8 time zones. A plain POST
- * form (works without JavaScript) with `intent` create or update.
+ * form (works without JavaScript) with `intent` create or update. `credentialsLocked` (another admin,
+ * issue 24): the e-mail is read-only and there is no password field — the server refuses both (403).
  */
 export function UserForm({
   mode,
@@ -166,6 +167,7 @@ export function UserForm({
   field,
   cancelTo,
   busy,
+  credentialsLocked = false,
 }: {
   mode: "create" | "update";
   userId?: string;
@@ -174,6 +176,7 @@ export function UserForm({
   field?: string | null;
   cancelTo: string;
   busy?: boolean;
+  credentialsLocked?: boolean;
 }) {
   const { t } = useTranslation("admin-accounts");
   const fieldError = (name: string) => (error && field && (field === name || field === `preferences.${name}`) ? error : null);
@@ -186,24 +189,41 @@ export function UserForm({
         {userId && <input type="hidden" name="id" value={userId} />}
         {generalError && <Banner tone="error">{generalError}</Banner>}
         <div className="grid gap-4 md:grid-cols-2">
-          <Field id="user-email" name="email" type="email" autoComplete="off" required label={t("form.email")} defaultValue={values.email ?? ""} error={fieldError("email")} className="md:col-span-2" />
+          <Field
+            id="user-email"
+            name="email"
+            type="email"
+            autoComplete="off"
+            required
+            readOnly={credentialsLocked}
+            label={t("form.email")}
+            defaultValue={values.email ?? ""}
+            error={fieldError("email")}
+            className="md:col-span-2"
+          />
           <Field id="user-first-name" name="firstName" required label={t("form.firstName")} defaultValue={values.firstName ?? ""} error={fieldError("firstName")} />
           <Field id="user-last-name" name="lastName" required label={t("form.lastName")} defaultValue={values.lastName ?? ""} error={fieldError("lastName")} />
-          <div className="md:col-span-2">
-            <Field
-              id="user-password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required={mode === "create"}
-              label={t("form.password")}
-              placeholder={mode === "create" ? t("form.passwordHint") : t("form.passwordEditHint")}
-              error={fieldError("password")}
-            />
-            <p id="user-password-hint" className="mt-1 text-xs text-slate-400">
-              {mode === "create" ? t("form.passwordHint") : t("form.passwordEditHint")}
+          {credentialsLocked ? (
+            <p className="text-sm text-slate-400 md:col-span-2" data-testid="credentials-locked">
+              {t("form.credentialsLocked")}
             </p>
-          </div>
+          ) : (
+            <div className="md:col-span-2">
+              <Field
+                id="user-password"
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                required={mode === "create"}
+                label={t("form.password")}
+                placeholder={mode === "create" ? t("form.passwordHint") : t("form.passwordEditHint")}
+                error={fieldError("password")}
+              />
+              <p id="user-password-hint" className="mt-1 text-xs text-slate-400">
+                {mode === "create" ? t("form.passwordHint") : t("form.passwordEditHint")}
+              </p>
+            </div>
+          )}
           <Select
             id="user-language"
             name="language"

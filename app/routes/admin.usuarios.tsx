@@ -63,6 +63,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     query,
     creating: url.searchParams.get("novo") === "1",
     editing,
+    // Another admin's password and e-mail are theirs to change (issue 24): the form offers neither.
+    credentialsLocked: editing !== null && editing.role === "admin" && editing.id !== user.id,
     deleting: deleting && deleting.role !== "admin" ? deleting : null,
     notice: (NOTICES as readonly string[]).includes(ok ?? "") ? (ok as (typeof NOTICES)[number]) : null,
   };
@@ -134,7 +136,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 /** The Usuários page: title and 'Adicionar Usuário', notices, the user form or delete confirmation, search, the list and paging. */
 export default function AdminUsersPage() {
-  const { users, total, page, pageSize, loadError, query, creating, editing, deleting, notice } = useLoaderData<typeof loader>();
+  const { users, total, page, pageSize, loadError, query, creating, editing, deleting, notice, credentialsLocked } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("admin-accounts");
   const location = useLocation();
@@ -196,6 +198,7 @@ export default function AdminUsersPage() {
           field={failed?.field ?? null}
           cancelTo={base}
           busy={busy.intent === formMode}
+          credentialsLocked={formMode === "update" && credentialsLocked && formUserId === editing?.id}
         />
       )}
 
