@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signatureHeader } from "../../server/stripe-sim/webhooks";
 import { startMailbox, type Mailbox } from "../e2e/support/mailbox";
 import { apiClient, type AppServer } from "../setup/app-server";
-import { createTradingEnv, tradeWithoutEdge, userWithBroker, type TradingEnv } from "../setup/trading-env";
+import { createTradingEnv, tickUntil, tradeWithoutEdge, userWithBroker, type TradingEnv } from "../setup/trading-env";
 
 const TOKEN = "token-de-metricas-do-teste-0123456789";
 const WEBHOOK_SECRET = "whsec_metrics_it";
@@ -195,6 +195,19 @@ describe("counters move when their event happens", () => {
     const text = await scrape();
     for (const secret of [u.userId, u.accountId, u.brokerToken, u.token, "metricas-"]) expect(text).not.toContain(secret);
   });
+
+  it("an order the AI places is counted, and its decision → order on the wire time observed", async () => {
+    const u = await userWithBroker(env, app, `ordem-metricas-${Date.now()}@teste.com`);
+    await tradeWithoutEdge(u.call);
+    const before = await scrape();
+    const opened = await tickUntil(env, u.call, async () => (await env.db.sql`select 1 from order_intents where user_id = ${u.userId} and status = 'filled'`).length > 0);
+    expect(opened).toBe(true);
+    const text = await scrape();
+    expect(sample(text, "forexia_orders_placed_total", { origin: "ai" })).toBeGreaterThan(sample(before, "forexia_orders_placed_total", { origin: "ai" }));
+    expect(sample(text, "forexia_decisions_total", { action: "open", verdict: "executed" })).toBeGreaterThan(sample(before, "forexia_decisions_total", { action: "open", verdict: "executed" }));
+    expect(sample(text, "forexia_decision_to_order_seconds_count")).toBeGreaterThan(sample(before, "forexia_decision_to_order_seconds_count"));
+    expect(text).toMatch(/forexia_broker_requests_total\{method="POST",endpoint="\/v3\/accounts\/\{id\}\/orders",status="201"\}/);
+  }, 180_000);
 
   it("Stripe webhooks: refused, received and processed, received and failed", async () => {
     const before = await scrape();
