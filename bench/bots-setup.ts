@@ -19,6 +19,11 @@
  *   What is skipped is broker traffic (summary, pricing, transactions since id 2, open trades per user)
  *   and the per-user transactions, not state: the first tick reads instruments, summary and open trades
  *   whichever way the bot was made.
+ * With `profiles` (bench:bots' realistic mode, bench/bot-profiles.ts), each user's settings are written
+ * through the product's settings storage: the service users by `saveSettings` (the /settings save) and
+ * `setEdgeOverride(…, confirmed)` per overridden pair (the "Operar mesmo assim" switch, confirmed); the
+ * shortcut users by `upsertSettings` (db/queries/trading-settings.ts, the statement those services end in)
+ * with the settings as the product's validation made them; users without a patch or override get no row.
  */
 import { hashPassword } from "../app/services/identity/auth.server";
 import { startBot } from "../app/services/trading/bot-control.server";
@@ -27,6 +32,10 @@ import { parseConfig, setConfig } from "../app/services/platform/config.server";
 import { encryptSecret } from "../app/services/platform/crypto.server";
 import { closeDb, db } from "../app/services/platform/db.server";
 import { createTrialLicence } from "../app/services/identity/licence.server";
+import { setEdgeOverride } from "../app/services/trading/edge-overrides.server";
+import { saveSettings } from "../app/services/trading/settings.server";
+import { upsertSettings } from "../db/queries/trading-settings";
+import type { BotProfile } from "./bot-profiles";
 
 /** Users per batch of inserts. */
 export const BATCH = 500;
@@ -62,7 +71,8 @@ async function pool<T>(items: T[], limit: number, fn: (item: T, i: number) => Pr
  * Creates `bots` users (`bench-bot-<i>@teste.com`, password Senha123), each with a simulator practice
  * account (`newBrokerUsers(n)`, called once per batch) connected and an active bot ticking every
  * `intervalSec`; the first `viaServices` (default all) through the product's services, the others by the
- * documented shortcut (module docstring). `env` is the product's configuration (DATABASE_URL,
+ * documented shortcut (module docstring); `profiles[i]` (optional) is user i's settings, written as the
+ * module docstring says. `env` is the product's configuration (DATABASE_URL,
  * ENCRYPTION_KEY, OANDA_* URLs…); the pool is closed at the end. Returns the user ids, in email order.
  */
 export async function createBots(opts: {
@@ -72,6 +82,7 @@ export async function createBots(opts: {
   concurrency: number;
   viaServices?: number;
   newBrokerUsers: (n: number) => Promise<BrokerUser[]>;
+  profiles?: BotProfile[];
   onProgress?: (made: number) => void;
 }): Promise<string[]> {
   setConfig(parseConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", ...opts.env }));
@@ -101,6 +112,9 @@ export async function createBots(opts: {
       await pool(ids.slice(0, cut), opts.concurrency, async (userId, i) => {
         const broker = brokers[i]!;
         await connectBroker(userId, { token: broker.token, environment: "practice", accountId: broker.accountId });
+        const profile = opts.profiles?.[b + i];
+        if (profile?.patch) await saveSettings(userId, profile.patch);
+        for (const instrument of profile?.overrides ?? []) await setEdgeOverride(userId, { instrument, enable: true, confirmed: true });
         await startBot(userId, opts.intervalSec);
       });
       const direct = ids.slice(cut).map((userId, i) => ({ userId, broker: brokers[cut + i]! }));
@@ -119,6 +133,12 @@ export async function createBots(opts: {
           await tx`insert into broker_connections ${tx(conns)}`;
           const bots = direct.map(({ userId }) => ({ user_id: userId, is_active: true, interval_sec: opts.intervalSec, last_started_at: new Date() }));
           await tx`insert into bots ${tx(bots)}`;
+          await Promise.all(
+            direct.map(({ userId }, i) => {
+              const profile = opts.profiles?.[b + cut + i];
+              return profile && (profile.patch || profile.overrides.length) ? upsertSettings(tx, userId, profile.settings) : undefined;
+            }),
+          );
         });
       }
       all.push(...ids);

@@ -1,5 +1,19 @@
 /**
- * Bot-tick throughput benchmark (issue 13: "20,000 bots on one 2-core machine").
+ * Bot-tick throughput benchmark (issue 13: "20,000 bots on one 2-core machine"; issue 24: "20,000 bots as
+ * they will really be").
+ *
+ * Two populations:
+ *   - default (realistic): each user's trading settings drawn from a seeded distribution (`--seed N`, default 1;
+ *     bench/bot-profiles.ts says what is drawn and in which shares: 30 % on the defaults, the others' style,
+ *     pairs among the product's 8, manual timeframe, lot mode and leverage cap, risk limits, news, hours,
+ *     weekend), and a seeded `--trade-share` (default 0.3) of users with "Operar mesmo assim" on for every pair
+ *     they trade (the shipped edge table shows no edge anywhere, so only their AI enters trades). The settings
+ *     go through the product's settings storage (step 3). The simulator offers the 8 pairs: the 3 shipped and 5
+ *     derived from them (bench/sim-host.ts `eightPairsDataDir`). Every bot ticks at `--interval` (the UI always
+ *     starts the loop at 60 s). Autovacuum as the production server has it (step 5).
+ *   - `--uniform`: the population of the runs before issue 24 (every bot on the default settings, no override,
+ *     the 3 shipped pairs, no vacuum by the bench), so old figures stay comparable; its blocks in
+ *     BENCHMARKS.md keep their old keys, the realistic ones end in "-mix".
  *
  * Method:
  *   1. A fresh database `bench_bots_<hex>` on TEST_DATABASE_URL, migrated (db/migrate.ts), dropped at the end;
@@ -22,7 +36,10 @@
  *      reconciles) and `startBot(userId, interval)`, and the others by the setup's **shortcut**: the rows those
  *      two services write (`broker_connections` with the token encrypted by the product's `encryptSecret`, the
  *      account's alias/currency/last transaction id as the simulator reports them and the broker clock offset;
- *      `bots` active and due), one multi-row statement per table and batch of 500. Why: through the services
+ *      `bots` active and due), one multi-row statement per table and batch of 500. The drawn settings: the
+ *      service users save them with `saveSettings` and `setEdgeOverride(…, confirmed)` per overridden pair (the
+ *      /settings save and switch), the shortcut users get the row those end in (`upsertSettings`,
+ *      db/queries/trading-settings.ts) with the settings as the product's `parseSettingsUpdate` made them. Why: through the services
  *      the setup cost ~36 ms per user here (5,000 users 179 s; 20,000 would take 15–30 min) in broker calls and
  *      per-user transactions that change no stored state; the first tick of every bot reads instruments,
  *      summary and open trades either way. Setup requests are not counted.
@@ -31,7 +48,11 @@
  *      tick scheduler claims the due bots from `bots.next_tick_at` (app/services/trading/tick-scheduler.server.ts,
  *      ADR 0024). The bots' first due slots are spread uniformly over one interval after the setup (users start
  *      their bots at different moments); `--no-spread` leaves every bot due at once (a restart after downtime).
- *   5. After `--warmup` seconds, a window of `--minutes` minutes. Figures of that window:
+ *   5. Autovacuum: the bench never turns it off; it reports `show autovacuum` and where it is set. When the
+ *      server has it off (this machine's CI configuration file does), the realistic mode does autovacuum's work
+ *      itself from the product's start on (`startVacuumLikeAutovacuum`: PostgreSQL's default thresholds every
+ *      60 s; `--no-vacuum` skips it) and reports the vacuums and analyzes run in the window and their time.
+ *      After `--warmup` seconds, a window of `--minutes` minutes. Figures of that window:
  *      - ticks completed: the product's own per-tick debug line (`runTick`: userId, sqlRoundTrips, ms), per
  *        process; due = N × 60 / interval per minute;
  *      - schedule lag = `lagMs` of the scheduler's per-claim debug line ("tick devido": userId, dueAt, lagMs =
@@ -51,6 +72,15 @@
  *        (/proc/stat, everyone's); product CPU ms per tick; the CPU of this database's own backends (pids of
  *        pg_stat_activity for it at both ends of the window: the product's pools and lock sessions, pg-boss, this bench),
  *        in total and per tick — the database's cost of the ticks without the other sessions' databases; RSS (max of 5-second samples of VmRSS);
+ *      - per minute of the window: ticks completed and started, lag p50/p99/max of the ticks started in it,
+ *        the overdue bots (max of 5-second samples from the warm-up on, and at the minute's end), the ticks
+ *        that wanted to enter and the orders placed, and whether the minute met the issue-24 goal (0 overdue and
+ *        lag p99 ≤ 1 s), with the count of minutes that missed it;
+ *      - the order path: from the `decisions` rows of the window (one per pair and tick, a tick's rows share
+ *        user and created_at), the ticks whose engine wanted to enter (an "open", or one the edge gate turned
+ *        into "none" with `no_edge`), those passing the risk gate, those refused for no edge and the orders
+ *        placed (`executed`); the trades closed in the window by `close_reason` (count of closed trades at
+ *        both ends);
  *      - double ticks: the same due slot (userId, dueAt) claimed twice, across all processes; and two ticks
  *        of the same bot starting less than interval/2 apart, with ticks following a failed tick (retried
  *        after TICK_RETRY_DELAY_SEC) counted apart. Overlapping ticks of the same bot are counted too. All
@@ -66,7 +96,9 @@
  *   `--note TEXT` adds a remark to the run's line in BENCHMARKS.md (e.g. "baseline before issue 13").
  *   `--setup-only` creates the users and bots (timed) and stops: no build or product process needed.
  *   `--doc FILE` writes the figures there instead of this checkout's docs/BENCHMARKS.md.
- *   `--sim process|inline`, `--sim-shards K`, `--via-services N`, `--reuse-db bench_bots_NAME`: steps 1–3.
+ *   `--sim process|inline`, `--sim-shards K`, `--via-services N`, `--reuse-db bench_bots_NAME`: steps 1–3 (a
+ *   reused database keeps the population it was made with; another `--seed`/`--trade-share`/`--uniform` is refused).
+ *   `--uniform`, `--seed N`, `--trade-share X` (0–1), `--no-vacuum`: the population and autovacuum, above.
  *   Large runs: `--bots 20000 --warmup 600 --reuse-db bench_bots_20k` (every bot's first tick reads 3 broker
  *   resources: 60,000 requests at the product's 120 requests/s per process), then the same command with a
  *   short `--warmup` for another process count while the stored account states are younger than 30 min.
@@ -78,7 +110,8 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { runMigrations } from "../db/migrate";
 import { startAppServer, type AppServer } from "../tests/setup/app-server";
-import { startSimHost, startSimHostChild, type SimHostHandle, type SimHostOptions } from "./sim-host";
+import { DEFAULT_TRADE_SHARE, describeProfiles, drawProfiles, type BotProfile } from "./bot-profiles";
+import { eightPairsDataDir, startSimHost, startSimHostChild, type SimHostHandle, type SimHostOptions } from "./sim-host";
 import {
   brokerEnv,
   commit,
@@ -117,6 +150,10 @@ const { values: argv } = parseArgs({
     "no-doc": { type: "boolean", default: false },
     "setup-only": { type: "boolean", default: false },
     "no-spread": { type: "boolean", default: false },
+    uniform: { type: "boolean", default: false },
+    seed: { type: "string", default: "1" },
+    "trade-share": { type: "string" },
+    "no-vacuum": { type: "boolean", default: false },
     note: { type: "string" },
     doc: { type: "string" },
   },
@@ -134,17 +171,27 @@ const VIA_SERVICES = argv["via-services"] === undefined ? Math.min(BOTS, 200) : 
 const SIM_MODE = argv.sim ?? (BOTS >= 5000 ? "process" : "inline");
 const SHARDS = argv["sim-shards"] === undefined ? Math.max(1, Math.ceil(BOTS / 2500)) : Number(argv["sim-shards"]);
 const REUSE = argv["reuse-db"];
+/** `--uniform`: the old single-setting population (every bot on the defaults, the 3 shipped pairs, no override): figures comparable with older runs. */
+const UNIFORM = argv.uniform;
+const SEED = Number(argv.seed);
+const TRADE_SHARE = argv["trade-share"] === undefined ? DEFAULT_TRADE_SHARE : Number(argv["trade-share"]);
+/** Autovacuum's work done by the bench when the server has autovacuum off (realistic mode; `--no-vacuum` leaves it off). */
+const VACUUM_LIKE_AUTOVACUUM = !UNIFORM && !argv["no-vacuum"];
+if (!Number.isInteger(SEED) || !(TRADE_SHARE >= 0 && TRADE_SHARE <= 1)) throw new Error("argumentos inválidos: --seed N (inteiro) --trade-share 0–1");
 if (![BOTS, INTERVAL, MINUTES, PROCESSES, WARMUP_S, SETUP_CONCURRENCY, VIA_SERVICES, SHARDS].every((n) => Number.isFinite(n) && n >= 0) || BOTS < 1 || PROCESSES < 1 || SHARDS < 1)
   throw new Error("argumentos inválidos: --bots N --interval S --minutes M [--processes P] [--warmup S] [--sim-shards K]");
 if (SIM_MODE !== "process" && SIM_MODE !== "inline") throw new Error("--sim deve ser process ou inline");
 if (REUSE !== undefined && !/^bench_bots_[a-z0-9_]+$/.test(REUSE)) throw new Error("--reuse-db: o nome deve começar por bench_bots_ (a–z, 0–9, _)");
 
+const POPULATION = UNIFORM ? "uniform" : `mix:${SEED}:${TRADE_SHARE}`;
 const LOAD_BEFORE = os.loadavg();
 const log = logger("bench:bots");
 
 /** What a `--reuse-db` database was made with (kept next to the simulator's saved state). */
 interface ReuseMeta {
   bots: number;
+  /** The population: "uniform" or "mix:<seed>:<trade share>" (a reused database keeps the one it was made with). */
+  population?: string;
   shards: number;
   secrets: { ENCRYPTION_KEY: string; SESSION_SECRET: string };
 }
@@ -158,6 +205,25 @@ interface TickLine {
   sql: number;
 }
 
+/** One failed tick as the product logs it ("tick falhou", "tick com falha transitória…"), with what failed. */
+interface TickFailure {
+  userId: string;
+  at: number;
+  why: string;
+}
+
+/** A short label of a failed tick's logged `err`: the broker error's kind and status, else its message (60 characters). */
+function failureKind(err: unknown): string {
+  if (typeof err === "string") return err.slice(0, 60);
+  if (err && typeof err === "object") {
+    const e = err as { kind?: unknown; status?: unknown; message?: unknown; type?: unknown };
+    if (e.kind !== undefined) return `broker ${String(e.kind)}${e.status !== undefined ? ` ${String(e.status)}` : ""}`;
+    if (typeof e.message === "string") return e.message.slice(0, 60);
+    if (typeof e.type === "string") return e.type;
+  }
+  return "?";
+}
+
 /** One claimed due slot as the scheduler logs it ("tick devido"), with its process. */
 interface DueLine {
   proc: number;
@@ -168,7 +234,7 @@ interface DueLine {
 }
 
 /** Collects the tick lines, claimed slots and tick failures from a product process's stdout. */
-function watchTicks(app: AppServer, proc: number, ticks: TickLine[], failures: { userId: string; at: number }[], dues: DueLine[]) {
+function watchTicks(app: AppServer, proc: number, ticks: TickLine[], failures: TickFailure[], dues: DueLine[]) {
   // The tests' helper keeps the whole output in memory (large at debug level): replace its listeners (it is ready now).
   app.proc.stdout!.removeAllListeners("data");
   let buf = "";
@@ -181,17 +247,74 @@ function watchTicks(app: AppServer, proc: number, ticks: TickLine[], failures: {
       const j = line.indexOf("{");
       if (j < 0 || !line.includes('"userId"')) continue;
       try {
-        const o = JSON.parse(line.slice(j)) as { msg?: string; userId?: string; time?: number; ms?: number; sqlRoundTrips?: number; dueAt?: string; lagMs?: number };
+        const o = JSON.parse(line.slice(j)) as { msg?: string; userId?: string; time?: number; ms?: number; sqlRoundTrips?: number; dueAt?: string; lagMs?: number; err?: unknown };
         if (!o.userId) continue;
         if (o.msg === "tick devido" && o.dueAt) dues.push({ proc, userId: o.userId, dueAt: o.dueAt, at: o.time ?? Date.now(), lagMs: o.lagMs ?? NaN });
         else if (o.msg === "tick" && typeof o.sqlRoundTrips === "number") ticks.push({ proc, userId: o.userId, end: o.time ?? Date.now(), ms: o.ms ?? NaN, sql: o.sqlRoundTrips });
-        else if (o.msg === "tick falhou" || (o.msg ?? "").startsWith("tick com falha")) failures.push({ userId: o.userId, at: o.time ?? Date.now() });
+        else if (o.msg === "tick falhou" || (o.msg ?? "").startsWith("tick com falha")) failures.push({ userId: o.userId, at: o.time ?? Date.now(), why: failureKind(o.err) });
       } catch {
         /* not a JSON log line */
       }
     }
   });
   return app;
+}
+
+/** One minute of the window: ticks, schedule lag (ms), overdue bots, the order path. */
+interface MinuteRow {
+  minute: number;
+  ticks: number;
+  started: number;
+  lagP50: number;
+  lagP99: number;
+  lagMax: number;
+  overdueMax: number;
+  overdueEnd: number;
+  wanted?: number;
+  placed?: number;
+}
+
+/** The issue-24 goal for one minute: no bot overdue (samples and the minute's end) and lag p99 ≤ 1 s. */
+const missesGoal = (r: MinuteRow) => !(r.lagP99 <= 1000) || r.overdueEnd > 0 || (Number.isFinite(r.overdueMax) && r.overdueMax > 0);
+
+/** `n` as a percentage of `of` ("12.5 %"), "–" when `of` is 0. */
+const pctOf = (n: number, of: number) => (of ? `${fmt((n / of) * 100, 1)} %` : "–");
+
+/**
+ * What autovacuum does, run from the bench when the server has it off (a CI configuration; the production
+ * server's default is on): every `autovacuum_naptime` (60 s), on this database's tables, `vacuum` those whose
+ * dead tuples exceed 50 + 0.2 × live rows and `analyze` those with more changes since their last analyze than
+ * 50 + 0.1 × live rows (PostgreSQL's default thresholds and scale factors, "The Autovacuum Daemon"), one at a
+ * time on its own connection. Each run is recorded in `out` (real time, table, kind, ms).
+ */
+function startVacuumLikeAutovacuum(dbUrl: string, out: { at: number; table: string; kind: "vacuum" | "analyze"; ms: number }[]) {
+  const sql = postgres(dbUrl, { max: 1, onnotice: () => {} });
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  const round = async () => {
+    const due = await sql<{ table: string; vacuum: boolean; analyze: boolean }[]>`
+      select quote_ident(schemaname) || '.' || quote_ident(relname) as table,
+        n_dead_tup > 50 + 0.2 * n_live_tup as vacuum, n_mod_since_analyze > 50 + 0.1 * n_live_tup as analyze
+      from pg_stat_user_tables where n_dead_tup > 50 + 0.2 * n_live_tup or n_mod_since_analyze > 50 + 0.1 * n_live_tup`;
+    for (const t of due) {
+      if (stopped) return;
+      const kind = t.vacuum ? "vacuum" : "analyze";
+      const t0 = Date.now();
+      await sql.unsafe(`${t.vacuum && t.analyze ? "vacuum (analyze)" : kind} ${t.table}`);
+      out.push({ at: t0, table: t.table, kind, ms: Date.now() - t0 });
+    }
+  };
+  const timer = setInterval(() => {
+    running = running.then(round).catch(() => {});
+  }, 60_000);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      await sql.end();
+    },
+  };
 }
 
 async function main() {
@@ -219,12 +342,15 @@ async function main() {
     if (reused) {
       meta = JSON.parse(readFileSync(path.join(reuseDir!, "meta.json"), "utf8")) as ReuseMeta;
       if (meta.bots !== BOTS) throw new Error(`--reuse-db ${REUSE} tem ${meta.bots} robôs, não ${BOTS}`);
+      if ((meta.population ?? "uniform") !== POPULATION) throw new Error(`--reuse-db ${REUSE} foi criado com a população ${meta.population ?? "uniform"}, não ${POPULATION}`);
       log(`--reuse-db ${REUSE}: banco e estado do simulador (${meta.shards} partes) de uma execução anterior; sem setup`);
     } else await runMigrations(stats);
 
     // 2. Simulator (in shards) with its request counter: in a child process (CPU measured apart) or in this one.
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "forex-ia-bench-bots-"));
-    const simOpts: SimHostOptions = { shards: meta?.shards ?? SHARDS, dataDir: path.join(root, "data"), startAt: SIM_START_AT, ...(reused && { stateDir: reuseDir }) };
+    // The realistic mode's simulator offers the product's 8 pairs (5 derived from the 3 shipped: bench/sim-host.ts).
+    const candles = UNIFORM ? path.join(root, "data") : eightPairsDataDir(path.join(root, "data"), path.join(dataDir, "candles"));
+    const simOpts: SimHostOptions = { shards: meta?.shards ?? SHARDS, dataDir: candles, startAt: SIM_START_AT, ...(reused && { stateDir: reuseDir }) };
     const sim: SimHostHandle = SIM_MODE === "process" ? await startSimHostChild(simOpts) : await startSimHost(simOpts);
     cleanups.push(() => sim.close());
     const secrets = meta?.secrets ?? newSecrets();
@@ -232,6 +358,9 @@ async function main() {
 
     // 3. Users and bots in the product's tables (bench/bots-setup.ts: the first VIA_SERVICES through its services).
     const t0Setup = Date.now();
+    const profiles: BotProfile[] | undefined = UNIFORM ? undefined : drawProfiles(BOTS, SEED, TRADE_SHARE);
+    const population = profiles ? describeProfiles(profiles) : "every bot on the default settings (swing, every pair the simulator offers: EUR_USD, GBP_USD, USD_JPY), no override";
+    log(`população: ${population}`);
     if (!reused) {
       await withBotsSetup((setup) =>
         setup.createBots({
@@ -241,12 +370,13 @@ async function main() {
           concurrency: SETUP_CONCURRENCY,
           viaServices: VIA_SERVICES,
           newBrokerUsers: (n) => sim.createUsers(n),
+          ...(profiles && { profiles }),
           onProgress: (made) => log(`${made}/${BOTS} usuários com conta conectada e robô ativo (${((Date.now() - t0Setup) / 1000).toFixed(0)} s)`),
         }),
       );
       if (REUSE) {
         await sim.save(reuseDir!);
-        writeFileSync(path.join(reuseDir!, "meta.json"), JSON.stringify({ bots: BOTS, shards: simOpts.shards, secrets } satisfies ReuseMeta), { mode: 0o600 });
+        writeFileSync(path.join(reuseDir!, "meta.json"), JSON.stringify({ bots: BOTS, population: POPULATION, shards: simOpts.shards, secrets } satisfies ReuseMeta), { mode: 0o600 });
       }
     } else {
       // The bots as the previous run left them, made active again at this interval (a stop by the product is undone).
@@ -267,7 +397,7 @@ async function main() {
     // A reused database: the simulator's state is saved again once the product processes stopped (trades they made).
     if (REUSE) cleanups.push(() => sim.save(reuseDir!));
     const ticks: TickLine[] = [];
-    const failures: { userId: string; at: number }[] = [];
+    const failures: TickFailure[] = [];
     const dues: DueLine[] = [];
     const apps: AppServer[] = [];
     cleanups.push(async () => {
@@ -280,9 +410,36 @@ async function main() {
       log(`processo ${p + 1} pronto (pid ${app.proc.pid})`);
     }
 
-    // 5. Warm-up, then the window.
+    // 5. Warm-up, then the window. Autovacuum as this server has it (reported); when it is off (a CI server's
+    // configuration), the realistic mode does its work from here on: the production server's default is on.
+    const [av] = await stats<{ setting: string; source: string; sourcefile: string | null }[]>`select setting, source, sourcefile from pg_settings where name = 'autovacuum'`;
+    const autovacuumOn = av?.setting === "on";
+    log(`show autovacuum: ${av?.setting ?? "?"} (${av?.source ?? "?"}${av?.sourcefile ? ` ${av.sourcefile}` : ""})`);
+    const vacuums: { at: number; table: string; kind: "vacuum" | "analyze"; ms: number }[] = [];
+    const vacuumer = !autovacuumOn && VACUUM_LIKE_AUTOVACUUM ? startVacuumLikeAutovacuum(dbUrl, vacuums) : undefined;
+    if (vacuumer) {
+      cleanups.push(() => vacuumer.stop());
+      log("autovacuum desligado neste servidor: o bench faz o trabalho dele (regra e intervalo padrão do PostgreSQL; --no-vacuum desliga)");
+    }
+    // Overdue bots (active, due more than 2 s ago: the scheduler polls every second), sampled every 5 s.
+    const overdueNow = async () => (await stats<{ n: number }[]>`select count(*)::int as n from bots where is_active and next_tick_at < now() - interval '2 seconds'`)[0]!.n;
+    const overdueSamples: { at: number; n: number }[] = [];
+    let sampling = false;
+    const overdueSampler = setInterval(() => {
+      if (sampling) return;
+      sampling = true;
+      const at = Date.now();
+      void overdueNow()
+        .then((n) => overdueSamples.push({ at, n }))
+        .catch(() => {})
+        .finally(() => (sampling = false));
+    }, 5000);
+    cleanups.push(async () => clearInterval(overdueSampler));
     await new Promise((r) => setTimeout(r, WARMUP_S * 1000));
-const xacts = async () =>
+    const closedByReason = async () =>
+      new Map((await stats<{ reason: string; n: number }[]>`select coalesce(close_reason, '?') as reason, count(*)::int as n from trades where status = 'closed' group by 1`).map((r) => [r.reason, r.n]));
+    const closed0 = await closedByReason();
+    const xacts = async () =>
       Number((await stats<{ n: string }[]>`select xact_commit + xact_rollback as n from pg_stat_database where datname = ${name}`)[0]?.n ?? NaN);
     const xact0 = await xacts();
     await sim.resetCounts();
@@ -304,6 +461,7 @@ const xacts = async () =>
     };
     const sampler = setInterval(sampleRss, 5000);
     const perMinute: number[] = [];
+    const minuteRows: MinuteRow[] = [];
     for (let m = 1; m * 60_000 <= MINUTES * 60_000 + 59_999; m++) {
       const from = winStart + (m - 1) * 60_000;
       const to = Math.min(winStart + m * 60_000, winStart + MINUTES * 60_000);
@@ -311,7 +469,11 @@ const xacts = async () =>
       await new Promise((r) => setTimeout(r, to - Date.now()));
       const done = ticks.filter((t) => t.end >= from && t.end < to).length;
       perMinute.push(done);
-      log(`minuto ${m}: ${done} ticks concluídos em ${((to - from) / 1000).toFixed(0)} s (devidos ${fmt((BOTS * 60) / INTERVAL, 0)} por minuto)`);
+      const lagsM = dues.filter((d) => d.at >= from && d.at < to).map((d) => d.lagMs);
+      const samples = overdueSamples.filter((o) => o.at >= from && o.at < to).map((o) => o.n);
+      const row: MinuteRow = { minute: m, ticks: done, started: lagsM.length, lagP50: pct(lagsM, 50), lagP99: pct(lagsM, 99), lagMax: lagsM.length ? Math.max(...lagsM) : NaN, overdueMax: samples.length ? Math.max(...samples) : NaN, overdueEnd: await overdueNow() };
+      minuteRows.push(row);
+      log(`minuto ${m}: ${done} ticks concluídos em ${((to - from) / 1000).toFixed(0)} s (devidos ${fmt((BOTS * 60) / INTERVAL, 0)} por minuto); atraso p99 ${fmt(row.lagP99 / 1000, 2)} s; atrasados máx ${row.overdueMax}, no fim ${row.overdueEnd}`);
     }
     const winEnd = Date.now();
     await sim.setCounting(false);
@@ -336,6 +498,31 @@ const xacts = async () =>
     const overdueRows = await stats<{ overdue: number }[]>`
       select count(*)::int as overdue from bots where is_active and next_tick_at < ${dbEnd}::timestamptz - interval '2 seconds'`;
     const overdue = overdueRows[0]!.overdue;
+    // The order path: what the ticks of the window decided (decisions: one row per pair and tick, one statement
+    // per batch of ticks, so a tick's rows share user_id and created_at) and the trades closed meanwhile.
+    const decided = await stats<{ m: number; ticks: number; wanted: number; passed: number; placed: number; no_edge: number }[]>`
+      select floor(extract(epoch from created_at - ${new Date(winStart)}::timestamptz) / 60)::int as m,
+        count(distinct (user_id, created_at))::int as ticks,
+        count(distinct (user_id, created_at)) filter (where action = 'open' or risk_code = 'no_edge')::int as wanted,
+        count(distinct (user_id, created_at)) filter (where action = 'open')::int as passed,
+        count(*) filter (where executed)::int as placed,
+        count(distinct (user_id, created_at)) filter (where risk_code = 'no_edge')::int as no_edge
+      from decisions where created_at >= ${new Date(winStart)}::timestamptz and created_at < ${new Date(winEnd)}::timestamptz group by 1 order by 1`;
+    for (const d of decided) {
+      const row = minuteRows[Math.min(minuteRows.length - 1, d.m)];
+      if (row) {
+        row.wanted = (row.wanted ?? 0) + d.wanted;
+        row.placed = (row.placed ?? 0) + d.placed;
+      }
+    }
+    const sumDecided = (k: "ticks" | "wanted" | "passed" | "placed" | "no_edge") => decided.reduce((a, d) => a + d[k], 0);
+    const closed1 = await closedByReason();
+    const closes = [...closed1].map(([k, n]) => [k, n - (closed0.get(k) ?? 0)] as const).filter(([, n]) => n > 0);
+    const closedTotal = closes.reduce((a, [, n]) => a + n, 0);
+    const vacInWin = vacuums.filter((v) => v.at >= winStart && v.at < winEnd);
+    const failedWhyMap = new Map<string, number>();
+    for (const f of failures) if (f.at >= winStart && f.at < winEnd) failedWhyMap.set(f.why, (failedWhyMap.get(f.why) ?? 0) + 1);
+    const failedWhy = [...failedWhyMap].sort((a, b) => b[1] - a[1]);
     const lags = dues.filter((d) => d.at >= winStart && d.at < winEnd).map((d) => d.lagMs);
     // The window's last minute: the steady state once the boot's backlog (every bot's first, costlier tick) is gone.
     const lastFrom = Math.max(winStart, winEnd - 60_000);
@@ -385,6 +572,17 @@ const xacts = async () =>
       ["schedule lag p50 / p99 (s)", `${fmt(pct(lags, 50) / 1000)} / ${fmt(pct(lags, 99) / 1000)} (${lags.length} ticks started)`],
       ["schedule lag p50 / p99 in the window's last minute (s)", `${fmt(pct(lagsLast, 50) / 1000)} / ${fmt(pct(lagsLast, 99) / 1000)} (${lagsLast.length} ticks started)`],
       ["ticks overdue at the window's end", String(overdue)],
+      ["minutes missing the goal (any bot overdue, or lag p99 > 1 s)", `${minuteRows.filter(missesGoal).length} of ${minuteRows.length}`],
+      ["population", `${UNIFORM ? "--uniform: " : `seed ${SEED}, trade share ${TRADE_SHARE}: `}${population}`],
+      [
+        "ticks that wanted to enter (buy/sell) / passed the risk gate / were refused for no edge (of ticks completed)",
+        `${sumDecided("wanted")} (${pctOf(sumDecided("wanted"), inWin.length)}) / ${sumDecided("passed")} (${pctOf(sumDecided("passed"), inWin.length)}) / ${sumDecided("no_edge")} (${pctOf(sumDecided("no_edge"), inWin.length)})`,
+      ],
+      ["orders placed (decisions executed) / trades closed in the window (by reason)", `${sumDecided("placed")} / ${closedTotal}${closes.length ? ` (${closes.map(([k, n]) => `${k} ${n}`).join(", ")})` : ""}`],
+      [
+        "show autovacuum (source)",
+        `${av?.setting ?? "?"} (${av?.source ?? "?"})${vacuumer ? `; the bench ran autovacuum's work: ${vacInWin.filter((v) => v.kind === "vacuum").length} vacuum / ${vacInWin.filter((v) => v.kind === "analyze").length} analyze in the window, ${fmt(vacInWin.reduce((a, v) => a + v.ms, 0) / 1000, 1)} s` : !autovacuumOn ? " — no vacuum during the run" : ""}`,
+      ],
       ["tick duration p50 / p99 (ms)", `${fmt(pct(inWin.map((t) => t.ms), 50), 0)} / ${fmt(pct(inWin.map((t) => t.ms), 99), 0)}`],
       ["broker requests per tick", `${fmt(perTick(brokerTotal), 2)} (${brokerTotal} in the window)`],
       ["SQL statements per tick p50 / mean (app pool)", `${fmt(pct(inWin.map((t) => t.sql), 50), 1)} / ${fmt(perTick(inWin.reduce((a, t) => a + t.sql, 0)), 1)}`],
@@ -400,25 +598,37 @@ const xacts = async () =>
       ["product process RSS max (MB)" + (sim.pid ? " / simulator process" : ""), rssMax.map((r) => fmt(r, 0)).join(" / ") + (sim.pid ? ` / ${fmt(simRssMax, 0)}` : "")],
       ["double ticks: same due slot claimed twice / same bot < interval/2 apart / overlapping", `${doubleSlots} / ${doubles} / ${overlaps}`],
       ["early ticks after a failed tick (retry)", `${afterFailure} (failed ticks: ${failures.length})`],
+      ["failed ticks in the window, by what failed", failedWhy.map(([k, n]) => `${k}: ${n}`).join("; ") || "none"],
     ];
     const table = ["| measure | value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
+    const minuteTable = [
+      "| minute | ticks completed | ticks started | lag p50 / p99 / max (s) | overdue bots: max of 5-s samples / at the minute's end | ticks wanting an entry | orders placed | goal |",
+      "|---|---|---|---|---|---|---|---|",
+      ...minuteRows.map(
+        (r) =>
+          `| ${r.minute} | ${r.ticks} | ${r.started} | ${fmt(r.lagP50 / 1000, 2)} / ${fmt(r.lagP99 / 1000, 2)} / ${fmt(r.lagMax / 1000, 2)} | ${Number.isFinite(r.overdueMax) ? r.overdueMax : "–"} / ${r.overdueEnd} | ${r.wanted ?? 0} | ${r.placed ?? 0} | ${missesGoal(r) ? "missed" : "met"} |`,
+      ),
+    ].join("\n");
     const breakdown = kinds.map(([k, n]) => `${k} ${fmt(perTick(n), 2)}`).join(", ");
-    console.log(`\n${table}\n\nbroker requests per tick by kind: ${breakdown || "–"}\n`);
+    console.log(`\n${table}\n\nPer minute of the window (goal: 0 overdue and lag p99 ≤ 1 s in every minute):\n\n${minuteTable}\n\nbroker requests per tick by kind: ${breakdown || "–"}\n`);
 
     if (!argv["no-doc"]) {
       // One block per configuration (bots × interval × processes) inside the section: a run replaces its own block.
-      const key = `${BOTS}x${INTERVAL}s-p${PROCESSES}${argv["no-spread"] ? "-burst" : ""}`;
+      // The realistic population has its own blocks ("-mix"); `--uniform` keeps the old keys, so old figures stay comparable.
+      const key = `${BOTS}x${INTERVAL}s-p${PROCESSES}${argv["no-spread"] ? "-burst" : ""}${UNIFORM ? "" : "-mix"}`;
       const bStart = `<!-- bots:run ${key}:start -->`;
       const bEnd = `<!-- bots:run ${key}:end -->`;
       const block = [
         bStart,
-        `### ${BOTS} bots, ${INTERVAL} s interval, ${PROCESSES} process${PROCESSES > 1 ? "es" : ""}`,
+        `### ${BOTS} bots, ${INTERVAL} s interval, ${PROCESSES} process${PROCESSES > 1 ? "es" : ""}${UNIFORM ? "" : ", drawn settings"}`,
         "",
-        `\`npm run bench:bots -- --bots ${BOTS} --interval ${INTERVAL} --minutes ${MINUTES}${PROCESSES > 1 ? ` --processes ${PROCESSES}` : ""}${argv["no-spread"] ? " --no-spread" : ""} --warmup ${WARMUP_S}${REUSE ? ` --reuse-db ${REUSE}` : ""}\`, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${commit()}${argv.note ? ` — ${argv.note}` : ""}.`,
+        `\`npm run bench:bots -- --bots ${BOTS} --interval ${INTERVAL} --minutes ${MINUTES}${PROCESSES > 1 ? ` --processes ${PROCESSES}` : ""}${argv["no-spread"] ? " --no-spread" : ""}${UNIFORM ? " --uniform" : ` --seed ${SEED} --trade-share ${TRADE_SHARE}`} --warmup ${WARMUP_S}${REUSE ? ` --reuse-db ${REUSE}` : ""}\`, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${commit()}${argv.note ? ` — ${argv.note}` : ""}.`,
         `${reused ? `Database and simulator state reused from a previous run (no setup; bots re-spread over one interval)` : `Setup ${setupS.toFixed(0)} s (${Math.min(VIA_SERVICES, BOTS)} users through connectBroker + startBot, the rest by the setup's row shortcut)`}, ${WARMUP_S} s warm-up, then a ${MINUTES}-minute window; simulator ${SIM_MODE === "process" ? "in its own process" : "in the bench process"} (${simOpts.shards} shard${simOpts.shards > 1 ? "s" : ""}); ${os.cpus().length} CPUs, run under \`nice\`.`,
         `Load average (1/5/15 min) before: ${load(LOAD_BEFORE)}; after: ${load(LOAD_AFTER)} (other sessions share the machine).`,
         "",
         table,
+        "",
+        minuteTable,
         "",
         `Broker requests per tick by kind: ${breakdown || "–"}.`,
         bEnd,

@@ -19,9 +19,13 @@
  *   driven over IPC, so the simulator's CPU is measured apart (`pid`) and the bench process stays light.
  * Both return a `SimHostHandle`. `save(dir)` writes each shard's state (`shard-<k>.json`) and `stateDir`
  * loads it back (bench:bots `--reuse-db`: the same tokens and account ids as the rows in the database).
+ *
+ * The shipped candles (data/) cover 3 of the product's 8 pairs, and the simulator offers only the pairs it
+ * has candles for. `eightPairsDataDir` writes a candle folder with the other 5 derived from them (module
+ * function's docstring), so bench:bots' bots trade all 8 pairs as users will.
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -33,6 +37,63 @@ import { loadMarketData } from "../server/simulator/load-market-data";
 import { createSimulatorApp, SIM_CLOCK_HEADER, Simulator, type SimulatorApp } from "../server/simulator/server";
 import { requestKind } from "../tests/setup/counting-proxy";
 import type { BrokerUser } from "./bots-setup";
+
+/**
+ * The other 5 of the 8 pairs derived from the shipped 3 (bench only: prices of plausible level whose moves are
+ * real market moves, not real quotes of those pairs), each from its source's finest file, bar by bar:
+ * AUD_USD = GBP_USD × k, USD_CAD = k / EUR_USD, USD_CHF = k / GBP_USD (inverted: high = k / low), EUR_GBP =
+ * EUR_USD / GBP_USD on the bars both have (high/low = max/min of open, close and high/high, low/low) and
+ * EUR_JPY = USD_JPY × k (its M3 path); k puts the first close at the pair's level (0.665, 1.37, 0.80, 183.5).
+ * The coarser granularities are aggregated by the simulator from these (core/simulator/market-data.ts).
+ */
+const DERIVED_PAIRS: { pair: string; gran: string; level: number; digits: number; from: string; inverse?: boolean; over?: string }[] = [
+  { pair: "AUD_USD", gran: "M5", level: 0.665, digits: 5, from: "GBP_USD" },
+  { pair: "USD_CAD", gran: "M5", level: 1.37, digits: 5, from: "EUR_USD", inverse: true },
+  { pair: "USD_CHF", gran: "M5", level: 0.8, digits: 5, from: "GBP_USD", inverse: true },
+  { pair: "EUR_GBP", gran: "M5", level: 0, digits: 5, from: "EUR_USD", over: "GBP_USD" },
+  { pair: "EUR_JPY", gran: "M3", level: 183.5, digits: 3, from: "USD_JPY" },
+];
+
+/**
+ * Writes into `outDir` (made when missing) the shipped candle files of `srcDir` (symlinks) and the derived
+ * pairs of `DERIVED_PAIRS` that `srcDir` lacks; returns `outDir`.
+ * @throws Error when a source file of a derived pair is missing
+ */
+export function eightPairsDataDir(srcDir: string, outDir: string): string {
+  mkdirSync(outDir, { recursive: true });
+  const files = readdirSync(srcDir).filter((f) => f.endsWith(".csv"));
+  for (const f of files) if (!existsSync(path.join(outDir, f))) symlinkSync(path.resolve(srcDir, f), path.join(outDir, f));
+  type Row = [string, number, number, number, number, string];
+  const read = (pair: string, gran: string): Row[] => {
+    const file = path.join(srcDir, `${pair}_${gran}.csv`);
+    if (!existsSync(file)) throw new Error(`velas ausentes: ${file}`);
+    return readFileSync(file, "utf8").trim().split("\n").slice(1).map((l) => {
+      const [t, o, h, lo, c, v] = l.split(",");
+      return [t!, Number(o), Number(h), Number(lo), Number(c), v ?? "0"];
+    });
+  };
+  for (const d of DERIVED_PAIRS) {
+    if (files.some((f) => f.startsWith(`${d.pair}_`))) continue;
+    const src = read(d.from, d.gran);
+    let rows: Row[];
+    if (d.over) {
+      const den = new Map(read(d.over, d.gran).map((r) => [r[0], r]));
+      rows = src.flatMap(([t, o, h, l, c, v]) => {
+        const b = den.get(t);
+        if (!b) return [];
+        const [oo, cc] = [o / b[1], c / b[4]];
+        return [[t, oo, Math.max(oo, cc, h / b[2]), Math.min(oo, cc, l / b[3]), cc, v] as Row];
+      });
+    } else {
+      const k = d.inverse ? d.level * src[0]![4] : d.level / src[0]![4];
+      rows = src.map(([t, o, h, l, c, v]) => (d.inverse ? [t, k / o, k / l, k / h, k / c, v] : [t, o * k, h * k, l * k, c * k, v]));
+    }
+    const x = (n: number) => n.toFixed(d.digits);
+    const text = ["time,open,high,low,close,volume", ...rows.map(([t, o, h, l, c, v]) => [t, x(o), x(h), x(l), x(c), v].join(","))].join("\n");
+    writeFileSync(path.join(outDir, `${d.pair}_${d.gran}.csv`), `${text}\n`);
+  }
+  return outDir;
+}
 
 /** First simulator user id (core/simulator/state.ts emptyState) and the id range of one shard. */
 const FIRST_USER_ID = 1_000_001;
