@@ -19,6 +19,7 @@ import { connectionRow, setConnectionStatus, setMarketClockOffset } from "../../
 import { DomainError, InternalError, UpstreamError, ValidationError } from "../platform/errors.server";
 import { noteBrokerClock } from "./quote-cache.server";
 import { oandaLimiter } from "./oanda-limiter.server";
+import { brokerObserver } from "../platform/metrics.server";
 import { noteBrokerAnswer } from "../platform/readiness-state";
 
 /** The simulator's reply header with its clock's tag (server/simulator/server.ts SIM_CLOCK_HEADER; not imported: the simulator stays out of the app bundle). */
@@ -45,6 +46,8 @@ export function clientFor(token: string, environment: Environment, signal?: Abor
       return res;
     },
     timeoutMs: cfg.OANDA_TIMEOUT_MS, retries: cfg.OANDA_RETRIES, limiter: oandaLimiter,
+    // Every attempt counted and timed by endpoint template (issue 24 metrics; core keeps no metrics library).
+    observer: brokerObserver,
     ...(signal && { signal }),
   });
 }

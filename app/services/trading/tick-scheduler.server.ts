@@ -15,6 +15,7 @@
  */
 import { runTick } from "./tick-runner.server";
 import { logger } from "../platform/logger.server";
+import { metrics } from "../platform/metrics.server";
 import { claimDueTicks, makeTickDue, type ClaimedTick } from "./tick-due.server";
 
 /** Delay of the next tick after a transient broker failure (runTick threw), when shorter than the bot's interval. */
@@ -110,7 +111,9 @@ export class TickScheduler {
 
   private launch(c: ClaimedTick): void {
     const startedAt = Date.now();
-    logger().debug({ userId: c.userId, dueAt: c.dueAt.toISOString(), lagMs: startedAt - c.dueAt.getTime() }, "tick devido");
+    const lagMs = startedAt - c.dueAt.getTime();
+    metrics().tickLag.observe(Math.max(0, lagMs) / 1000);
+    logger().debug({ userId: c.userId, dueAt: c.dueAt.toISOString(), lagMs }, "tick devido");
     const p = this.tick(c).finally(() => {
       this.running.delete(p);
       // A slot is free: claim again soon when bots were left due, else at the next regular poll.
