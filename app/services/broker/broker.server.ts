@@ -18,7 +18,7 @@ import { db } from "../platform/db.server";
 import { connectionRow, setConnectionStatus, setMarketClockOffset } from "../../../db/queries/broker-connections";
 import { DomainError, InternalError, UpstreamError, ValidationError } from "../platform/errors.server";
 import { noteBrokerClock } from "./quote-cache.server";
-import { oandaLimiter } from "./oanda-limiter.server";
+import { egressFor } from "./egress.server";
 import { brokerObserver } from "../platform/metrics.server";
 import { noteBrokerAnswer } from "../platform/readiness-state";
 
@@ -36,16 +36,18 @@ export type { BrokerConnectionRow };
 export function clientFor(token: string, environment: Environment, signal?: AbortSignal): BrokerPort {
   const cfg = config();
   const hosts = cfg.oanda[environment];
+  const egress = egressFor(token);
   return createOandaClient({
     environment, token, apiUrl: hosts.api, streamUrl: hosts.stream, clock: systemClock,
     // The simulator's clock tag on every reply (absent on OANDA): the shared quotes follow its jumps.
+    // The token's egress address and its per-IP budget (egress.server.ts, ADR 0041).
     fetch: async (input, init) => {
-      const res = await fetch(input, init);
+      const res = await egress.fetch(input, init);
       noteBrokerClock(environment, res.headers.get(SIM_CLOCK_HEADER));
       if (res.status < 500) noteBrokerAnswer(); // /ready: the broker answered within the last minute
       return res;
     },
-    timeoutMs: cfg.OANDA_TIMEOUT_MS, retries: cfg.OANDA_RETRIES, limiter: oandaLimiter,
+    timeoutMs: cfg.OANDA_TIMEOUT_MS, retries: cfg.OANDA_RETRIES, limiter: egress.limiter,
     // Every attempt counted and timed by endpoint template (issue 24 metrics; core keeps no metrics library).
     observer: brokerObserver,
     ...(signal && { signal }),
