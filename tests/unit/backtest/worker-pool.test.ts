@@ -2,10 +2,10 @@
  * The backtest worker pool (issue 24, ADR 0039; app/services/backtest/worker-pool.server.ts): a run
  * computed in a worker thread gives exactly the in-process result (trades, statistics, curves, the
  * baseline) with the economic calendar sent across; at most `size` runs compute at once, the rest
- * wait their turn; a run past its wall-time budget is stopped with BacktestTimeoutError (its thread ended,
+ * wait their turn; the threads run at a lower CPU priority than the main thread (Linux); a run past its wall-time budget is stopped with BacktestTimeoutError (its thread ended,
  * its slot freed).
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseCalendarCsv } from "../../../core/calendar";
@@ -56,6 +56,16 @@ describe("backtest worker pool", () => {
     expect(progress.length).toBeGreaterThan(10);
     expect([...progress].sort((x, y) => x - y)).toEqual(progress);
     expect(progress.at(-1)).toBeCloseTo(100, 5);
+  });
+
+  it.skipIf(process.platform !== "linux")("runs its threads at a lower CPU priority than the main thread (nice 10, Linux)", { timeout: 60_000 }, async () => {
+    const p = pool(1, 50_000);
+    await p.withSlot((compute) => compute(request({ instruments: ["EUR_USD"], to: "2026-01-06" })));
+    const nice = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, "utf8").split(") ")[1]!.split(" ")[16]);
+    const tasks = readdirSync("/proc/self/task");
+    expect(nice(String(process.pid))).toBe(0);
+    // The parked thread of the run is one of this process's tasks, at nice 10.
+    expect(tasks.some((t) => nice(t) === 10)).toBe(true);
   });
 
   it("computes at most `size` runs at once; the next waits for a free slot", { timeout: 120_000 }, async () => {
