@@ -99,6 +99,8 @@
  *   `--sim process|inline`, `--sim-shards K`, `--via-services N`, `--reuse-db bench_bots_NAME`: steps 1–3 (a
  *   reused database keeps the population it was made with; another `--seed`/`--trade-share`/`--uniform` is refused).
  *   `--uniform`, `--seed N`, `--trade-share X` (0–1), `--no-vacuum`: the population and autovacuum, above.
+ *   `--sim-start RFC3339`: where in the candle window (2026-01-04..2026-04-03) the simulator starts (default
+ *   2026-01-14T10:00Z, a Wednesday London morning: moving markets, so the drawn bots' engines enter trades).
  *   Large runs: `--bots 20000 --warmup 600 --reuse-db bench_bots_20k` (every bot's first tick reads 3 broker
  *   resources: 60,000 requests at the product's 120 requests/s per process), then the same command with a
  *   short `--warmup` for another process count while the stored account states are younger than 30 min.
@@ -154,6 +156,7 @@ const { values: argv } = parseArgs({
     seed: { type: "string", default: "1" },
     "trade-share": { type: "string" },
     "no-vacuum": { type: "boolean", default: false },
+    "sim-start": { type: "string" },
     note: { type: "string" },
     doc: { type: "string" },
   },
@@ -183,7 +186,12 @@ if (![BOTS, INTERVAL, MINUTES, PROCESSES, WARMUP_S, SETUP_CONCURRENCY, VIA_SERVI
 if (SIM_MODE !== "process" && SIM_MODE !== "inline") throw new Error("--sim deve ser process ou inline");
 if (REUSE !== undefined && !/^bench_bots_[a-z0-9_]+$/.test(REUSE)) throw new Error("--reuse-db: o nome deve começar por bench_bots_ (a–z, 0–9, _)");
 
+/** `--sim-start`: another point of the candle window to replay from (e.g. a quieter or busier session); default SIM_START_AT. */
+const SIM_START = argv["sim-start"] ?? SIM_START_AT;
+if (!Number.isFinite(Date.parse(SIM_START))) throw new Error("--sim-start: uma data RFC3339 (ex.: 2026-01-14T10:00:00Z)");
 const POPULATION = UNIFORM ? "uniform" : `mix:${SEED}:${TRADE_SHARE}`;
+/** The tick scheduler's idle poll period, s (app/services/trading/tick-scheduler.server.ts POLL_MS): a due bot waits up to this for its claim. */
+const POLL_S = 1;
 const LOAD_BEFORE = os.loadavg();
 const log = logger("bench:bots");
 
@@ -350,7 +358,7 @@ async function main() {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "forex-ia-bench-bots-"));
     // The realistic mode's simulator offers the product's 8 pairs (5 derived from the 3 shipped: bench/sim-host.ts).
     const candles = UNIFORM ? path.join(root, "data") : eightPairsDataDir(path.join(root, "data"), path.join(dataDir, "candles"));
-    const simOpts: SimHostOptions = { shards: meta?.shards ?? SHARDS, dataDir: candles, startAt: SIM_START_AT, ...(reused && { stateDir: reuseDir }) };
+    const simOpts: SimHostOptions = { shards: meta?.shards ?? SHARDS, dataDir: candles, startAt: SIM_START, ...(reused && { stateDir: reuseDir }) };
     const sim: SimHostHandle = SIM_MODE === "process" ? await startSimHostChild(simOpts) : await startSimHost(simOpts);
     cleanups.push(() => sim.close());
     const secrets = meta?.secrets ?? newSecrets();
@@ -610,7 +618,7 @@ async function main() {
       ),
     ].join("\n");
     const breakdown = kinds.map(([k, n]) => `${k} ${fmt(perTick(n), 2)}`).join(", ");
-    console.log(`\n${table}\n\nPer minute of the window (goal: 0 overdue and lag p99 ≤ 1 s in every minute):\n\n${minuteTable}\n\nbroker requests per tick by kind: ${breakdown || "–"}\n`);
+    console.log(`\n${table}\n\nPer minute of the window (goal: 0 overdue and lag p99 ≤ 1 s in every minute; the idle scheduler polls every ${POLL_S} s, so that alone puts lags up to ${POLL_S} s):\n\n${minuteTable}\n\nbroker requests per tick by kind: ${breakdown || "–"}\n`);
 
     if (!argv["no-doc"]) {
       // One block per configuration (bots × interval × processes) inside the section: a run replaces its own block.
@@ -622,7 +630,7 @@ async function main() {
         bStart,
         `### ${BOTS} bots, ${INTERVAL} s interval, ${PROCESSES} process${PROCESSES > 1 ? "es" : ""}${UNIFORM ? "" : ", drawn settings"}`,
         "",
-        `\`npm run bench:bots -- --bots ${BOTS} --interval ${INTERVAL} --minutes ${MINUTES}${PROCESSES > 1 ? ` --processes ${PROCESSES}` : ""}${argv["no-spread"] ? " --no-spread" : ""}${UNIFORM ? " --uniform" : ` --seed ${SEED} --trade-share ${TRADE_SHARE}`} --warmup ${WARMUP_S}${REUSE ? ` --reuse-db ${REUSE}` : ""}\`, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${commit()}${argv.note ? ` — ${argv.note}` : ""}.`,
+        `\`npm run bench:bots -- --bots ${BOTS} --interval ${INTERVAL} --minutes ${MINUTES}${PROCESSES > 1 ? ` --processes ${PROCESSES}` : ""}${argv["no-spread"] ? " --no-spread" : ""}${UNIFORM ? " --uniform" : ` --seed ${SEED} --trade-share ${TRADE_SHARE}`}${argv["sim-start"] ? ` --sim-start ${SIM_START}` : ""} --warmup ${WARMUP_S}${REUSE ? ` --reuse-db ${REUSE}` : ""}\`, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit ${commit()}${argv.note ? ` — ${argv.note}` : ""}.`,
         `${reused ? `Database and simulator state reused from a previous run (no setup; bots re-spread over one interval)` : `Setup ${setupS.toFixed(0)} s (${Math.min(VIA_SERVICES, BOTS)} users through connectBroker + startBot, the rest by the setup's row shortcut)`}, ${WARMUP_S} s warm-up, then a ${MINUTES}-minute window; simulator ${SIM_MODE === "process" ? "in its own process" : "in the bench process"} (${simOpts.shards} shard${simOpts.shards > 1 ? "s" : ""}); ${os.cpus().length} CPUs, run under \`nice\`.`,
         `Load average (1/5/15 min) before: ${load(LOAD_BEFORE)}; after: ${load(LOAD_AFTER)} (other sessions share the machine).`,
         "",
