@@ -31,6 +31,17 @@ export async function sessionUser(sql: Sql, tokenHash: string): Promise<UserRow 
   return user;
 }
 
+/**
+ * Of `tokenHashes`, those whose session is still live (unrevoked, unexpired, active user), in one
+ * statement: the SSE streams re-check their sessions on each heartbeat (issue 24).
+ */
+export async function liveSessionHashes(sql: Sql, tokenHashes: readonly string[]): Promise<Set<string>> {
+  if (tokenHashes.length === 0) return new Set();
+  const rows = await sql<{ token_hash: string }[]>`select s.token_hash from sessions s join users u on u.id = s.user_id
+    where s.token_hash = any(${tokenHashes as string[]}::text[]) and s.revoked_at is null and s.expires_at > now() and u.is_active`;
+  return new Set(rows.map((r) => r.token_hash));
+}
+
 /** Revokes the session of a token hash (if still live). */
 export async function revokeSessionByToken(sql: Sql, tokenHash: string): Promise<void> {
   await sql`update sessions set revoked_at = now() where token_hash = ${tokenHash} and revoked_at is null`;

@@ -17,6 +17,7 @@ import { deleteConnectionKeepingCursor } from "../../../db/queries/broker-connec
 import { tradeCounts } from "../../../db/queries/trades";
 import { deleteUnusedTokens } from "../../../db/queries/email-tokens";
 import { revokeUserSessions } from "../../../db/queries/sessions";
+import { sessionsEnded } from "../platform/session-events";
 import { softDeleteUser } from "../../../db/queries/users";
 import { ConflictError, NotFoundError } from "../platform/errors.server";
 import { lockReconcile } from "../trading/reconcile.server";
@@ -74,5 +75,7 @@ export async function deleteAdminUser(actor: AdminActor, id: string): Promise<De
     });
   const locked = await withUserLock(id, run, { waitMs: 5_000 });
   // A tick that outlives the wait finds no connection at its next step; the deletion does not wait longer.
-  return locked.acquired ? locked.value : run();
+  const outcome = locked.acquired ? locked.value : await run();
+  sessionsEnded({ userId: id }); // their open price streams end now (issue 24)
+  return outcome;
 }

@@ -15,6 +15,7 @@ import { hashPassword } from "../identity/auth.server";
 import { db } from "../platform/db.server";
 import { deactivateBot } from "../../../db/queries/bots";
 import { revokeUserSessions } from "../../../db/queries/sessions";
+import { sessionsEnded } from "../platform/session-events";
 import { emailTaken, insertAdminCreatedUser, lockLiveUser, updateAdminEditedUser } from "../../../db/queries/users";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors.server";
 import { createTrialLicence } from "../identity/licence.server";
@@ -75,6 +76,7 @@ export async function createAdminUser(actor: AdminActor, input: AdminUserCreate)
 export async function updateAdminUser(actor: AdminActor, id: string, input: AdminUserUpdate): Promise<AdminUserView> {
   if (!UUID.test(id)) throw new NotFoundError(NOT_FOUND);
   const hash = input.password ? await hashPassword(input.password) : null;
+  let revoked = false;
   await db()
     .begin(async (tx) => {
       const cur = await lockLiveUser(tx, id);
@@ -96,6 +98,7 @@ export async function updateAdminUser(actor: AdminActor, id: string, input: Admi
       let sessionsRevoked = 0;
       if ((hash && id !== actor.user.id) || deactivated)
         sessionsRevoked = await revokeUserSessions(tx, id);
+      revoked = sessionsRevoked > 0;
       let botStopped = false;
       if (deactivated) botStopped = await deactivateBot(tx, id, "account_disabled");
       await recordAudit(
@@ -111,5 +114,6 @@ export async function updateAdminUser(actor: AdminActor, id: string, input: Admi
       );
     })
     .catch(emailRace);
+  if (revoked) sessionsEnded({ userId: id }); // their open price streams end now (issue 24)
   return adminUserById(id);
 }

@@ -7,6 +7,7 @@ import { createCookie, redirect } from "@remix-run/node";
 import argon2 from "argon2";
 import type postgres from "postgres";
 import { msg, type Msg } from "../../../core/i18n/message";
+import { sessionsEnded } from "../platform/session-events";
 import { insertSession, revokeSessionByToken, sessionUser } from "../../../db/queries/sessions";
 import { emailExists, insertUser, setTermsAccepted, touchLastLogin, userByEmail, userRowById, type UserRow } from "../../../db/queries/users";
 import { translateMsg } from "~/i18n";
@@ -216,7 +217,11 @@ export async function requireApiUser(request: Request): Promise<UserRow> {
 /** Revokes the request's session (cookie and token alike); returns the Set-Cookie that clears the cookie. */
 export async function logout(request: Request): Promise<string> {
   const token = await sessionToken(request);
-  if (token) await revokeSessionByToken(db(), hashToken(token));
+  if (token) {
+    const tokenHash = hashToken(token);
+    await revokeSessionByToken(db(), tokenHash);
+    sessionsEnded({ tokenHash }); // its open price streams end now (issue 24)
+  }
   return sessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
 }
 

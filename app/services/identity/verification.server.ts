@@ -11,6 +11,7 @@ import { revokeUserSessions } from "../../../db/queries/sessions";
 import { activeUserByEmail, markEmailVerified, setPasswordVerified } from "../../../db/queries/users";
 import { hashPassword, type UserRow } from "./auth.server";
 import { hashToken, randomToken } from "../platform/crypto.server";
+import { sessionsEnded } from "../platform/session-events";
 import { db } from "../platform/db.server";
 import { appLink, queueEmail, renderEmail } from "../notify/email.server";
 import { RateLimitedError, ValidationError } from "../platform/errors.server";
@@ -144,15 +145,18 @@ export async function verifyEmailToken(token: string | null): Promise<VerifyOutc
 
 /**
  * Consumes a reset token, sets the new password, marks the e-mail verified (the link proved it) and
- * revokes every session of the user. @throws ValidationError when the link is invalid, used or expired.
+ * revokes every session of the user (their open price streams end once it commits: issue 24).
+ * @throws ValidationError when the link is invalid, used or expired.
  */
 export async function resetPassword(token: string, password: string): Promise<string> {
   const hash = await hashPassword(password);
-  return db().begin(async (tx) => {
+  const userId = (await db().begin(async (tx) => {
     const userId = await consumeResetToken(tx, hashToken(token));
     if (!userId) throw new ValidationError(msg("api:email.resetLinkExpired"));
     await setPasswordVerified(tx, userId, hash);
     await revokeUserSessions(tx, userId);
     return userId;
-  }) as Promise<string>;
+  })) as string;
+  sessionsEnded({ userId });
+  return userId;
 }

@@ -216,8 +216,15 @@ const schema = z.object({
    * OANDA pricing stream stays open after its last listener left (ms). Tests shorten the first and last.
    */
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
-  SSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100_000).default(10_000),
+  SSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100_000).default(5_000),
   SSE_MAX_PER_USER: z.coerce.number().int().min(1).max(100_000).default(10),
+  /**
+   * Abuse bounds of /api/stream/* (issue 24: 2,000 open streams stalled the process): open SSE connections
+   * per client IP (`req.ip`, TRUST_PROXY; 429 beyond), and the event-loop delay (p99 over the last second,
+   * ms) above which new streams are refused with 503 + Retry-After before the loop starves (0 = never).
+   */
+  SSE_MAX_PER_IP: z.coerce.number().int().min(1).max(100_000).default(50),
+  SSE_SHED_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   PRICE_STREAM_IDLE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   /**
    * Test harness fault injection (tests/integration/crash-restart.test.ts, crash-random.test.ts): the

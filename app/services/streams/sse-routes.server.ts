@@ -12,8 +12,12 @@
  * - `GET /api/stream/open-trades[?instruments=…]`: `snapshot` {prices:[{instrument,bid,ask,mid,timestamp}]}
  *   of the user's open trades' instruments (plus those named), then `price` {instrument,bid,ask,mid,time} (same ids); a fill
  *   or close of the user's re-reads the instrument list.
- * The user's session is required (401 JSON otherwise, in the user's language); `SSE_MAX_PER_USER`
- * connections per user and `SSE_MAX_CONNECTIONS` per process (429 beyond).
+ * The user's session is required (401 JSON otherwise, in the user's language). Abuse bounds (issue 24),
+ * each slot taken synchronously when checked and given back on failure or close: `SSE_MAX_CONNECTIONS`
+ * per process and an event-loop delay above `SSE_SHED_LOOP_DELAY_MS` → 503 + Retry-After (shed before the
+ * loop starves); `SSE_MAX_PER_IP` per client IP and `SSE_MAX_PER_USER` per user → 429. Each heartbeat
+ * re-checks the streams' sessions (one statement) and ends those revoked, expired or deactivated; a
+ * logout, password reset, deactivation or deletion in this process ends them at once (platform/session-events.ts).
  *
  * Writes: after the headers, frames go straight to the socket as pre-framed HTTP chunks (`SocketSink`:
  * one `socket.write` per frame per subscriber; ADR 0017 "Writing the fan-out").
@@ -29,11 +33,15 @@ import type { Environment } from "../../../core/broker/port";
 import { msg } from "../../../core/i18n/message";
 import { SUPPORTED_INSTRUMENTS } from "../../../core/instruments";
 import { translateMsg } from "~/i18n";
-import { getUser, type UserRow } from "../identity/auth.server";
+import { monitorEventLoopDelay, type IntervalHistogram } from "node:perf_hooks";
+import { getUser, sessionToken, type UserRow } from "../identity/auth.server";
 import { getConnection } from "../broker/broker.server";
 import { config } from "../platform/config.server";
 import { db } from "../platform/db.server";
 import { openTradeInstruments } from "../../../db/queries/trades";
+import { liveSessionHashes } from "../../../db/queries/sessions";
+import { hashToken } from "../platform/crypto.server";
+import { onSessionsEnded, type SessionEnd } from "../platform/session-events";
 import { logger } from "../platform/logger.server";
 import { countSseDrop, countSseSubscribersWith } from "../platform/metrics.server";
 import { requestLanguage } from "../identity/request-language.server";
@@ -203,6 +211,16 @@ export class SseConnection {
     this.res.destroy();
   }
 
+  /** The SHA-256 hash of the session token that opened it (re-checked on each heartbeat; issue 24). */
+  tokenHash?: string;
+
+  /** The session ended (logout, password reset, deactivation): the response ends, nothing more is written. */
+  end(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.res.end();
+  }
+
   /** `server_shutdown` then the end of the response. */
   shutdown(): void {
     if (this.closed) return;
@@ -212,18 +230,107 @@ export class SseConnection {
 }
 
 const connections = new Set<SseConnection>();
+/**
+ * Stream slots by user, by client IP and in total, each taken synchronously — check and count in the same
+ * turn of the event loop — and given back once when the open fails or the stream closes (issue 24: the
+ * per-user limit was checked before two database waits and counted after them; 60 simultaneous opens gave
+ * 58 streams, a burst of 2,000 gave 210). A slot counts from the check, not from the first byte.
+ */
 const perUser = new Map<string, number>();
+const perIp = new Map<string, number>();
+let slots = 0;
 let heartbeatTimer: NodeJS.Timeout | undefined;
 let shuttingDown = false;
 
+function take(map: Map<string, number>, key: string): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+function give(map: Map<string, number>, key: string): void {
+  const n = (map.get(key) ?? 1) - 1;
+  if (n > 0) map.set(key, n);
+  else map.delete(key);
+}
+
+/**
+ * The event loop's delay, p99 over the last second, ms (perf_hooks.monitorEventLoopDelay, sampled every
+ * 20 ms): past SSE_SHED_LOOP_DELAY_MS new streams are refused with 503 + Retry-After before the loop
+ * starves (issue 24: 2,000 open streams took `/api/auth/me` p90 from 55 ms to ~3 s).
+ */
+let loopDelay: IntervalHistogram | undefined;
+let loopDelayMs = 0;
+function watchLoopDelay(): void {
+  if (loopDelay) return;
+  loopDelay = monitorEventLoopDelay({ resolution: 20 });
+  loopDelay.enable();
+  setInterval(() => {
+    loopDelayMs = loopDelay!.percentile(99) / 1e6;
+    loopDelay!.reset();
+  }, 1_000).unref();
+}
+
+/** The event-loop delay the shedding judges by (p99 of the last second, ms). */
+export function eventLoopDelayMs(): number {
+  return loopDelayMs;
+}
+
+let checkingSessions = false;
+
+/**
+ * The heartbeat: a `heartbeat` frame to every stream, then one statement re-checking the sessions of all
+ * open streams; a stream whose session was revoked or expired, or whose user was deactivated (by any
+ * process), ends (issue 24: 45 events reached a client in the 20 s after its logout). A failed check keeps
+ * the streams (the database may be briefly away; the next heartbeat checks again).
+ */
 function startHeartbeats(): void {
   if (heartbeatTimer) return;
   heartbeatTimer = setInterval(() => {
     const frame = Buffer.from(sseFrame("heartbeat", { time: new Date().toISOString() }));
     for (const c of connections) c.heartbeat(frame);
+    void recheckSessions();
   }, config().SSE_HEARTBEAT_MS);
   heartbeatTimer.unref();
 }
+
+async function recheckSessions(): Promise<void> {
+  if (checkingSessions || connections.size === 0) return;
+  checkingSessions = true;
+  try {
+    const hashes = new Set<string>();
+    for (const c of connections) if (c.tokenHash) hashes.add(c.tokenHash);
+    const live = await liveSessionHashes(db(), [...hashes]);
+    endStreams((c) => !!c.tokenHash && !live.has(c.tokenHash));
+  } catch (err) {
+    logger().warn({ err: String(err) }, "SSE: falha ao reverificar as sessões (mantidas até o próximo heartbeat)");
+  } finally {
+    checkingSessions = false;
+  }
+}
+
+/** Ends the open streams matching `which` (their `close` handlers give their slots back). */
+function endStreams(which: (c: SseConnection) => boolean): number {
+  let n = 0;
+  for (const c of connections) {
+    if (!which(c)) continue;
+    c.end();
+    n++;
+  }
+  return n;
+}
+
+/**
+ * Ends this process's streams of a session (by token hash) or of every session of a user, at once
+ * (logout, password reset, deactivation, deletion announce it: platform/session-events.ts). Returns how many.
+ */
+export function endSessionStreams(end: SessionEnd): number {
+  return "tokenHash" in end ? endStreams((c) => c.tokenHash === end.tokenHash) : endStreams((c) => c.userId === end.userId);
+}
+
+declare global {
+  var __sseSessionListener: (() => void) | undefined;
+}
+// One listener per process, even when a dev reload evaluates this module again.
+globalThis.__sseSessionListener?.();
+globalThis.__sseSessionListener = onSessionsEnded((end) => void endSessionStreams(end));
 
 /** A Fetch `Request` with the Express request's URL and headers (for the session and language helpers). */
 function fetchRequest(req: ExpressRequest): Request {
@@ -235,11 +342,16 @@ function fetchRequest(req: ExpressRequest): Request {
   return new Request(`http://${req.headers.host ?? "localhost"}${req.originalUrl}`, { headers });
 }
 
+/**
+ * The JSON refusal in the user's language; `user` null = before the session is read: Portuguese (a refusal
+ * that sheds load must not cost a database read).
+ */
 async function jsonError(res: ExpressResponse, request: Request, status: number, key: string, user?: UserRow | null): Promise<void> {
-  const language = user?.preferences?.language ?? (await requestLanguage(request).catch(() => "pt"));
+  const language = user === null ? "pt" : (user?.preferences?.language ?? (await requestLanguage(request).catch(() => "pt")));
   const message = translateMsg(msg(key), language);
   res.status(status).setHeader("Cache-Control", "no-store");
   if (status === 429) res.setHeader("Retry-After", "30");
+  else if (status === 503) res.setHeader("Retry-After", "5");
   res.json({ success: false, message, error: message });
 }
 
@@ -265,29 +377,62 @@ export async function handleStreamRequest(req: ExpressRequest, res: ExpressRespo
   const kind = req.path === "/prices" ? "prices" : req.path === "/open-trades" ? "open-trades" : null;
   if (!kind || (req.method !== "GET" && req.method !== "HEAD")) return next();
   const request = fetchRequest(req);
+  const cfg = config();
+  watchLoopDelay();
+  // Before any await (issue 24): refusals that cost nothing, then the process's and the IP's slots.
+  if (shuttingDown) return jsonError(res, request, 503, "live:shuttingDown", null);
+  if (cfg.SSE_SHED_LOOP_DELAY_MS > 0 && loopDelayMs > cfg.SSE_SHED_LOOP_DELAY_MS) return jsonError(res, request, 503, "live:overloaded", null);
+  if (slots >= cfg.SSE_MAX_CONNECTIONS) return jsonError(res, request, 503, "live:tooManyConnections", null);
+  const ip = req.ip ?? req.socket.remoteAddress ?? "?";
+  if ((perIp.get(ip) ?? 0) >= cfg.SSE_MAX_PER_IP) return jsonError(res, request, 429, "live:tooManyIpConnections", null);
+  slots++;
+  take(perIp, ip);
+  let userSlot: string | undefined;
+  let released = false;
+  /** Gives the slots back, once (a failed open, or the stream's close). */
+  const release = () => {
+    if (released) return;
+    released = true;
+    slots--;
+    give(perIp, ip);
+    if (userSlot) give(perUser, userSlot);
+  };
+  let served = false;
   try {
     const user = await getUser(request);
     if (!user) return await jsonError(res, request, 401, "api:auth.sessionExpired");
-    if (shuttingDown) return await jsonError(res, request, 503, "live:shuttingDown", user);
-    const cfg = config();
-    if (connections.size >= cfg.SSE_MAX_CONNECTIONS) return await jsonError(res, request, 429, "live:tooManyConnections", user);
+    // Checked and counted in the same turn: no await between them.
     if ((perUser.get(user.id) ?? 0) >= cfg.SSE_MAX_PER_USER) return await jsonError(res, request, 429, "live:tooManyUserConnections", user);
+    take(perUser, (userSlot = user.id));
     const asked = parseInstrumentsParam(req.query.instruments);
     if (asked === null) return await jsonError(res, request, 400, "live:invalidInstruments", user);
+    const token = await sessionToken(request);
     // open-trades: the instruments of the user's open trades in our books, plus those the page names
     // (a trade opened at the broker shows on the page before the reconcile records it).
     const instruments =
       kind === "prices" ? (asked.length ? asked : [...SUPPORTED_INSTRUMENTS]) : [...new Set([...(await openTradeInstruments(db(), user.id)), ...asked])].sort();
     const environment = await environmentOf(user.id);
-    if (res.headersSent || req.socket.destroyed) return;
-    serve(kind, req, res, user, environment, instruments);
+    if (res.headersSent || req.socket.destroyed || shuttingDown) return;
+    served = serve(kind, req, res, user, environment, instruments, token ? hashToken(token) : undefined, release);
   } catch (err) {
     logger().error({ err }, "SSE: falha ao abrir o stream");
     if (!res.headersSent) await jsonError(res, request, 503, "api:databaseBusy").catch(() => res.status(503).end());
+  } finally {
+    if (!served) release();
   }
 }
 
-function serve(kind: "prices" | "open-trades", req: ExpressRequest, res: ExpressResponse, user: UserRow, environment: Environment, instruments: string[]): void {
+/** Starts the stream; returns whether it is open (then `release` runs when it closes). */
+function serve(
+  kind: "prices" | "open-trades",
+  req: ExpressRequest,
+  res: ExpressResponse,
+  user: UserRow,
+  environment: Environment,
+  instruments: string[],
+  tokenHash: string | undefined,
+  release: () => void,
+): boolean {
   res.status(200);
   res.setHeader("Content-Type", "text/event-stream; charset=utf-8");
   res.setHeader("Cache-Control", "no-cache, no-transform");
@@ -295,15 +440,15 @@ function serve(kind: "prices" | "open-trades", req: ExpressRequest, res: Express
   res.setHeader("Connection", "keep-alive");
   if (req.method === "HEAD") {
     res.end();
-    return;
+    return false;
   }
   req.socket.setTimeout(0);
   req.socket.setNoDelay(true);
   res.flushHeaders();
   // From here on frames go straight to the socket as pre-framed chunks (SocketSink).
   const conn = new SseConnection(res, user.id, new SocketSink(res));
+  conn.tokenHash = tokenHash;
   connections.add(conn);
-  perUser.set(user.id, (perUser.get(user.id) ?? 0) + 1);
   startHeartbeats();
   const hub = priceHub();
   const wanted = new Set(instruments);
@@ -350,12 +495,11 @@ function serve(kind: "prices" | "open-trades", req: ExpressRequest, res: Express
     if (!connections.delete(conn)) return;
     conn.closed = true;
     unsubscribe();
-    const n = (perUser.get(user.id) ?? 1) - 1;
-    if (n > 0) perUser.set(user.id, n);
-    else perUser.delete(user.id);
+    release();
   };
   res.on("close", close);
   res.on("error", close);
+  return true;
 }
 
 /** Open SSE connections of this process (health and tests). */
@@ -375,5 +519,7 @@ export async function closeStreams(): Promise<void> {
   for (const c of connections) c.shutdown();
   connections.clear();
   perUser.clear();
+  perIp.clear();
+  slots = 0;
   await stopPriceHub();
 }
