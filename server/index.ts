@@ -4,8 +4,12 @@
  * (embedded when no DATABASE_URL) → migrations → HTTP listen → runtime config (bound port, APP_URL,
  * simulator URLs) → Remix build, handed the config → background (workers, admin/demo bootstrap).
  * Nothing reads or writes `process.env` after this (ADR 0009).
- * Shutdown order on SIGINT/SIGTERM: close HTTP → stop workers gracefully (running ticks finish) →
- * close pools → stop the embedded database → exit, with a watchdog.
+ * Shutdown on SIGINT/SIGTERM, bounded by SHUTDOWN_GRACE_MS (25 s; README "Deployment", docs/RELIABILITY.md):
+ * `/ready` answers 503 at once → stop accepting (listener closed, idle sockets closed, responses in flight
+ * finish with `Connection: close`) → SSE streams get `server_shutdown` and end → running ticks get what is
+ * left of the bound less 5 s, pg-boss's running jobs the rest → remaining sockets cut, pools closed, the
+ * embedded database stopped → exit 0, or 1 when ticks were still running at the bound (they are due again
+ * within one interval) or the bound was passed; a watchdog exits 1 at 30 s whatever still runs.
  * `--dev` serves the app through Vite (HMR); otherwise the production build in `build/` (BUILD_DIR).
  * Production runs this file bundled by esbuild into `<BUILD_DIR>/server-entry.js` (`npm run build`) with
  * plain `node`; the Remix build starts loading while the database migrates; the "Pronto" line gives each
@@ -48,6 +52,14 @@ const root = projectRoot(here);
 /** Set when this is the bundle `<BUILD_DIR>/server-entry.js` (`npm run build`, ADR 0026): the build it sits in. */
 const ownBuildDir = existsSync(path.join(here, "server", "index.js")) ? here : undefined;
 const dev = process.argv.includes("--dev");
+/**
+ * Graceful shutdown bound, ms (issue 24; README "Deployment", docs/RELIABILITY.md): stop accepting, end the
+ * SSE streams, wait for running ticks (this less 5 s) and jobs; past it the process exits 1. Under the
+ * compose file's `stop_grace_period: 35s` and Kubernetes' default 30 s.
+ */
+const SHUTDOWN_GRACE_MS = 25_000;
+/** Whatever still runs at this point is abandoned: exit 1 (above SHUTDOWN_GRACE_MS for the closing of pools and the embedded database). */
+const SHUTDOWN_WATCHDOG_MS = 30_000;
 const log = (m: string) => console.log(`[servidor] ${m}`);
 
 /**
@@ -66,7 +78,10 @@ function projectRoot(from: string): string {
 type EntryModule = {
   configure?: (cfg: Config) => void;
   startBackground: (opts: { printLogins: boolean }) => Promise<{ logins: string[] }>;
-  stopBackground: () => Promise<void>;
+  /** Stops ticks and jobs within `graceMs`; answers the ticks still running at their bound. */
+  stopBackground: (graceMs?: number) => Promise<{ ticksLeft: number } | void>;
+  /** Shutdown began: `/ready` answers 503 (app/services/platform/readiness-state.ts). */
+  markShuttingDown?: () => void;
   /** SSE `/api/stream/*` (app/services/streams/sse-routes.server.ts) and their close on shutdown. */
   handleStreamRequest?: (req: express.Request, res: express.Response, next: express.NextFunction) => Promise<void>;
   closeStreams?: () => Promise<void>;
@@ -166,6 +181,12 @@ async function main() {
 
   const app = express();
   app.disable("x-powered-by");
+  // Once shutdown begins every response closes its connection: keep-alive clients reconnect elsewhere.
+  let stopping = false;
+  app.use((_req, res, next) => {
+    if (stopping) res.setHeader("Connection", "close");
+    next();
+  });
   // Who may set X-Forwarded-For (TRUST_PROXY, default loopback): req.ip is the right-most untrusted hop.
   app.set("trust proxy", cfg.TRUST_PROXY);
   // Every response counted by method, route template and status (server/http-metrics.ts; issue 24).
@@ -284,8 +305,13 @@ async function main() {
     });
     closeVite = () => viteServer.close();
   } else {
-    app.use("/assets", express.static(path.join(buildDir!, "client/assets"), { immutable: true, maxAge: "1y" }));
-    app.use(express.static(path.join(buildDir!, "client"), { maxAge: "1h" }));
+    // Every file of the client build has an extension: a path without one (a page, `/`) skips the static
+    // handlers' fs stat/open calls (issue 24: one to three per page request, on every page).
+    const fileLike = (req: express.Request) => /\.[^/]*$/.test(req.path);
+    const assets = express.static(path.join(buildDir!, "client/assets"), { immutable: true, maxAge: "1y" });
+    const publicFiles = express.static(path.join(buildDir!, "client"), { maxAge: "1h" });
+    app.use("/assets", (req, res, next) => (fileLike(req) ? assets(req, res, next) : next()));
+    app.use((req, res, next) => (fileLike(req) ? publicFiles(req, res, next) : next()));
     build = await buildLoading!;
     configureBuild(build, cfg);
     // Two handlers over the two halves of the build, `/api/*` and the rest (ADR 0031): each matches only its routes.
@@ -312,29 +338,43 @@ async function main() {
   log(`Pronto em ${url}  (corretora: ${cfg.OANDA_MODE === "sim" ? `simulador OANDA, SIM_SPEED=${cfg.SIM_SPEED}` : "OANDA real"}; workers: ${cfg.WORKERS}; React: ${reactBuildLoaded()}); início: ${clock.summary()}`);
   for (const line of logins) log(line);
 
-  let stopping = false;
   async function shutdown(signal: string) {
     if (stopping) return;
     stopping = true;
-    log(`${signal} recebido: encerrando...`);
+    const t0 = Date.now();
+    background.markShuttingDown?.(); // /ready: 503 "encerrando" from now on
+    log(`${signal} recebido: encerrando (limite ${SHUTDOWN_GRACE_MS / 1000} s)...`);
     const watchdog = setTimeout(() => {
       console.error("[servidor] encerramento demorou demais; saindo à força.");
       process.exit(1);
-    }, 30_000);
+    }, SHUTDOWN_WATCHDOG_MS);
     watchdog.unref();
-    // SSE clients get `server_shutdown` and their responses end before the server stops accepting.
+    // Stop accepting: the listener closes, idle keep-alive sockets too; requests in flight finish.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections?.();
+    // SSE clients get `server_shutdown` and their responses end; their sockets are idle then.
     await background.closeStreams?.().catch((e) => console.error(e));
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections?.();
+    server.closeIdleConnections?.();
+    // Running ticks and jobs, within what is left of the bound.
+    const left = SHUTDOWN_GRACE_MS - (Date.now() - t0);
+    const stopped = await background.stopBackground(Math.max(2_000, left)).catch((e: unknown) => {
+      console.error(e);
+      return { ticksLeft: -1 };
     });
-    await background.stopBackground().catch((e) => console.error(e));
+    const ticksLeft = stopped?.ticksLeft ?? 0;
+    server.closeAllConnections?.();
+    await closed;
     await metricsServer?.close().catch((e) => console.error(e));
     await closeSim?.().catch((e) => console.error(e));
     await closeStripeSim?.().catch((e) => console.error(e));
     await closeVite?.().catch(() => {});
     await embedded?.stop().catch((e) => console.error(e));
-    log("encerrado.");
+    const took = Date.now() - t0;
+    if (ticksLeft !== 0 || took > SHUTDOWN_GRACE_MS) {
+      console.error(`[servidor] encerrado fora do limite: ${took} ms (limite ${SHUTDOWN_GRACE_MS} ms)${ticksLeft > 0 ? `, ${ticksLeft} ciclo(s) ainda em andamento` : ticksLeft < 0 ? ", falha ao parar os workers" : ""}.`);
+      process.exit(1);
+    }
+    log(`encerrado em ${took} ms.`);
     process.exit(0);
   }
   process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -7,12 +7,16 @@
  *   makes it 503 naming the file; `/health` stays 200 throughout (liveness).
  * - `/health`, `/api/health`, `/api/status` answer 200 (JSON `status: "degraded"`, broker not ok) while
  *   the broker is unreachable (OANDA urls at a closed port); `/ready` says why it is not ready.
+ * - SIGTERM (server/index.ts, bound SHUTDOWN_GRACE_MS 25 s): an open stream gets `server_shutdown` and
+ *   ends, and a WORKERS=on process with nothing running exits 0 well within the bound.
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
 import { brokerEnv } from "../setup/broker-env";
+import { openSse } from "../setup/sse-client";
 import { createTradingEnv, type TradingEnv } from "../setup/trading-env";
+import { registerVerifiedAndLogin } from "../setup/verify";
 
 /** A TCP proxy to `target` that can be stopped (listener closed, every socket destroyed) and reopened on the same port. */
 async function tcpProxy(target: { host: string; port: number }) {
@@ -154,4 +158,21 @@ describe("/health while the broker is unreachable", () => {
     expect(ready.status).toBe(503);
     expect(ready.body).toEqual({ status: "not_ready", reasons: ["corretora sem resposta no último minuto"] });
   }, 30_000);
+});
+
+describe("graceful shutdown", () => {
+  it("SIGTERM: the open stream gets server_shutdown and ends; the process exits 0 within the bound", async () => {
+    const app = await env.startApp({ WORKERS: "on" });
+    const u = await registerVerifiedAndLogin(app.url, env.db.url, { firstName: "Ana", lastName: "Souza", email: `shutdown-${Date.now()}@teste.com`, password: "Senha123" });
+    const c = await openSse(`${app.url}/api/stream/prices?instruments=EUR_USD`, { token: u.token });
+    expect(c.status).toBe(200);
+    await c.next((e) => e.event === "hello");
+    const t0 = Date.now();
+    const code = await app.stop();
+    await c.ended;
+    expect(c.events.some((e) => e.event === "server_shutdown")).toBe(true);
+    expect(code).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(25_000);
+    expect(app.output()).toMatch(/encerrado em \d+ ms\./);
+  }, 60_000);
 });
