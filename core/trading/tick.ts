@@ -79,6 +79,12 @@ export interface TradeStore {
    */
   deferSync?(): MaybePromise<boolean>;
   /**
+   * Live only (issue 24, ADR 0042): the sync after orders that opened trades. The live store books
+   * a fill from its order's response when that response is the whole story since the cursor, and
+   * reads the transactions only for a fill it could not book so. Absent (the backtest): `sync`.
+   */
+  syncAfterOrders?(): MaybePromise<void>;
+  /**
    * Trades for the risk counters (core/trading/counters.ts): every trade opened or closed at or
    * after `dayStart`, plus the newest closed ones (enough for the losing streak).
    */
@@ -197,7 +203,7 @@ function skipRecord(instrument: string, settings: TradingSettings, key: string):
  * an allowed opening for the next instruments; stop at a rule that stops the bot; when an order or a stop comes out of a tick whose
  * first sync was skipped, sync, re-read the account and run (4)–(5) again on the fresh state, so
  * every order and stop is gated on the broker's truth; (6) record every decision; (7) place the
- * allowed orders; (8) sync when a trade opened.
+ * allowed orders; (8) sync when a trade opened (live: only for a fill not booked from its order's response, `syncAfterOrders`).
  * @throws whatever a port throws (broker errors)
  */
 export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<TickReport> {
@@ -332,6 +338,6 @@ export async function executeTick(ports: TickPorts, ctx: TickContext): Promise<T
       await store.orderNotPlaced(record.decision);
     }
   }
-  if (opened) await store.sync();
+  if (opened) await (store.syncAfterOrders ? store.syncAfterOrders() : store.sync());
   return { ...base, decisions, ...(stopped ? { stopped } : {}) };
 }

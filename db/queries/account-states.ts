@@ -35,6 +35,19 @@ export async function saveAccountReadRow(sql: Sql, userId: string, conn: Account
       last_transaction_id = excluded.last_transaction_id, read_at = excluded.read_at, synced_at = excluded.synced_at, updated_at = now()`;
 }
 
+/**
+ * Moves the stored read of `conn`'s account past an own order's fill (issue 24, ADR 0042): summary,
+ * open trades and last id replaced only while the row is still at `fromTransactionId` (compare and
+ * set); `read_at` and `synced_at` kept (the valuation's age bound still counts from the broker read).
+ * @returns whether the row was at `fromTransactionId` and was updated
+ */
+export async function saveOwnFillRow(sql: Sql, userId: string, conn: AccountKey, summary: unknown, trades: unknown, fromTransactionId: string, lastTransactionId: string): Promise<boolean> {
+  const rows = await sql`update account_states set summary = ${sql.json(summary as never)}, open_trades = ${sql.json(trades as never)},
+      last_transaction_id = ${lastTransactionId}, updated_at = now()
+    where user_id = ${userId} and environment = ${conn.environment} and account_id = ${conn.account_id} and last_transaction_id = ${fromTransactionId}`;
+  return rows.count === 1;
+}
+
 /** Stores the list of instruments the account offers; keeps the read of the same account. */
 export async function saveInstrumentsRow(sql: Sql, userId: string, conn: AccountKey, list: unknown): Promise<void> {
   await sql`insert into account_states (user_id, environment, account_id, instruments, instruments_read_at)

@@ -15,9 +15,10 @@
  */
 import { createHash } from "node:crypto";
 import type { AccountSummary, BrokerInstrument, BrokerPort, ClientPrice, Environment, Trade } from "../../../core/broker/port";
+import { accountAfterFill, type OwnFill } from "../../../core/broker/own-fill";
 import { markInstruments, markToMarket } from "../../../core/trading/account";
 import type { BrokerConnectionRow } from "./broker-connection";
-import { accountStateOfConnection, saveAccountReadRow, saveInstrumentsRow } from "../../../db/queries/account-states";
+import { accountStateOfConnection, saveAccountReadRow, saveInstrumentsRow, saveOwnFillRow } from "../../../db/queries/account-states";
 import { db } from "../platform/db.server";
 
 /** How long a stored read of summary and open trades is reused while no transaction happens, ms. */
@@ -182,6 +183,29 @@ export function tickAccount(opts: {
   return {
     /** Where the last snapshot's figures came from (undefined before the first). */
     lastSource: () => last?.snap.source,
+    /**
+     * Moves the stored read past an own order's fill (issue 24, ADR 0042), after the books recorded
+     * it (reconcile.server.ts `recordOwnFill` moved the cursor to `fill.lastTransactionID`): the
+     * stored read must be this connection's and at `fill.after`, the batch's first transaction's
+     * predecessor, so that read plus the batch is the account at the new id; the result must value
+     * at the current quotes (every trade priced, converted and with a margin rate). Then the summary
+     * (the broker's balance after the fill) and open trades are stored at the new id, and the next
+     * tick starts from them without asking the broker. Otherwise nothing is stored and the next
+     * tick reads summary and open trades as after any transaction (ADR 0025).
+     * @returns whether the stored read was moved
+     */
+    async afterOwnFill(fill: OwnFill): Promise<boolean> {
+      const s = stored;
+      if (!s?.summary || !s.open_trades || !s.read_at || s.last_transaction_id !== fill.after || s.summary.lastTransactionID !== fill.after) return false;
+      if (Date.now() - s.read_at.getTime() >= ACCOUNT_STATE_MAX_AGE_MS) return false;
+      const moved = accountAfterFill(s.summary, s.open_trades, fill);
+      const prices = await opts.quotes(markInstruments(moved.trades, moved.summary.currency, await opts.offered()));
+      const marked = markToMarket(moved.summary, moved.trades, prices, await opts.marginRates());
+      if (!marked) return false;
+      if (!(await saveOwnFillRow(db(), opts.userId, conn, marked.summary, marked.trades, fill.after, fill.lastTransactionID))) return false;
+      stored = { ...s, summary: marked.summary, open_trades: marked.trades, last_transaction_id: fill.lastTransactionID };
+      return true;
+    },
     async snapshot(): Promise<AccountSnapshot> {
       const cursor = conn.last_transaction_id;
       if (last && last.cursor === cursor) return last.snap;

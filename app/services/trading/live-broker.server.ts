@@ -4,6 +4,7 @@
  * (ADR 0025), exits and order placement (the order intent first, order-send.server.ts).
  */
 import { createHash } from "node:crypto";
+import { ownFill } from "../../../core/broker/own-fill";
 import type { BrokerPort, ClientPrice } from "../../../core/broker/port";
 import type { Decision } from "../../../core/engine/decide";
 import { marketOrderFor } from "../../../core/trading/orders";
@@ -13,13 +14,21 @@ import { brokerNow, recordMarketTime, type BrokerConnectionRow } from "../broker
 import { crashPoint } from "../platform/crash-point.server";
 import { logger } from "../platform/logger.server";
 import { noteOrderExpected } from "../platform/metrics.server";
-import { sendMarketOrder } from "./order-send.server";
+import type { Books } from "./live-store.server";
+import { sendMarketOrder, type SendOutcome } from "./order-send.server";
+import { recordOwnFill } from "./reconcile.server";
 import type { LiveTick } from "./live-tick";
 
-/** The executor's broker port over the user's broker client (core/trading/tick.ts TickBroker). */
+/**
+ * The executor's broker port over the user's broker client (core/trading/tick.ts TickBroker). A
+ * filled order is booked from its own response when that response accounts for every transaction
+ * since the books' cursor (issue 24, ADR 0042: `ownFill`, `recordOwnFill`, then the stored account
+ * state moved past it, `afterOwnFill`); otherwise `books.unbookedFills` asks the store's sync after
+ * the orders to read the transactions as before.
+ */
 export function liveBroker(
   { userId, conn, client }: Pick<LiveTick, "userId" | "conn" | "client">,
-  via: { quotes: (instruments: string[]) => Promise<ClientPrice[]>; account: ReturnType<typeof tickAccount>; instruments: () => Promise<readonly string[]> },
+  via: { quotes: (instruments: string[]) => Promise<ClientPrice[]>; account: ReturnType<typeof tickAccount>; instruments: () => Promise<readonly string[]>; books: Books },
 ): TickBroker {
   return {
     // Summary and open trades: the stored state valued at current quotes while no transaction happened (ADR 0025).
@@ -40,7 +49,17 @@ export function liveBroker(
       if (!r.filled) logger().warn({ userId, tradeId: trade.id, reason, cancelReason: r.cancelReason }, "fechamento não executado");
       return r.filled;
     },
-    placeOrder: (decision) => placeOrder(userId, conn, client, decision),
+    placeOrder: async (decision) => {
+      const cursor = conn.last_transaction_id;
+      const sent = await placeOrder(userId, conn, client, decision);
+      if (sent.outcome.status !== "filled") return false;
+      const fill = ownFill(cursor, sent.order, sent.outcome.result);
+      if (fill && (await recordOwnFill(userId, conn, fill))) {
+        via.books.changed = true;
+        await via.account.afterOwnFill(fill);
+      } else via.books.unbookedFills = true;
+      return true;
+    },
   };
 }
 
@@ -53,12 +72,12 @@ export function clientOrderId(userId: string, decisionId: string): string {
  * Sends the market order of an "open" decision with SL/TP (and trailing stop) attached on fill.
  * The order intent row is written first (order-send.server.ts, shared with the manual orders); if it
  * already exists this decision was already acted on (maybe by a tick that crashed after sending) and
- * nothing is sent. Returns whether a trade opened.
+ * nothing is sent. Returns the order as sent and what became of it.
  */
-async function placeOrder(userId: string, conn: BrokerConnectionRow, client: BrokerPort, decision: Decision): Promise<boolean> {
+async function placeOrder(userId: string, conn: BrokerConnectionRow, client: BrokerPort, decision: Decision): Promise<{ order: ReturnType<typeof marketOrderFor>; outcome: SendOutcome }> {
   const id = clientOrderId(userId, decision.id);
   const order = marketOrderFor(decision, id);
   const intent = { clientOrderId: id, decisionId: decision.id, instrument: decision.instrument, units: decision.units!, origin: "ai" as const };
   noteOrderExpected(`${userId}:${decision.id}`, id); // the decision → order clock stops when the order leaves
-  return (await sendMarketOrder(userId, conn, client, intent, order)).status === "filled";
+  return { order, outcome: await sendMarketOrder(userId, conn, client, intent, order) };
 }

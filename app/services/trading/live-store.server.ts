@@ -21,6 +21,8 @@ export interface Books {
   changed: boolean;
   syncedAt?: Date;
   deferred?: boolean;
+  /** An order of this tick filled and was not booked from its response (live-broker.server.ts): the sync after the orders reads the transactions. */
+  unbookedFills?: boolean;
 }
 
 /**
@@ -38,6 +40,14 @@ export function liveStore(tick: LiveTick, books: Books): TradeStore {
     deferSync: () => (books.deferred = !tick.forced && !syncDue(tick.stored, conn, config().ACCOUNT_SYNC_MAX_AGE_SEC * 1000, brokerNow(conn))),
     sync: async () => {
       books.syncedAt ??= new Date(brokerNow(conn));
+      const before = conn.last_transaction_id;
+      await reconcile(userId, conn, client);
+      if (conn.last_transaction_id !== before) books.changed = true;
+    },
+    // The orders' fills were booked from their responses (issue 24, ADR 0042) unless one was not: then read the transactions.
+    syncAfterOrders: async () => {
+      if (!books.unbookedFills) return;
+      books.unbookedFills = false;
       const before = conn.last_transaction_id;
       await reconcile(userId, conn, client);
       if (conn.last_transaction_id !== before) books.changed = true;

@@ -75,7 +75,7 @@ export async function tradeOnce(tick: LiveTick): Promise<TickOutcome> {
   });
   const books: Books = { changed: false };
   const ports: TickPorts = {
-    broker: liveBroker(tick, { quotes, account, instruments: names }),
+    broker: liveBroker(tick, { quotes, account, instruments: names, books }),
     store: liveStore(tick, books),
     decisions: liveDecisionSource(client, conn.environment, settings),
     clock: () => new Date(brokerNow(conn)),

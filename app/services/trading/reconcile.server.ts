@@ -14,6 +14,7 @@
  * we hold as open is checked against the broker, so closes made while disconnected reach our books.
  */
 import type postgres from "postgres";
+import type { OwnFill } from "../../../core/broker/own-fill";
 import type { BrokerPort, Trade, Transaction } from "../../../core/broker/port";
 import { Decimal } from "../../../core/decimal";
 import { unitsToLots } from "../../../core/instruments";
@@ -137,6 +138,33 @@ export async function reconcile(
   }
   logger().warn({ userId }, "reconcile: id de transação armazenado mudou a cada tentativa; fica para a próxima");
   return { opened: 0, closed: 0, lastTransactionID: since };
+}
+
+/**
+ * Records an order of ours from its own response (issue 24, ADR 0042) instead of reading the
+ * transactions again: `fill` (core/broker/own-fill.ts `ownFill`) is every transaction after
+ * `fill.after`, so, under the user's reconcile lock and only while the stored cursor is still
+ * `fill.after`, it is applied exactly as `reconcile` would apply those transactions read from
+ * `sinceid` (trade, stop loss and take profit levels, the order intent filled, the 'Trade aberto'
+ * notice and its SSE event) and the cursor moves to the batch's last id, in one transaction.
+ * @returns false when the cursor moved meanwhile (another reconcile ran): nothing written, the
+ *   caller reconciles as before
+ */
+export async function recordOwnFill(userId: string, conn: BrokerConnectionRow, fill: OwnFill): Promise<boolean> {
+  if ((conn.last_transaction_id ?? null) !== fill.after) return false;
+  const notes: NewNotification[] = [];
+  const applied = await db().begin(async (sql) => {
+    await lockReconcile(sql, userId);
+    const row = await reconcileCursor(sql, userId, conn.account_id);
+    if (!row || row.last_transaction_id !== fill.after) return false;
+    await applyTransactions(sql, userId, conn, fill.transactions, new Map(), notes);
+    await setReconcileCursor(sql, userId, conn.account_id, fill.lastTransactionID);
+    await insertNotifications(sql, userId, notes);
+    await publishTradeEvents(sql, userId, notes);
+    return true;
+  });
+  if (applied) conn.last_transaction_id = fill.lastTransactionID;
+  return applied;
 }
 
 /**
