@@ -190,6 +190,10 @@ async function main() {
       SIM_SPEED: "60",
       SSE_MAX_CONNECTIONS: String(N + 100),
       SSE_MAX_PER_USER: String(N + 100),
+      // Every subscriber comes from this machine's one address, and the ramp-up itself delays the loop:
+      // the per-IP bound and the load shedding (issue 24) are lifted for the measurement.
+      SSE_MAX_PER_IP: String(N + 100),
+      SSE_SHED_LOOP_DELAY_MS: "0",
       LOG_LEVEL: "error",
     });
     const login = await registerVerifiedAndLogin(app.url, dbUrl.toString(), { firstName: "Bench", lastName: "SSE", email: `bench-${Date.now()}@teste.com`, password: "Senha123" });
