@@ -224,7 +224,7 @@ const schema = z.object({
    * ms) above which new streams are refused with 503 + Retry-After before the loop starves (0 = never).
    */
   SSE_MAX_PER_IP: z.coerce.number().int().min(1).max(100_000).default(50),
-  SSE_SHED_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(250),
+  SSE_SHED_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   PRICE_STREAM_IDLE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   /**
    * Test harness fault injection (tests/integration/crash-restart.test.ts, crash-random.test.ts): the
