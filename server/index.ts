@@ -343,7 +343,7 @@ async function main() {
     stopping = true;
     const t0 = Date.now();
     background.markShuttingDown?.(); // /ready: 503 "encerrando" from now on
-    log(`${signal} recebido: encerrando (limite ${SHUTDOWN_GRACE_MS / 1000} s)...`);
+    log(`${signal} recebido: encerrando... (limite ${SHUTDOWN_GRACE_MS / 1000} s)`);
     const watchdog = setTimeout(() => {
       console.error("[servidor] encerramento demorou demais; saindo à força.");
       process.exit(1);
@@ -374,7 +374,7 @@ async function main() {
       console.error(`[servidor] encerrado fora do limite: ${took} ms (limite ${SHUTDOWN_GRACE_MS} ms)${ticksLeft > 0 ? `, ${ticksLeft} ciclo(s) ainda em andamento` : ticksLeft < 0 ? ", falha ao parar os workers" : ""}.`);
       process.exit(1);
     }
-    log(`encerrado em ${took} ms.`);
+    log(`encerrado. (${took} ms)`);
     process.exit(0);
   }
   process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -173,6 +173,6 @@ describe("graceful shutdown", () => {
     expect(c.events.some((e) => e.event === "server_shutdown")).toBe(true);
     expect(code).toBe(0);
     expect(Date.now() - t0).toBeLessThan(25_000);
-    expect(app.output()).toMatch(/encerrado em \d+ ms\./);
+    expect(app.output()).toMatch(/encerrado\. \(\d+ ms\)/);
   }, 60_000);
 });
