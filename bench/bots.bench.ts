@@ -232,6 +232,12 @@ function failureKind(err: unknown): string {
   return "?";
 }
 
+/** A warning or error the product logged (pino level ≥ 40): its message and what failed. */
+interface Problem {
+  at: number;
+  what: string;
+}
+
 /** One claimed due slot as the scheduler logs it ("tick devido"), with its process. */
 interface DueLine {
   proc: number;
@@ -242,7 +248,7 @@ interface DueLine {
 }
 
 /** Collects the tick lines, claimed slots and tick failures from a product process's stdout. */
-function watchTicks(app: AppServer, proc: number, ticks: TickLine[], failures: TickFailure[], dues: DueLine[]) {
+function watchTicks(app: AppServer, proc: number, ticks: TickLine[], failures: TickFailure[], dues: DueLine[], problems: Problem[]) {
   // The tests' helper keeps the whole output in memory (large at debug level): replace its listeners (it is ready now).
   app.proc.stdout!.removeAllListeners("data");
   let buf = "";
@@ -253,6 +259,14 @@ function watchTicks(app: AppServer, proc: number, ticks: TickLine[], failures: T
       const line = buf.slice(0, i);
       buf = buf.slice(i + 1);
       const j = line.indexOf("{");
+      if (j >= 0 && /"level":(4|5|6)0/.test(line)) {
+        try {
+          const p = JSON.parse(line.slice(j)) as { msg?: string; time?: number; err?: unknown };
+          problems.push({ at: p.time ?? Date.now(), what: `${p.msg ?? "?"}${p.err !== undefined ? ` (${failureKind(p.err)})` : ""}` });
+        } catch {
+          /* not a JSON log line */
+        }
+      }
       if (j < 0 || !line.includes('"userId"')) continue;
       try {
         const o = JSON.parse(line.slice(j)) as { msg?: string; userId?: string; time?: number; ms?: number; sqlRoundTrips?: number; dueAt?: string; lagMs?: number; err?: unknown };
@@ -406,6 +420,7 @@ async function main() {
     if (REUSE) cleanups.push(() => sim.save(reuseDir!));
     const ticks: TickLine[] = [];
     const failures: TickFailure[] = [];
+    const problems: Problem[] = [];
     const dues: DueLine[] = [];
     const apps: AppServer[] = [];
     cleanups.push(async () => {
@@ -414,7 +429,7 @@ async function main() {
     for (let p = 0; p < PROCESSES; p++) {
       const tickConcurrency: Record<string, string> = process.env.TICK_CONCURRENCY ? { TICK_CONCURRENCY: process.env.TICK_CONCURRENCY } : {};
       const app = await startAppServer({ DATABASE_URL: dbUrl, DATA_DIR: dataDir, WORKERS: "on", LOG_LEVEL: "debug", ...tickConcurrency, ...secrets, ...env }, 600_000);
-      apps.push(watchTicks(app, p + 1, ticks, failures, dues));
+      apps.push(watchTicks(app, p + 1, ticks, failures, dues, problems));
       log(`processo ${p + 1} pronto (pid ${app.proc.pid})`);
     }
 
@@ -531,6 +546,9 @@ async function main() {
     const failedWhyMap = new Map<string, number>();
     for (const f of failures) if (f.at >= winStart && f.at < winEnd) failedWhyMap.set(f.why, (failedWhyMap.get(f.why) ?? 0) + 1);
     const failedWhy = [...failedWhyMap].sort((a, b) => b[1] - a[1]);
+    const problemsMap = new Map<string, number>();
+    for (const p of problems) if (p.at < winEnd) problemsMap.set(p.what, (problemsMap.get(p.what) ?? 0) + 1);
+    const problemsBy = [...problemsMap].sort((a, b) => b[1] - a[1]);
     const lags = dues.filter((d) => d.at >= winStart && d.at < winEnd).map((d) => d.lagMs);
     // The window's last minute: the steady state once the boot's backlog (every bot's first, costlier tick) is gone.
     const lastFrom = Math.max(winStart, winEnd - 60_000);
@@ -607,6 +625,7 @@ async function main() {
       ["double ticks: same due slot claimed twice / same bot < interval/2 apart / overlapping", `${doubleSlots} / ${doubles} / ${overlaps}`],
       ["early ticks after a failed tick (retry)", `${afterFailure} (failed ticks: ${failures.length})`],
       ["failed ticks in the window, by what failed", failedWhy.map(([k, n]) => `${k}: ${n}`).join("; ") || "none"],
+      ["product warnings and errors (warm-up and window), by message (10 most frequent)", problemsBy.slice(0, 10).map(([k, n]) => `${k}: ${n}`).join("; ") || "none"],
     ];
     const table = ["| measure | value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
     const minuteTable = [
