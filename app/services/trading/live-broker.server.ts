@@ -56,7 +56,8 @@ export function liveBroker(
       const fill = ownFill(cursor, sent.order, sent.outcome.result);
       if (fill && (await recordOwnFill(userId, conn, fill))) {
         via.books.changed = true;
-        await via.account.afterOwnFill(fill);
+        // The books hold the fill; a stored state not moved (no quote now, a failed write) only makes the next tick read the broker.
+        await via.account.afterOwnFill(fill).catch((err: unknown) => logger().warn({ userId, err }, "estado da conta não atualizado após a ordem"));
       } else via.books.unbookedFills = true;
       return true;
     },
