@@ -16,6 +16,9 @@
  * What the user sees stays the broker's: the trade is in the books with the broker's stop loss and
  * take profit, the order intent filled, the 'Trade aberto' notice written, and the next tick's
  * account (stored read valued at the quotes) has the broker's balance, open trades and NAV.
+ * When the response is not the whole story — here a trade opened at the broker just before the
+ * order reached it — the tick reads the transactions after the order and the next tick reads
+ * summary and open trades, as before: both trades reach the books and the stored state.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServer } from "../setup/app-server";
@@ -30,6 +33,8 @@ let proxy: CountingProxy;
 /** The `WORKERS=on` process that runs the scheduled ticks. */
 let scheduler: AppServer;
 const SYNC_AGE = { ACCOUNT_SYNC_MAX_AGE_SEC: "1800" };
+/** The pair the first test's bot opened at the market time it found (the second test's bot decides the same there). */
+let aiInstrument = "";
 
 beforeAll(async () => {
   ({ env, proxy, app } = await startCountedApp({ WORKERS: "off", LOG_LEVEL: "debug", ...SYNC_AGE }));
@@ -70,6 +75,15 @@ function ownRequests(): Record<string, number> {
   return Object.fromEntries([...proxy.counts].filter(([k]) => k !== "GET pricing" && !k.includes("candles")));
 }
 
+type StateRow = { last_transaction_id: string; balance: string; trades: string[] };
+/** The stored account state of `u`: last id, balance, open trade ids. */
+async function storedState(u: User): Promise<StateRow | undefined> {
+  const [state] = await env.db.sql<StateRow[]>`
+    select last_transaction_id, summary->>'balance' as balance, (select array_agg(t->>'id') from jsonb_array_elements(open_trades) t) as trades
+    from account_states where user_id = ${u.userId}`;
+  return state;
+}
+
 describe("broker requests per order", () => {
   it("an order the bot places costs at most 2 broker requests all in (the POST and one sinceid), and its books and account state are the broker's", { timeout: 300_000 }, async () => {
     // Two users with the same settings on the same simulator decide the same at a market time: a finds that time, b opens there.
@@ -97,6 +111,7 @@ describe("broker requests per order", () => {
     const [trade] = await env.db.sql<{ broker_trade_id: string; stop_loss: string | null; take_profit: string | null; client_order_id: string; origin: string }[]>`
       select broker_trade_id, stop_loss::text, take_profit::text, client_order_id, origin from trades where user_id = ${b.userId}`;
     expect(trade, "b's tick opened a trade").toBeDefined();
+    aiInstrument = (await env.db.sql<{ instrument: string }[]>`select instrument from trades where user_id = ${b.userId}`)[0]!.instrument;
     expect(orderTick["POST orders"]).toBe(1);
     expect(total).toBeLessThanOrEqual(2);
 
@@ -114,9 +129,7 @@ describe("broker requests per order", () => {
 
     // The stored account state and the cursor are at the broker's last transaction, with its balance and trades.
     const { account } = await atBroker<{ account: { balance: string; NAV: string; lastTransactionID: string } }>(b, "/summary");
-    const [state] = await env.db.sql<{ last_transaction_id: string; balance: string; trades: string[] }[]>`
-      select last_transaction_id, summary->>'balance' as balance, (select array_agg(t->>'id') from jsonb_array_elements(open_trades) t) as trades
-      from account_states where user_id = ${b.userId}`;
+    const state = await storedState(b);
     const [conn] = await env.db.sql<{ last_transaction_id: string }[]>`select last_transaction_id from broker_connections where user_id = ${b.userId}`;
     expect(state).toMatchObject({ last_transaction_id: account.lastTransactionID, balance: account.balance });
     expect(state!.trades.sort()).toEqual(broker.trades.map((t) => t.id).sort());
@@ -126,5 +139,56 @@ describe("broker requests per order", () => {
     expect(last.accountSource).toBe("stored");
     expect(last.balance).toBe(account.balance);
     expect(Math.abs(Number(last.nav) - Number(account.NAV))).toBeLessThan(0.01);
+  });
+
+  it("an order whose response is not the whole story since the cursor (a trade opened at the broker just before it) is booked by reading the broker, as before", { timeout: 300_000 }, async () => {
+    // The market time the first test found is still the simulator's (clock stopped): c's first tick decides "open" there.
+    const c = await userWithBroker(env, app, `ord-c-${Date.now()}@teste.com`);
+    await tradeWithoutEdge(c.call);
+    let outside: string | undefined;
+    // Another of the default pairs than the AI's (no netting with its order: the fill only opens).
+    const other = ["EUR_USD", "GBP_USD", "USD_JPY"].find((i) => i !== aiInstrument)!;
+    // Just before c's order reaches the broker, a trade is opened on c's account outside the product.
+    proxy.state.before = async (method, url) => {
+      if (outside || method !== "POST" || !url.includes(`/accounts/${c.accountId}/orders`)) return;
+      outside = "pending";
+      const res = await fetch(`${env.sim.url}/practice/v3/accounts/${c.accountId}/orders`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${c.brokerToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ order: { type: "MARKET", instrument: other, units: "1000", timeInForce: "FOK", positionFill: "DEFAULT" } }),
+      }).catch(() => undefined);
+      const body = (await res?.json().catch(() => undefined)) as { orderFillTransaction?: { tradeOpened?: { tradeID: string } } } | undefined;
+      outside = body?.orderFillTransaction?.tradeOpened?.tradeID ?? "failed";
+    };
+    proxy.counts.clear();
+    proxy.state.counting = true;
+    try {
+      expect((await c.call("POST", "/api/trades/ai/loop/start", { intervalSec: 3600 })).status).toBe(200);
+      for (let i = 0; i < 600 && logged(c.userId, "tick account").length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      proxy.state.before = undefined;
+    }
+    const orderTick = ownRequests();
+    expect(orderTick["POST orders"], JSON.stringify(orderTick)).toBe(1);
+    expect(outside).toMatch(/^\d+$/);
+    // Not booked from the response: the transactions were read after the order (the sync before it, the one after).
+    expect(orderTick["GET transactions/sinceid"]).toBe(2);
+    proxy.counts.clear();
+    await scheduledTick(c);
+    const nextTick = ownRequests();
+    proxy.state.counting = false;
+    console.log(`fallback: tick with the order ${JSON.stringify(orderTick)}, next tick ${JSON.stringify(nextTick)}`);
+    // The next tick read summary and open trades: the stored state was behind the cursor.
+    expect(nextTick).toMatchObject({ "GET summary": 1, "GET openTrades": 1 });
+    expect(logged<{ accountSource: string }>(c.userId, "tick account").at(-1)!.accountSource).toBe("broker");
+
+    const books = await env.db.sql<{ broker_trade_id: string; origin: string }[]>`select broker_trade_id, origin from trades where user_id = ${c.userId} order by broker_trade_id`;
+    const broker = await atBroker<{ trades: { id: string }[] }>(c, "/openTrades");
+    expect(books.map((t) => t.broker_trade_id).sort()).toEqual(broker.trades.map((t) => t.id).sort());
+    expect(books.map((t) => t.origin).sort()).toEqual(["ai", "manual"]);
+    const { account } = await atBroker<{ account: { balance: string; lastTransactionID: string } }>(c, "/summary");
+    const state = await storedState(c);
+    expect(state).toMatchObject({ last_transaction_id: account.lastTransactionID, balance: account.balance });
+    expect(state!.trades.sort()).toEqual(broker.trades.map((t) => t.id).sort());
   });
 });

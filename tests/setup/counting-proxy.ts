@@ -20,8 +20,11 @@ export interface CountingProxy {
   url: string;
   /** Requests counted so far, by kind. */
   counts: Map<string, number>;
-  /** Counting switch: requests pass through either way. */
-  state: { counting: boolean };
+  /**
+   * Counting switch: requests pass through either way. `before`, when set, runs before a request is
+   * forwarded (a test acting at the broker at that exact moment, e.g. a transaction just before an order).
+   */
+  state: { counting: boolean; before?: (method: string, url: string) => Promise<void> | void };
   /** All requests counted so far. */
   total(): number;
   close(): Promise<void>;
@@ -31,12 +34,13 @@ export interface CountingProxy {
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
   const t = new URL(target);
   const counts = new Map<string, number>();
-  const state = { counting: false };
-  const server = http.createServer((req, res) => {
+  const state: CountingProxy["state"] = { counting: false };
+  const server = http.createServer(async (req, res) => {
     if (state.counting) {
       const k = requestKind(req.method, req.url ?? "/");
       counts.set(k, (counts.get(k) ?? 0) + 1);
     }
+    if (state.before) await state.before(req.method ?? "GET", req.url ?? "/");
     const up = http.request({ hostname: t.hostname, port: t.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
       r.pipe(res);
