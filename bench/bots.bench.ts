@@ -68,7 +68,8 @@
  *        (pg_stat_database xact_commit + xact_rollback, every client) per tick are given too;
  *      - CPU over the window (utime+stime from /proc/<pid>/stat, % of one core) of each product process, of the
  *        simulator process (or this bench process when inline), of every PostgreSQL backend on the machine
- *        (other sessions' databases included: the server is shared) and the machine's busy share of all cores
+ *        alive at both ends of the window (other sessions' databases included: the server is shared; a backend
+ *        that exits in the window is left out, else the sum went negative) and the machine's busy share of all cores
  *        (/proc/stat, everyone's); product CPU ms per tick; the CPU of this database's own backends (pids of
  *        pg_stat_activity for it at both ends of the window: the product's pools and lock sessions, pg-boss, this bench),
  *        in total and per tick — the database's cost of the ticks without the other sessions' databases; RSS (max of 5-second samples of VmRSS);
@@ -117,6 +118,7 @@ import { eightPairsDataDir, startSimHost, startSimHostChild, type SimHostHandle,
 import {
   brokerEnv,
   commit,
+  cpuDeltaMs,
   databaseExists,
   databaseUrl,
   ensureBuild,
@@ -126,7 +128,7 @@ import {
   machineBusyMs,
   newSecrets,
   pct,
-  postgresCpuMs,
+  postgresCpuByPid,
   procStats,
   root,
   withBotsSetup,
@@ -470,7 +472,7 @@ async function main() {
     const winStart = Date.now();
     const cpu0 = apps.map((a) => procStats(a.proc.pid!));
     const simCpu0 = sim.pid ? procStats(sim.pid).cpuMs : NaN;
-    const pgCpu0 = postgresCpuMs();
+    const pgCpu0 = postgresCpuByPid();
     // This database's own backends (the product's pools, its lock sessions, pg-boss, this bench): CPU of the pids seen at both ends.
     const dbBackends = async () => (await stats<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${name}`).map((r) => r.pid);
     const dbCpu0 = new Map((await dbBackends()).map((pid) => [pid, procStats(pid).cpuMs]));
@@ -504,7 +506,7 @@ async function main() {
     sampleRss();
     const cpu1 = apps.map((a) => procStats(a.proc.pid!));
     const simCpu1 = sim.pid ? procStats(sim.pid).cpuMs : NaN;
-    const pgCpu1 = postgresCpuMs();
+    const pgCpu1 = postgresCpuByPid();
     let dbCpuMs = 0;
     for (const pid of await dbBackends()) {
       const c1 = procStats(pid).cpuMs;
@@ -618,7 +620,7 @@ async function main() {
       sim.pid
         ? ["simulator process CPU (% of one core; " + `${simOpts.shards} shard${simOpts.shards > 1 ? "s" : ""}) / bench process (log parsing)`, `${fmt(((simCpu1 - simCpu0) / winMs) * 100)} / ${fmt(benchPct)}`]
         : ["bench process CPU: simulator in it (" + `${simOpts.shards} shard${simOpts.shards > 1 ? "s" : ""}) + log parsing (% of one core)`, fmt(benchPct)],
-      ["PostgreSQL CPU, every backend of the server (% of one core; other sessions' databases too)", fmt(((pgCpu1 - pgCpu0) / winMs) * 100)],
+      ["PostgreSQL CPU, every backend of the server alive at both ends of the window (% of one core; other sessions' databases too)", fmt((cpuDeltaMs(pgCpu0, pgCpu1) / winMs) * 100)],
       ["PostgreSQL CPU of this database's backends (% of one core) / per tick (ms)", `${fmt((dbCpuMs / winMs) * 100)} / ${fmt(dbCpuMs / Math.max(1, inWin.length), 2)}`],
       [`machine CPU busy (% of all ${os.cpus().length} cores, everyone's)`, fmt(((busy1 - busy0) / winMs / os.cpus().length) * 100)],
       ["product process RSS max (MB)" + (sim.pid ? " / simulator process" : ""), rssMax.map((r) => fmt(r, 0)).join(" / ") + (sim.pid ? ` / ${fmt(simRssMax, 0)}` : "")],

@@ -123,8 +123,16 @@ export function procStats(pid: number): { cpuMs: number; rssMb: number } {
 
 /** CPU time (ms) of every PostgreSQL server process (`postgres` in /proc/<pid>/comm) visible here; NaN when none. */
 export function postgresCpuMs(): number {
-  let total = 0;
-  let seen = 0;
+  const byPid = postgresCpuByPid();
+  return byPid.size ? [...byPid.values()].reduce((a, c) => a + c, 0) : NaN;
+}
+
+/**
+ * CPU time (ms) per PostgreSQL server process visible here. Diff two samples over the pids in both
+ * (`cpuDeltaMs`): a sum over all pids goes negative when backends of other sessions exit in between.
+ */
+export function postgresCpuByPid(): Map<number, number> {
+  const out = new Map<number, number>();
   for (const d of safeReaddir("/proc")) {
     if (!/^\d+$/.test(d)) continue;
     try {
@@ -133,10 +141,20 @@ export function postgresCpuMs(): number {
       continue;
     }
     const c = procStats(Number(d)).cpuMs;
-    if (Number.isFinite(c)) {
-      total += c;
-      seen++;
-    }
+    if (Number.isFinite(c)) out.set(Number(d), c);
+  }
+  return out;
+}
+
+/** CPU ms spent between two `postgresCpuByPid` samples by the processes present in both; NaN when none. */
+export function cpuDeltaMs(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  let seen = 0;
+  for (const [pid, c1] of after) {
+    const c0 = before.get(pid);
+    if (c0 === undefined) continue;
+    total += c1 - c0;
+    seen++;
   }
   return seen ? total : NaN;
 }
