@@ -37,6 +37,7 @@ import { readEnvironment, loadLibrariesInProductionMode } from "./env";
 import { limitRequestBodies } from "./body-limit";
 import { noStoreByDefault } from "./no-store";
 import { refuseUnservedMethods } from "./method-guard";
+import { guardUnhandledRejections } from "./rejection-guard";
 import { rejectCrossSiteMutations, requireJsonApiBodies } from "./origin-check";
 import { authRateLimits } from "./rate-limits";
 import { isApiPath, splitBuild } from "./remix-handlers";
@@ -116,6 +117,8 @@ function bootClock() {
 
 async function main() {
   const clock = bootClock();
+  // A database outage must not end the process through a library's unawaited promise (server/rejection-guard.ts).
+  guardUnhandledRejections({ warn: (m) => console.warn(`[servidor] AVISO: ${m}`), fatal: (m) => console.error(`[servidor] ${m}`) });
   let cfg: Config;
   const environment = readEnvironment();
   try {

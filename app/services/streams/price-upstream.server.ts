@@ -101,7 +101,11 @@ export class PriceUpstreams {
     up.idleSince = undefined;
     if (!up.holding) {
       const conn = await this.sql.reserve();
-      const [row] = await conn<{ ok: boolean }[]>`select pg_try_advisory_lock(${LOCK_KEY}, hashtext(${env})) as ok`;
+      // The reserved connection goes back to the pool whatever happens (a database outage threw here and leaked it).
+      const [row] = await conn<{ ok: boolean }[]>`select pg_try_advisory_lock(${LOCK_KEY}, hashtext(${env})) as ok`.catch((err: unknown) => {
+        conn.release();
+        throw err;
+      });
       if (!row?.ok) {
         conn.release();
         return;
