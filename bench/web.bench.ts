@@ -37,6 +37,7 @@
  *   `--paced R` (default 50, 0: none): per route also an open-loop run of R requests per second spread evenly over
  *   the second (50 users each sending one request per 50/R s) on up to 50 sockets — the "50 concurrent users" target.
  *   `--doc-from FILE` writes the section from the JSON line a previous run printed (no measurement).
+ *   `--dump DIR` writes each measured route's answer for the first user to DIR (its size is logged in any case).
  *   `--cpu-prof DIR` profiles the product process (bench/cpu-profile-preload.mjs: DIR/web-<pid>.cpuprofile on exit).
  */
 import { fork } from "node:child_process";
@@ -74,6 +75,7 @@ const { values: argv } = parseArgs({
     note: { type: "string" },
     "load-worker": { type: "boolean", default: false },
     "doc-from": { type: "string" },
+    dump: { type: "string" },
   },
 });
 const USERS = Number(argv.users);
@@ -92,6 +94,8 @@ const ROUTES: { path: string; what: string }[] = [
   { path: "/_root.data", what: "hero data request (15 s revalidation)" },
   { path: "/dashboard", what: "dashboard page (document)" },
   { path: "/dashboard.data", what: "dashboard data request (15 s revalidation)" },
+  { path: "/history", what: "trade history page (document; issue 24)" },
+  { path: "/history.data", what: "history data request (issue 24)" },
   { path: "/api/trades/ai/loop/status", what: "hero, every 5 s" },
   { path: "/api/trades/account/open", what: "hero live figures" },
   { path: "/api/notifications/unread-count", what: "header bell, every 30 s" },
@@ -448,6 +452,13 @@ async function main() {
       js.push(firstLoadJs(r, html, path.join(buildDir, "client"), fetched));
     }
     for (const j of js) log(`JS ${j.route}: ${j.scripts} scripts, ${fmt(j.raw / 1024)} kB, ${fmt(j.gzip / 1024)} kB gzip (${j.source})`);
+    // Bytes of each measured route's answer for the first user (issue 24: the HTML and its hydration data are rendered,
+    // serialised and gzipped on every request); `--dump DIR` keeps them for a look.
+    for (const r of routes) {
+      const body = Buffer.from(await (await fetch(app.url + r.path, { headers: { cookie: cookies[0]! } })).arrayBuffer());
+      log(`${r.path}: ${fmt(body.length / 1024)} kB (${fmt(gzipSync(body, { level: 1 }).length / 1024)} kB gzip nível 1)`);
+      if (argv.dump) writeFileSync(path.join(argv.dump, `${r.path.replace(/[^\w.]+/g, "_") || "_"}.txt`), body);
+    }
 
     // 5. Load.
     const runs: Run[] = [];

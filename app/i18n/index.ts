@@ -149,7 +149,58 @@ export function createI18n(language: unknown): i18n {
     react: { bindI18nStore: "added" },
   });
   addFormatters(instance);
+  if (!browser) memoisePlainLookups(instance);
   return instance;
+}
+
+/** Option names every screen's lookup carries (react-i18next's and i18next's own `getFixedT` add them). */
+const FIXED_OPTIONS = new Set(["lng", "lngs", "ns", "keyPrefix"]);
+/** Bound on the plain lookups memoised: the keys come from the code, far fewer than this; past it they run unmemoised. */
+const PLAIN_LIMIT = 20_000;
+/** Bound on the lookups with values (counts, names, figures) memoised; the oldest leaves first. */
+const VALUES_LIMIT = 5_000;
+
+/**
+ * Server only (issue 24: i18next's `translate` was ~9 % of a page's CPU): a lookup whose options are all
+ * strings, numbers or booleans (the language, namespace and key prefix a screen's fixed `t` adds, and values
+ * to interpolate or a plural count) answers from a per-instance memo of what i18next answered, keyed by the
+ * key, every option and the instance's language. i18next's answer depends on nothing else here: the server's
+ * catalogues never change after boot and the formatters (core/i18n/formatters.ts) are pure. Any other call
+ * (an object or function among the options, an array of keys) goes to i18next as before. Only strings are
+ * memoised.
+ */
+function memoisePlainLookups(instance: i18n): void {
+  const t = instance.t.bind(instance) as unknown as (...args: unknown[]) => unknown;
+  const plain = new Map<string, string>();
+  const withValues = new Map<string, string>();
+  const memoised = (key: unknown, opts?: unknown, ...rest: unknown[]): unknown => {
+    if (typeof key !== "string" || rest.length > 0 || (opts !== undefined && (typeof opts !== "object" || opts === null))) return t(key, opts, ...rest);
+    let k = `${instance.language}\u0000${key}`;
+    let values = false;
+    if (opts) {
+      const o = opts as Record<string, unknown>;
+      for (const name in o) {
+        const v = o[name];
+        if (v === undefined || v === null) continue;
+        if (FIXED_OPTIONS.has(name)) k += `\u0000${name}=${Array.isArray(v) ? v.join(",") : String(v)}`;
+        else if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
+          k += `\u0000${name}=${JSON.stringify(v)}`; // JSON: a value's own NUL or quotes cannot fake another key
+          values = true;
+        } else return t(key, opts);
+      }
+    }
+    const memo = values ? withValues : plain;
+    const hit = memo.get(k);
+    if (hit !== undefined) return hit;
+    const out = t(key, opts);
+    if (typeof out !== "string") return out;
+    if (values) {
+      if (withValues.size >= VALUES_LIMIT) withValues.delete(withValues.keys().next().value as string);
+      withValues.set(k, out);
+    } else if (plain.size < PLAIN_LIMIT) plain.set(k, out);
+    return out;
+  };
+  instance.t = memoised as unknown as i18n["t"];
 }
 
 const cache = new Map<Language, i18n>();

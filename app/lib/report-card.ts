@@ -85,6 +85,18 @@ export interface FormattedFigures {
 
 /** Formats an `EdgeFigures` record for display in `locale` (see `FormattedFigures`). */
 export function formatEdgeFigures(f: EdgeFigures, locale: string): FormattedFigures {
+  // The shipped table's figures are the same objects on every server render (issue 24): formatted once per locale.
+  let byLocale = formatted.get(f);
+  if (!byLocale) formatted.set(f, (byLocale = new Map()));
+  let out = byLocale.get(locale);
+  if (!out) byLocale.set(locale, (out = Object.freeze(formatFigures(f, locale))));
+  return out;
+}
+
+/** Formatted figures per figures object and locale (the objects are never changed once read). */
+const formatted = new WeakMap<EdgeFigures, Map<string, FormattedFigures>>();
+
+function formatFigures(f: EdgeFigures, locale: string): FormattedFigures {
   return {
     annualReturn: formatPctString(f.annualReturnPct, locale, { signed: true }),
     worstYear: f.worstYear ? { year: f.worstYear.year, value: formatPctString(f.worstYear.returnPct, locale, { signed: true }) } : null,

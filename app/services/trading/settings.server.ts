@@ -15,7 +15,27 @@ import { writePreferences } from "../identity/preferences.server";
 
 async function readSettings(sql: Sql, userId: string, lock: boolean): Promise<TradingSettings> {
   const row = await settingsRow(sql, userId, lock);
-  return normaliseLoadedSettings(row?.settings ?? {});
+  return normalised(row?.settings ?? {});
+}
+
+/** Bound on the memo below (distinct stored settings values); the oldest entry leaves first. */
+const NORMALISED_LIMIT = 2_000;
+const normalisedMemo = new Map<string, TradingSettings>();
+
+/**
+ * `normaliseLoadedSettings` of a stored value, memoised by its JSON text (issue 24: a zod parse per field,
+ * two or three times per page, ~3 % of the hero's CPU): the answer is a fresh copy each time, so callers
+ * may change it. The normalisation depends on the value alone.
+ */
+function normalised(raw: unknown): TradingSettings {
+  const key = JSON.stringify(raw);
+  let s = normalisedMemo.get(key);
+  if (!s) {
+    s = normaliseLoadedSettings(raw);
+    if (normalisedMemo.size >= NORMALISED_LIMIT) normalisedMemo.delete(normalisedMemo.keys().next().value as string);
+    normalisedMemo.set(key, s);
+  }
+  return structuredClone(s);
 }
 
 /** Validates a patch against the current settings and writes the result, in the caller's transaction. */
@@ -28,7 +48,7 @@ async function writeSettings(sql: Sql, userId: string, patch: unknown): Promise<
 
 /** Settings from a stored `trading_settings.settings` value (undefined: no row yet), defaults filled in. */
 export function settingsFromRow(raw: unknown): TradingSettings {
-  return normaliseLoadedSettings(raw ?? {});
+  return normalised(raw ?? {});
 }
 
 /** The user's settings, defaults filled in. */
