@@ -13,6 +13,8 @@
  * (the fill had made the stored account state stale). Now the fill is booked and the stored state
  * moved from the order's own response: the sinceid before the order and the POST, 2 in all.
  *
+ * Between the decision row and the order on the wire nothing of ours but the order intent is
+ * written: a "timeframe changed" notice of the same tick is written after the order (it came before).
  * What the user sees stays the broker's: the trade is in the books with the broker's stop loss and
  * take profit, the order intent filled, the 'Trade aberto' notice written, and the next tick's
  * account (stored read valued at the quotes) has the broker's balance, open trades and NAV.
@@ -97,6 +99,8 @@ describe("broker requests per order", () => {
     // b's ticks would have seen the market's time move as a's did (one simulator clock): b's clock offset follows.
     await env.db.sql`update broker_connections set market_clock_offset_ms = (select market_clock_offset_ms from broker_connections where user_id = ${a.userId}) where user_id = ${b.userId}`;
 
+    // b's previous decisions said another timeframe: the order's tick also tells b that the timeframe changed.
+    await env.db.sql`update decisions set timeframe = 'W' where user_id = ${b.userId}`;
     proxy.counts.clear();
     proxy.state.counting = true;
     await scheduledTick(b); // decides "open" and places the order
@@ -126,6 +130,12 @@ describe("broker requests per order", () => {
     expect(intent).toMatchObject({ status: "filled", broker_trade_id: trade!.broker_trade_id });
     const notes = await env.db.sql`select 1 from notifications where user_id = ${b.userId} and metadata->>'tradeId' = ${trade!.broker_trade_id}`;
     expect(notes.length).toBe(1);
+    // Between the decision row and the order on the wire only the order intent is written: the timeframe notice comes after the order.
+    const [order] = await env.db.sql<{ at: Date }[]>`select created_at as at from order_intents where user_id = ${b.userId} and client_order_id = ${trade!.client_order_id}`;
+    const changed = await env.db.sql<{ at: Date }[]>`
+      select created_at as at from notifications where user_id = ${b.userId} and title_msg->>'key' = 'notices:timeframeChanged.title' and metadata->>'from' = 'W'`;
+    expect(changed.length).toBeGreaterThan(0);
+    for (const n of changed) expect(n.at.getTime()).toBeGreaterThan(order!.at.getTime());
 
     // The stored account state and the cursor are at the broker's last transaction, with its balance and trades.
     const { account } = await atBroker<{ account: { balance: string; NAV: string; lastTransactionID: string } }>(b, "/summary");

@@ -86,9 +86,12 @@ async function noteTimeframeChanges(userId: string, decisions: Decision[], prev:
  * Stores one tick's decisions (every one, "no trade" included) before any order is sent — the
  * reconcile that records a fill reads the decision by its id, even after a crash — in the batched
  * statement that also reads each instrument's previous timeframe, then notifies timeframe changes.
+ * When an order follows (a record executes), the notices are not written here but returned, to be
+ * written once the orders left (issue 24: nothing of ours between the decision row and the order on
+ * the wire but the order intent); else undefined.
  */
-export async function recordTickDecisions(userId: string, records: DecisionRecord[], settings: TradingSettings, now: Date): Promise<void> {
-  if (records.length === 0) return;
+export async function recordTickDecisions(userId: string, records: DecisionRecord[], settings: TradingSettings, now: Date): Promise<(() => Promise<void>) | undefined> {
+  if (records.length === 0) return undefined;
   const decisions = records.map((r) => r.decision);
   crashPoint("before-decisions");
   const prev = await decisionsBatcher.submit({
@@ -98,5 +101,8 @@ export async function recordTickDecisions(userId: string, records: DecisionRecor
   });
   crashPoint("after-decisions");
   countDecisions(userId, records);
-  await noteTimeframeChanges(userId, decisions, prev);
+  const notes = () => noteTimeframeChanges(userId, decisions, prev);
+  if (records.some((r) => r.execute)) return notes;
+  await notes();
+  return undefined;
 }

@@ -23,6 +23,8 @@ export interface Books {
   deferred?: boolean;
   /** An order of this tick filled and was not booked from its response (live-broker.server.ts): the sync after the orders reads the transactions. */
   unbookedFills?: boolean;
+  /** What waits until the tick's orders left (the timeframe notices, decisions-store.server.ts): run by the tick (live-tick.server.ts). */
+  afterOrders?: () => Promise<void>;
 }
 
 /**
@@ -53,7 +55,10 @@ export function liveStore(tick: LiveTick, books: Books): TradeStore {
       if (conn.last_transaction_id !== before) books.changed = true;
     },
     counterTrades: (dayStart) => (pre && !books.changed && dayStart >= pre.since ? countersFromPreRead(pre, dayStart) : counterTrades(userId, conn.account_id, dayStart)),
-    recordDecisions: (records, now) => recordTickDecisions(userId, records, settings, now),
+    recordDecisions: async (records, now) => {
+      const later = await recordTickDecisions(userId, records, settings, now);
+      if (later) books.afterOrders = later;
+    },
     orderNotPlaced: async (decision) => {
       await markNotExecuted(sql, userId, decision.id);
     },

@@ -85,6 +85,7 @@ export async function tradeOnce(tick: LiveTick): Promise<TickOutcome> {
   // The bot's start is a wall-clock instant; trades carry the broker's clock (the simulator replays
   // history): the run start is moved onto the broker's clock with the recorded offset.
   const runStartedAt = bot?.last_started_at ? new Date(brokerNow(conn, bot.last_started_at.getTime())) : null;
+  // The timeframe notices of a tick that orders are written once its orders left (or failed), never before them.
   const report = await executeTick(ports, {
     settings,
     timezone: resolveTimezone(licence.timezone),
@@ -95,7 +96,7 @@ export async function tradeOnce(tick: LiveTick): Promise<TickOutcome> {
     entriesStopped: bot?.manage_only_reason === "user",
     highWaterMark: bot?.peak_balance ?? null,
     runStartedAt,
-  });
+  }).finally(() => books.afterOrders?.());
   tick.nav = report.nav;
   tick.at = report.now;
   if (books.syncedAt) tick.syncedAt = books.syncedAt;
