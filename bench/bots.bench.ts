@@ -79,7 +79,8 @@
  *        lag p99 ≤ 1 s), with the count of minutes that missed it;
  *      - the order path: from the `decisions` rows of the window (one per pair and tick, a tick's rows share
  *        user and created_at), the ticks whose engine wanted to enter (an "open", or one the edge gate turned
- *        into "none" with `no_edge`), those passing the risk gate, those refused for no edge and the orders
+ *        into "none" with `no_edge`), those the edge gate let through (an overridden pair; the risk gate may
+ *        still refuse them: cooldown, open trade on the pair, hours…), those refused for no edge and the orders
  *        placed (`executed`); the trades closed in the window by `close_reason` (count of closed trades at
  *        both ends);
  *      - double ticks: the same due slot (userId, dueAt) claimed twice, across all processes; and two ticks
@@ -603,7 +604,7 @@ async function main() {
       ["minutes missing the goal (any bot overdue, or lag p99 > 1 s)", `${minuteRows.filter(missesGoal).length} of ${minuteRows.length}`],
       ["population", `${UNIFORM ? "--uniform: " : `seed ${SEED}, trade share ${TRADE_SHARE}: `}${population}`],
       [
-        "ticks that wanted to enter (buy/sell) / passed the risk gate / were refused for no edge (of ticks completed)",
+        "ticks that wanted to enter (buy/sell) / let through by the edge gate (the risk gate may still refuse) / refused for no edge (of ticks completed)",
         `${sumDecided("wanted")} (${pctOf(sumDecided("wanted"), inWin.length)}) / ${sumDecided("passed")} (${pctOf(sumDecided("passed"), inWin.length)}) / ${sumDecided("no_edge")} (${pctOf(sumDecided("no_edge"), inWin.length)})`,
       ],
       ["orders placed (decisions executed) / trades closed in the window (by reason)", `${sumDecided("placed")} / ${closedTotal}${closes.length ? ` (${closes.map(([k, n]) => `${k} ${n}`).join(", ")})` : ""}`],
