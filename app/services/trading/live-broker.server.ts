@@ -16,15 +16,14 @@ import { logger } from "../platform/logger.server";
 import { noteOrderExpected } from "../platform/metrics.server";
 import type { Books } from "./live-store.server";
 import { sendMarketOrder, type SendOutcome } from "./order-send.server";
-import { recordOwnFill } from "./reconcile.server";
 import type { LiveTick } from "./live-tick";
 
 /**
  * The executor's broker port over the user's broker client (core/trading/tick.ts TickBroker). A
- * filled order is booked from its own response when that response accounts for every transaction
- * since the books' cursor (issue 24, ADR 0042: `ownFill`, `recordOwnFill`, then the stored account
- * state moved past it, `afterOwnFill`); otherwise `books.unbookedFills` asks the store's sync after
- * the orders to read the transactions as before.
+ * filled order whose response accounts for every transaction since the books' cursor (or since the
+ * previous order of the tick) is kept in `books.ownFills`, booked once the orders left (issue 24,
+ * ADR 0042: live-store.server.ts `syncAfterOrders`); otherwise `books.unbookedFills` makes that
+ * step read the transactions as before.
  */
 export function liveBroker(
   { userId, conn, client }: Pick<LiveTick, "userId" | "conn" | "client">,
@@ -50,15 +49,15 @@ export function liveBroker(
       return r.filled;
     },
     placeOrder: async (decision) => {
-      const cursor = conn.last_transaction_id;
+      const books = via.books;
+      // The id this order's batch must follow to be the whole story: the cursor, or the previous order's last id.
+      const after = books.ownFills?.length ? books.ownFills.at(-1)!.lastTransactionID : conn.last_transaction_id;
       const sent = await placeOrder(userId, conn, client, decision);
       if (sent.outcome.status !== "filled") return false;
-      const fill = ownFill(cursor, sent.order, sent.outcome.result);
-      if (fill && (await recordOwnFill(userId, conn, fill))) {
-        via.books.changed = true;
-        // The books hold the fill; a stored state not moved (no quote now, a failed write) only makes the next tick read the broker.
-        await via.account.afterOwnFill(fill).catch((err: unknown) => logger().warn({ userId, err }, "estado da conta não atualizado após a ordem"));
-      } else via.books.unbookedFills = true;
+      const fill = books.unbookedFills ? undefined : ownFill(after, sent.order, sent.outcome.result);
+      // Booked after the tick's orders left (live-store.server.ts syncAfterOrders), so a second order is not kept waiting.
+      if (fill) (books.ownFills ??= []).push(fill);
+      else books.unbookedFills = true;
       return true;
     },
   };

@@ -3,11 +3,13 @@
  * account: the sync (reconcile), the risk counters' trades, the decisions and an order not placed.
  */
 import type { TradeStore } from "../../../core/trading/tick";
-import { syncDue } from "../broker/account-state.server";
+import type { OwnFill } from "../../../core/broker/own-fill";
+import { syncDue, type tickAccount } from "../broker/account-state.server";
 import { brokerNow } from "../broker/broker.server";
 import { config } from "../platform/config.server";
 import { db } from "../platform/db.server";
-import { reconcile } from "./reconcile.server";
+import { logger } from "../platform/logger.server";
+import { recordOwnFill, reconcile } from "./reconcile.server";
 import { counterTrades, countersFromPreRead } from "./counter-trades.server";
 import { recordTickDecisions } from "./decisions-store.server";
 import type { LiveTick } from "./live-tick";
@@ -21,8 +23,10 @@ export interface Books {
   changed: boolean;
   syncedAt?: Date;
   deferred?: boolean;
-  /** An order of this tick filled and was not booked from its response (live-broker.server.ts): the sync after the orders reads the transactions. */
+  /** An order of this tick filled and cannot be booked from its response (live-broker.server.ts): the sync after the orders reads the transactions. */
   unbookedFills?: boolean;
+  /** The fills of this tick's orders whose responses are the whole story since the cursor, in order (core/broker/own-fill.ts). */
+  ownFills?: OwnFill[];
   /** What waits until the tick's orders left (the timeframe notices, decisions-store.server.ts): run by the tick (live-tick.server.ts). */
   afterOrders?: () => Promise<void>;
 }
@@ -34,7 +38,7 @@ export interface Books {
  * stored account state is within its sync window (account-state.server.ts `syncDue`, ADR 0027),
  * never for a forced tick (run-once: the user expects a tick on the broker's current state).
  */
-export function liveStore(tick: LiveTick, books: Books): TradeStore {
+export function liveStore(tick: LiveTick, books: Books, account?: Pick<ReturnType<typeof tickAccount>, "afterOwnFill">): TradeStore {
   const { userId, conn, client, settings } = tick;
   const sql = db();
   const pre = tick.counters;
@@ -46,8 +50,19 @@ export function liveStore(tick: LiveTick, books: Books): TradeStore {
       await reconcile(userId, conn, client);
       if (conn.last_transaction_id !== before) books.changed = true;
     },
-    // The orders' fills were booked from their responses (issue 24, ADR 0042) unless one was not: then read the transactions.
+    // The orders' fills are booked from their responses (issue 24, ADR 0042), in order, and the stored account
+    // state moved past each; when one cannot be (the cursor moved meanwhile) or one was never bookable, read the transactions.
     syncAfterOrders: async () => {
+      for (const fill of books.ownFills ?? []) {
+        if (books.unbookedFills || !(await recordOwnFill(userId, conn, fill))) {
+          books.unbookedFills = true;
+          break;
+        }
+        books.changed = true;
+        // The books hold the fill; a stored state not moved (no quote now, a failed write) only makes the next tick read the broker.
+        await account?.afterOwnFill(fill).catch((err: unknown) => logger().warn({ userId, err }, "estado da conta não atualizado após a ordem"));
+      }
+      books.ownFills = [];
       if (!books.unbookedFills) return;
       books.unbookedFills = false;
       const before = conn.last_transaction_id;

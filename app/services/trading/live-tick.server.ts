@@ -76,7 +76,7 @@ export async function tradeOnce(tick: LiveTick): Promise<TickOutcome> {
   const books: Books = { changed: false };
   const ports: TickPorts = {
     broker: liveBroker(tick, { quotes, account, instruments: names, books }),
-    store: liveStore(tick, books),
+    store: liveStore(tick, books, account),
     decisions: liveDecisionSource(client, conn.environment, settings),
     clock: () => new Date(brokerNow(conn)),
     // The news blackout, asked with the tick's market time (the simulator's replay meets its own events).
