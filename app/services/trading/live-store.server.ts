@@ -37,6 +37,9 @@ export interface Books {
  * no sync of this tick recorded anything (`books.changed`). The first sync is deferred while the
  * stored account state is within its sync window (account-state.server.ts `syncDue`, ADR 0027),
  * never for a forced tick (run-once: the user expects a tick on the broker's current state).
+ * After the orders, the fills kept in `books.ownFills` are booked from their responses and `account`
+ * (the tick's `tickAccount`) moves the stored state past each (ADR 0042); the transactions are read
+ * only for a fill that could not be booked so.
  */
 export function liveStore(tick: LiveTick, books: Books, account?: Pick<ReturnType<typeof tickAccount>, "afterOwnFill">): TradeStore {
   const { userId, conn, client, settings } = tick;
