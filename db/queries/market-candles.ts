@@ -38,9 +38,19 @@ export function latestCandleTimes(sql: Sql, environment: Environment, instrument
     group by instrument, granularity`;
 }
 
-/** Stores candles (one already stored is kept). */
+/**
+ * Stores candles (one already stored is kept), in one statement of nine array parameters whatever the number of
+ * rows: a multi-row VALUES list took nine parameters per candle, and 8 pairs × 4 timeframes × 251 candles
+ * (an empty store, or the top of the hour when M5…H1 close together) passed PostgreSQL's 65,535 and failed
+ * every such tick with MAX_PARAMETERS_EXCEEDED (issue 24, found by the realistic bench:bots). ADR 0032's unnest.
+ */
 export async function insertCandles(sql: Sql, rows: readonly CandleInsert[]): Promise<void> {
-  await sql`insert into market_candles ${sql(rows as CandleInsert[])} on conflict (environment, instrument, granularity, time) do nothing`;
+  const col = <K extends keyof CandleInsert>(k: K) => rows.map((r) => r[k]);
+  await sql`insert into market_candles (environment, instrument, granularity, time, open, high, low, close, volume)
+    select * from unnest(${col("environment") as string[]}::text[], ${col("instrument")}::text[], ${col("granularity")}::text[],
+      ${rows.map((r) => r.time.toISOString())}::timestamptz[], ${col("open")}::numeric[], ${col("high")}::numeric[], ${col("low")}::numeric[],
+      ${col("close")}::numeric[], ${col("volume")}::int[])
+    on conflict (environment, instrument, granularity, time) do nothing`;
 }
 
 /** The newest `count` stored candles of each series up to its last closed one (any order), in one statement. */

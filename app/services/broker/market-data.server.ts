@@ -50,8 +50,16 @@ export async function completeCandleSets(
   const latest = await latestCandleTimes(sql, environment, instruments, granularities);
   const newest = new Map(latest.map((r) => [seriesKey(r.instrument, r.granularity), r.time.getTime()]));
   const stale = series.filter((x) => (newest.get(seriesKey(x.instrument, x.granularity)) ?? -Infinity) < x.lastClosedStart.getTime());
+  // Only what is missing: a series stored up to k steps before its last closed candle asks for the newest k + 2
+  // (the current, incomplete one included; a weekend's gap only makes it ask for more), not the whole window.
+  const wanted = (x: (typeof series)[number]) => {
+    const have = newest.get(seriesKey(x.instrument, x.granularity));
+    if (have === undefined) return count + 1;
+    const missing = Math.ceil((x.lastClosedStart.getTime() - have) / (GRANULARITY_SECONDS[x.granularity]! * 1000));
+    return Math.min(count + 1, missing + 2);
+  };
   const fetched = await Promise.all(
-    stale.map(async (x) => ({ x, candles: (await client.getCandles(x.instrument, { granularity: x.granularity, count: count + 1, price: "M" })).filter((c) => c.complete) })),
+    stale.map(async (x) => ({ x, candles: (await client.getCandles(x.instrument, { granularity: x.granularity, count: wanted(x), price: "M" })).filter((c) => c.complete) })),
   );
   const rows = fetched.flatMap(({ x, candles }) =>
     candles.map((c) => ({
