@@ -194,7 +194,7 @@ const SIM_START = argv["sim-start"] ?? SIM_START_AT;
 if (!Number.isFinite(Date.parse(SIM_START))) throw new Error("--sim-start: uma data RFC3339 (ex.: 2026-01-14T10:00:00Z)");
 const POPULATION = UNIFORM ? "uniform" : `mix:${SEED}:${TRADE_SHARE}`;
 /** The tick scheduler's idle poll period, s (app/services/trading/tick-scheduler.server.ts POLL_MS): a due bot waits up to this for its claim. */
-const POLL_S = 1;
+const POLL_S = 0.5;
 const LOAD_BEFORE = os.loadavg();
 const log = logger("bench:bots");
 
