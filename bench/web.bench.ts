@@ -37,6 +37,7 @@
  *   `--paced R` (default 50, 0: none): per route also an open-loop run of R requests per second spread evenly over
  *   the second (50 users each sending one request per 50/R s) on up to 50 sockets — the "50 concurrent users" target.
  *   `--doc-from FILE` writes the section from the JSON line a previous run printed (no measurement).
+ *   `--node-options=…` runs the product process with these NODE_OPTIONS (e.g. `--max-semi-space-size=64`).
  *   `--dump DIR` writes each measured route's answer for the first user to DIR (its size is logged in any case).
  *   `--cpu-prof DIR` profiles the product process (bench/cpu-profile-preload.mjs: DIR/web-<pid>.cpuprofile on exit).
  */
@@ -76,6 +77,7 @@ const { values: argv } = parseArgs({
     "load-worker": { type: "boolean", default: false },
     "doc-from": { type: "string" },
     dump: { type: "string" },
+    "node-options": { type: "string" },
   },
 });
 const USERS = Number(argv.users);
@@ -418,9 +420,11 @@ async function main() {
       SUPPORT_EMAIL: "suporte@bench.local",
     };
     const buildDir = ensureBuild(log);
-    const extraEnv: Record<string, string> = argv["cpu-prof"]
-      ? { NODE_OPTIONS: `--import ${path.join(root, "bench/cpu-profile-preload.mjs")}`, BENCH_CPU_PROF_DIR: path.resolve(argv["cpu-prof"]) }
-      : {};
+    const nodeOptions = [argv["node-options"], argv["cpu-prof"] ? `--import ${path.join(root, "bench/cpu-profile-preload.mjs")}` : undefined].filter(Boolean).join(" ");
+    const extraEnv: Record<string, string> = {
+      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+      ...(argv["cpu-prof"] ? { BENCH_CPU_PROF_DIR: path.resolve(argv["cpu-prof"]) } : {}),
+    };
     const app: AppServer = await startAppServer(
       // NODE_ENV=production: what a deployment runs (React's production build; "test" measured React's development build).
       { DATABASE_URL: dbUrl, DATA_DIR: dataDir, NODE_ENV: "production", WORKERS: "off", LOG_LEVEL: "warn", AUTH_RATE_LIMIT: "100000", ...OPERATOR_IDENTITY, ...secrets, ...env, ...extraEnv },
