@@ -35,12 +35,19 @@ let proxy: CountingProxy;
 /** The `WORKERS=on` process that runs the scheduled ticks. */
 let scheduler: AppServer;
 const SYNC_AGE = { ACCOUNT_SYNC_MAX_AGE_SEC: "1800" };
+const METRICS_TOKEN = "order-requests-metrics-token";
+/** The decision → order histogram's sum (s) and count on the scheduler's /metrics. */
+async function decisionToOrder(): Promise<{ sum: number; count: number }> {
+  const text = await (await fetch(`${scheduler.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const value = (name: string) => Number(text.split("\n").find((l) => l.startsWith(`${name} `))?.split(" ")[1] ?? 0);
+  return { sum: value("forexia_decision_to_order_seconds_sum"), count: value("forexia_decision_to_order_seconds_count") };
+}
 /** The pair the first test's bot opened at the market time it found (the second test's bot decides the same there). */
 let aiInstrument = "";
 
 beforeAll(async () => {
   ({ env, proxy, app } = await startCountedApp({ WORKERS: "off", LOG_LEVEL: "debug", ...SYNC_AGE }));
-  scheduler = await env.startApp({ WORKERS: "on", LOG_LEVEL: "debug", ...SYNC_AGE, ...brokerEnv(proxy.url) });
+  scheduler = await env.startApp({ WORKERS: "on", LOG_LEVEL: "debug", METRICS_TOKEN, ...SYNC_AGE, ...brokerEnv(proxy.url) });
 }, 120_000);
 afterAll(async () => {
   await scheduler?.stop();
@@ -101,16 +108,21 @@ describe("broker requests per order", () => {
 
     // b's previous decisions said another timeframe: the order's tick also tells b that the timeframe changed.
     await env.db.sql`update decisions set timeframe = 'W' where user_id = ${b.userId}`;
+    const clockBefore = await decisionToOrder();
     proxy.counts.clear();
     proxy.state.counting = true;
     await scheduledTick(b); // decides "open" and places the order
     const orderTick = ownRequests();
+    const clockAfter = await decisionToOrder();
     proxy.counts.clear();
     await scheduledTick(b); // the next tick
     const nextTick = ownRequests();
     proxy.state.counting = false;
     const total = [...Object.values(orderTick), ...Object.values(nextTick)].reduce((s, n) => s + n, 0);
     console.log(`broker requests of the order: tick with the order ${JSON.stringify(orderTick)}, next tick ${JSON.stringify(nextTick)}: ${total}`);
+    // The order's decision → order on the wire (forexia_decision_to_order_seconds): one observation, this order's.
+    expect(clockAfter.count - clockBefore.count).toBe(1);
+    console.log(`decision → order on the wire: ${((clockAfter.sum - clockBefore.sum) * 1000).toFixed(1)} ms`);
 
     const [trade] = await env.db.sql<{ broker_trade_id: string; stop_loss: string | null; take_profit: string | null; client_order_id: string; origin: string }[]>`
       select broker_trade_id, stop_loss::text, take_profit::text, client_order_id, origin from trades where user_id = ${b.userId}`;
