@@ -52,6 +52,8 @@ function harness(
     losses?: number;
     licenceValid?: boolean;
     deferSync?: boolean;
+    /** The store books fills after the orders itself (live, ADR 0042). */
+    syncAfterOrders?: boolean;
     atBroker?: { losses?: number; open?: Trade[] };
     /** The edge gate's table: these tests are about the executor's steps, so every pair has an edge unless said. */
     edgeTable?: EdgeTable | null | "shipped";
@@ -87,6 +89,7 @@ function harness(
     store: {
       sync,
       ...(opts.deferSync ? { deferSync: () => (log.push("deferSync"), true) } : {}),
+      ...(opts.syncAfterOrders ? { syncAfterOrders: () => void log.push("syncAfterOrders") } : {}),
       counterTrades: () => (log.push("counters"), closedLosses),
       recordDecisions: (records) => void log.push(`record ${records.map((r) => `${r.decision.instrument}:${r.execute ? "go" : r.verdict.code}`).join(",")}`),
       orderNotPlaced: (d) => void log.push(`notPlaced ${d.instrument}`),
@@ -191,6 +194,18 @@ describe("executeTick", () => {
     expect(report.stopped?.stopBot).toBe("max_consecutive_losses");
     expect(h.log.some((l) => l.startsWith("order"))).toBe(false);
     expect(h.log.filter((l) => l === "sync")).toHaveLength(1);
+  });
+
+  it("a store that books fills itself (live, ADR 0042) is asked once after every order left, instead of a sync; not when nothing opened", async () => {
+    const settings = { ...defaultSettings(), instruments: ["EUR_USD", "GBP_USD"] };
+    settings.aiSettings.cooldownSec = 0;
+    const h = harness({ settings, deferSync: true, syncAfterOrders: true });
+    await h.run();
+    expect(h.log.slice(h.log.indexOf("record EUR_USD:go,GBP_USD:go"))).toEqual(["record EUR_USD:go,GBP_USD:go", "order EUR_USD", "order GBP_USD", "syncAfterOrders"]);
+    expect(h.log.filter((l) => l === "sync")).toHaveLength(1); // the one before the orders (ADR 0027)
+    const refused = harness({ settings, deferSync: true, syncAfterOrders: true, fillOrders: false });
+    await refused.run();
+    expect(refused.log).not.toContain("syncAfterOrders");
   });
 
   it("from a stored state, a stop rule is confirmed on the fresh state before it stops the bot", async () => {
