@@ -323,7 +323,7 @@ describe("restore drill", () => {
 
     // One tick per due slot: the slot missed while the database was down is claimed once and the
     // schedule moves past now (no catch-up of every missed interval), then one interval per claim,
-    // on the bot's own phase; each claim ran exactly one tick (one decisions insert per tick).
+    // on the bot's own phase; each claim ran at most one tick (one decisions insert per tick).
     const interval = before!.interval_sec * 1000;
     expect(slots.length, `slots ${slots.map((s) => new Date(s).toISOString())}`).toBeGreaterThanOrEqual(3);
     expect(slots[1]!).toBeGreaterThan(bootedFrom.getTime());
@@ -335,7 +335,10 @@ describe("restore drill", () => {
     const claims = slots.length - 1;
     const [ticks] = await dbB.sql<{ n: number }[]>`select count(distinct created_at)::int as n from decisions
       where user_id = ${trader.userId} and created_at >= ${bootedFrom} and created_at <= ${stoppedAt}`;
-    expect(ticks!.n).toBe(claims);
+    // Never more ticks than claims (no double tick). One fewer is allowed: the last claim may come just before
+    // the SIGTERM and its tick end without a decision (a fresh-clone CI run under load saw 3 claims, 2 ticks).
+    expect(ticks!.n).toBeLessThanOrEqual(claims);
+    expect(ticks!.n).toBeGreaterThanOrEqual(claims - 1);
     // At most one claim per interval elapsed, plus the missed slot's claim at boot and the bot's next phase slot,
     // which may fall less than an interval after it (a fresh-clone run saw 3 claims for one elapsed interval).
     // A replay of every missed slot fails above (slots[1] after the boot) and here once downtime spans intervals.
