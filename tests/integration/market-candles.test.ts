@@ -52,8 +52,8 @@ describe("completeCandleSets for 8 pairs × 4 timeframes", () => {
     const first = await completeCandleSets(client, "practice", SUPPORTED_INSTRUMENTS, AI_TIMEFRAMES, now);
     expect(first.size).toBe(SUPPORTED_INSTRUMENTS.length * AI_TIMEFRAMES.length);
     for (const candles of first.values()) expect(candles.length).toBeGreaterThanOrEqual(250);
-    const [{ n }] = await db.sql<{ n: number }[]>`select count(*)::int as n from market_candles`;
-    expect(n).toBeGreaterThan(7_000 * 1.1); // more rows than one multi-row insert could carry (65,535 / 9 parameters)
+    const [stored] = await db.sql<{ n: number }[]>`select count(*)::int as n from market_candles`;
+    expect(stored!.n).toBeGreaterThan(7_000 * 1.1); // more rows than one multi-row insert could carry (65,535 / 9 parameters)
 
     // An hour later: 12 new M5 candles, 4 M15, 2 M30, 1 H1 per pair; the broker is asked for those (plus the forming one and one spare).
     asked.length = 0;
