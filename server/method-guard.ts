@@ -5,14 +5,17 @@
  * pages), and nothing is logged as an error.
  */
 import type { RequestHandler } from "express";
+// The catalogue's own text (api:methodNotAllowed, the one apiRoute answers): the server bundle cannot load
+// app/i18n (Vite's import.meta.glob), so it reads the Portuguese file directly.
+import apiTexts from "../app/i18n/locales/pt/api.json";
 
 /** Every method some route serves (OPTIONS and HEAD included: browsers and proxies send them). */
 export const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 const SERVED = new Set<string>(SERVED_METHODS);
 
-/** The 405 text (PRODUCT.md §8 style: Portuguese, names the method). */
+/** The 405 text: the catalogue's `api:methodNotAllowed` (Portuguese, names the method). */
 export function methodRefusedMessage(method: string): string {
-  return `Método ${method} não permitido.`;
+  return apiTexts.methodNotAllowed.replace("{{method}}", method);
 }
 
 /** Express middleware: 405 with `Allow` for a method no route serves. */
